@@ -1,0 +1,1 @@
+export { createAuditLog, type AuditLog, type AuditEntry, type AuditRow, type AuditPage } from './audit-log.ts';

@@ -1,0 +1,40 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Models } from '../db/index.ts';
+import type { UiActor } from './actor.ts';
+import type { UserStore } from './users.ts';
+
+export const SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+export interface SessionStore {
+  /** Creates a session row and returns the opaque id for the cookie. Only its hash is stored. */
+  create(actor: UiActor, meta?: { userAgent?: string }): Promise<{ sessionId: string; expiresAt: Date }>;
+  /** The session's user, or null when the id is unknown, expired or signed out. */
+  resolve(sessionId: string): Promise<UiActor | null>;
+  destroy(sessionId: string): Promise<void>;
+}
+
+const hashId = (sessionId: string) => createHash('sha256').update(sessionId).digest('base64url');
+
+export function createSessionStore(models: Models, users: UserStore, now: () => Date = () => new Date()): SessionStore {
+  const { Session } = models;
+  return {
+    async create(actor, meta = {}) {
+      const sessionId = randomBytes(32).toString('base64url');
+      const expiresAt = new Date(now().getTime() + SESSION_TTL_MS);
+      await Session.deleteMany({ expiresAt: { $lte: now() } });
+      await Session.create({ _id: hashId(sessionId), userId: actor.id, expiresAt, lastSeenAt: now(), userAgent: meta.userAgent });
+      return { sessionId, expiresAt };
+    },
+
+    async resolve(sessionId) {
+      if (!sessionId || sessionId.length > 128) return null;
+      const session = await Session.findById(hashId(sessionId)).lean();
+      if (!session || session.expiresAt.getTime() <= now().getTime()) return null;
+      return users.findActor(String(session.userId));
+    },
+
+    async destroy(sessionId) {
+      await Session.deleteOne({ _id: hashId(sessionId) });
+    },
+  };
+}

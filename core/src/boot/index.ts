@@ -1,0 +1,2 @@
+export { startServices, type StartedServices } from './start-services.ts';
+export { ensureInitialAdmin, GENERATED_ADMIN_EMAIL, type InitialSignIn } from './initial-admin.ts';

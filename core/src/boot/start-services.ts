@@ -1,0 +1,53 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { loadConfig, type Env, type ServiceConfig } from '../config/index.ts';
+import { connectDatabase, startEmbeddedDatabase, type EmbeddedDatabase } from '../db/index.ts';
+import { createLogger, type Logger } from '../log/index.ts';
+import { createServices, type Services } from '../services.ts';
+import { ensureInitialAdmin, type InitialSignIn } from './initial-admin.ts';
+
+export interface StartedServices {
+  services: Services;
+  /** Set when this start created the first admin with a generated password; print it once. */
+  initialSignIn: InitialSignIn | undefined;
+  stop(): Promise<void>;
+}
+
+/**
+ * Everything a process needs before it serves: config, database (embedded when MONGODB_URI is
+ * unset), indexes, the first admin. The embedded server's child process is stopped by `stop()`.
+ */
+export async function startServices(env: Env, options: { logger?: Logger; configure?: (config: ServiceConfig) => ServiceConfig } = {}): Promise<StartedServices> {
+  const bootLogger = options.logger ?? createLogger({ level: (env.SERVICE_LOG_LEVEL as 'info' | undefined) ?? 'info' });
+  let config = loadConfig(env, bootLogger);
+  if (options.configure) config = options.configure(config);
+  const logger = options.logger ?? createLogger({ level: config.logLevel });
+
+  let embedded: EmbeddedDatabase | undefined;
+  let uri = config.mongodbUri;
+  if (!uri) {
+    embedded = await startEmbeddedDatabase({ dataDir: path.join(config.dataDir, 'db'), logger });
+    uri = `${embedded.uri}service`;
+  }
+  const stopEmbeddedOnExit = () => embedded?.stopSync();
+  process.once('exit', stopEmbeddedOnExit);
+
+  try {
+    const database = await connectDatabase(uri);
+    const services = createServices({ config, logger, database });
+    const initialSignIn = await ensureInitialAdmin(services, { generateWhenEmpty: embedded !== undefined, generatePassword: () => randomBytes(12).toString('base64url') });
+    return {
+      services,
+      initialSignIn,
+      async stop() {
+        await services.audit.flush();
+        await database.close();
+        await embedded?.stop();
+        process.removeListener('exit', stopEmbeddedOnExit);
+      },
+    };
+  } catch (error) {
+    await embedded?.stop();
+    throw error;
+  }
+}

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', ''])
+  .optional()
+  .transform((v) => v === 'true' || v === '1');
+
+const origin = z
+  .string()
+  .refine((value) => {
+    const url = URL.canParse(value) ? new URL(value) : null;
+    return !!url && (url.protocol === 'http:' || url.protocol === 'https:') && url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password;
+  }, 'must be an http(s) origin with no path, query or credentials, e.g. https://agents.example.com')
+  .transform((value) => new URL(value).origin);
+
+const port = z.coerce.number().int().min(0).max(65535);
+
+/** base64 (or base64url) of exactly 32 random bytes. */
+const masterKey = z.string().refine((value) => decodeKey(value)?.length === 32, 'must be 32 bytes encoded as base64 (openssl rand -base64 32)');
+
+export function decodeKey(value: string): Buffer | null {
+  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(value)) return null;
+  return Buffer.from(value.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+}
+
+const secret = (min: number) => z.string().min(min, `must be at least ${min} characters`);
+
+/**
+ * Every environment variable the service reads. Parsed once at start-up; feature flags are
+ * re-read per request through `readFeatureFlags` with the same field schemas.
+ */
+export const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().regex(/^[A-Za-z0-9.:[\]-]+$/, 'must be a host name or IP address').default('127.0.0.1'),
+  PORT: port.default(3000),
+  MONGODB_URI: z
+    .string()
+    .regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://')
+    .optional(),
+  SERVICE_DATA_DIR: z.string().min(1).default('.data'),
+  SERVICE_BASE_URL: origin.optional(),
+  SERVICE_VENDOR_SCOPE: z
+    .string()
+    .regex(/^@[a-z0-9][a-z0-9._-]*$/, 'must look like @scope (lowercase npm scope)')
+    .default('@local'),
+  SERVICE_PRODUCT_NAME: z.string().min(1).max(100).default('Service'),
+  SERVICE_MASTER_KEY: masterKey.optional(),
+  SERVICE_MASTER_KEYS_PREVIOUS: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : []))
+    .pipe(z.array(masterKey)),
+  SERVICE_SESSION_SECRET: secret(32).optional(),
+  SERVICE_BRIDGE_TOKEN: secret(32).optional(),
+  SERVICE_A2A_HTTP_ENABLED: booleanFlag,
+  SERVICE_AGUI_EXTERNAL_ENABLED: booleanFlag,
+  SERVICE_WIDGET_VERSION: z.string().regex(/^[0-9A-Za-z.+-]{1,40}$/, 'must be a short version string').default('0.1.0'),
+  SERVICE_ADMIN_EMAIL: z.string().email().optional(),
+  SERVICE_ADMIN_PASSWORD: secret(12).optional(),
+  SERVICE_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+});
+
+export type RawEnv = z.infer<typeof envSchema>;
+
+export const featureFlagSchema = envSchema.pick({
+  SERVICE_A2A_HTTP_ENABLED: true,
+  SERVICE_AGUI_EXTERNAL_ENABLED: true,
+});

@@ -1,0 +1,88 @@
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createMemoryLogger } from '../log/index.ts';
+import { ConfigError, loadConfig, readFeatureFlags } from './index.ts';
+
+const key = Buffer.alloc(32, 7).toString('base64');
+const good = {
+  NODE_ENV: 'test',
+  SERVICE_MASTER_KEY: key,
+  SERVICE_SESSION_SECRET: 's'.repeat(40),
+  SERVICE_BRIDGE_TOKEN: 'b'.repeat(40),
+};
+
+function failureFor(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig({ ...good, ...env });
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error('expected loadConfig to fail');
+}
+
+describe('config', () => {
+  it('accepts a complete environment and applies defaults', () => {
+    const config = loadConfig(good);
+    expect(config.identity).toEqual({ vendorScope: '@local', productName: 'Service' });
+    expect(config.baseUrl).toBe('http://127.0.0.1:3000');
+    expect(config.masterKeys.current).toHaveLength(32);
+  });
+
+  it.each([
+    ['MONGODB_URI', 'postgres://x'],
+    ['SERVICE_BASE_URL', 'https://example.com/some/path'],
+    ['SERVICE_BASE_URL', 'not a url'],
+    ['SERVICE_VENDOR_SCOPE', 'acme'],
+    ['SERVICE_PRODUCT_NAME', 'x'.repeat(101)],
+    ['SERVICE_MASTER_KEY', 'c2hvcnQ='],
+    ['SERVICE_MASTER_KEYS_PREVIOUS', `${key},nope`],
+    ['SERVICE_SESSION_SECRET', 'short'],
+    ['SERVICE_A2A_HTTP_ENABLED', 'yes'],
+    ['SERVICE_AGUI_EXTERNAL_ENABLED', 'maybe'],
+    ['SERVICE_BRIDGE_TOKEN', 'short'],
+    ['SERVICE_WIDGET_VERSION', 'has spaces in it'],
+    ['PORT', '70000'],
+    ['PORT', 'abc'],
+    ['HOST', 'bad host'],
+    ['NODE_ENV', 'staging'],
+  ])('%s=%j fails start-up naming the variable', (variable, value) => {
+    const error = failureFor({ [variable]: value });
+    expect(error.message).toContain(variable);
+    expect(error.issues.map((i) => i.variable)).toContain(variable);
+  });
+
+  it('requires secrets, database and base URL in production', () => {
+    const error = failureFor({ NODE_ENV: 'production', SERVICE_MASTER_KEY: '', SERVICE_SESSION_SECRET: '' });
+    const names = error.issues.map((i) => i.variable);
+    expect(names).toEqual(expect.arrayContaining(['MONGODB_URI', 'SERVICE_BASE_URL', 'SERVICE_MASTER_KEY', 'SERVICE_SESSION_SECRET']));
+  });
+
+  it('generates missing secrets once outside production, keeps them 0600, and never logs them', () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'config-'));
+    const logger = createMemoryLogger();
+    const first = loadConfig({ NODE_ENV: 'development', SERVICE_DATA_DIR: dataDir }, logger);
+    const second = loadConfig({ NODE_ENV: 'development', SERVICE_DATA_DIR: dataDir }, logger);
+    expect(second.masterKeys.current.equals(first.masterKeys.current)).toBe(true);
+    expect(second.sessionSecret).toBe(first.sessionSecret);
+    const file = path.join(dataDir, 'secrets.json');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(logger.records).toHaveLength(1);
+    expect(logger.records[0]!.message).toContain('SERVICE_MASTER_KEY');
+    const logged = JSON.stringify(logger.records);
+    for (const value of Object.values(JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>)) {
+      expect(logged).not.toContain(value);
+    }
+  });
+
+  it('reads feature flags at call time', () => {
+    const env: Record<string, string> = {};
+    expect(readFeatureFlags(env).a2aHttpEnabled).toBe(false);
+    env.SERVICE_A2A_HTTP_ENABLED = 'true';
+    expect(readFeatureFlags(env).a2aHttpEnabled).toBe(true);
+    env.SERVICE_AGUI_EXTERNAL_ENABLED = 'true';
+    expect(readFeatureFlags(env).aguiExternalEnabled).toBe(true);
+  });
+});

@@ -1,0 +1,96 @@
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { DomainError } from '../errors/index.ts';
+import { decodeKey, envSchema, type RawEnv } from './env-schema.ts';
+import { readOrCreateGeneratedSecrets } from './generated-secrets.ts';
+import type { Logger } from '../log/index.ts';
+import path from 'node:path';
+
+export type Env = Record<string, string | undefined>;
+
+export interface ServiceConfig {
+  mode: 'development' | 'production' | 'test';
+  host: string;
+  port: number;
+  mongodbUri: string | undefined;
+  dataDir: string;
+  baseUrl: string;
+  identity: { vendorScope: string; productName: string };
+  masterKeys: { current: Buffer; previous: Buffer[] };
+  sessionSecret: string;
+  bridgeToken: string | undefined;
+  widgetVersion: string;
+  initialAdmin: { email: string; password: string } | undefined;
+  logLevel: RawEnv['SERVICE_LOG_LEVEL'];
+}
+
+/** Secrets the embedded default generates once and keeps in the data dir; production requires them. */
+const GENERATED = ['SERVICE_MASTER_KEY', 'SERVICE_SESSION_SECRET', 'SERVICE_BRIDGE_TOKEN'] as const;
+const REQUIRED_IN_PRODUCTION = ['MONGODB_URI', 'SERVICE_BASE_URL', 'SERVICE_MASTER_KEY', 'SERVICE_SESSION_SECRET'] as const;
+
+export class ConfigError extends DomainError {
+  override name = 'ConfigError';
+  constructor(readonly issues: { variable: string; reason: string }[]) {
+    super('CONFIG_INVALID', `Invalid configuration:\n${issues.map((i) => `  ${i.variable}: ${i.reason}`).join('\n')}`, {
+      details: issues,
+    });
+  }
+}
+
+/** Empty variables count as unset, as shells and .env files commonly leave them. */
+export function parseEnv(env: Env): RawEnv {
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const result = envSchema.safeParse(present);
+  if (!result.success) throw new ConfigError(describeIssues(result.error));
+  return result.data;
+}
+
+export function describeIssues(error: z.ZodError): { variable: string; reason: string }[] {
+  return error.issues.map((issue) => ({ variable: String(issue.path[0] ?? '(env)'), reason: issue.message }));
+}
+
+/**
+ * Parses and completes the configuration once at start-up. Outside production, missing secrets
+ * are generated and persisted under the data dir (never printed); in production they are required.
+ */
+export function loadConfig(env: Env, logger?: Logger): ServiceConfig {
+  const raw = parseEnv(env);
+  const dataDir = path.resolve(raw.SERVICE_DATA_DIR);
+
+  if (raw.NODE_ENV === 'production') {
+    const missing = REQUIRED_IN_PRODUCTION.filter((name) => !raw[name]);
+    if (missing.length > 0) {
+      throw new ConfigError(missing.map((variable) => ({ variable, reason: 'is required when NODE_ENV=production' })));
+    }
+  } else {
+    const absent = GENERATED.filter((name) => !raw[name]);
+    if (absent.length > 0) {
+      const generated = readOrCreateGeneratedSecrets(dataDir, {
+        SERVICE_MASTER_KEY: () => randomBytes(32).toString('base64'),
+        SERVICE_SESSION_SECRET: () => randomBytes(32).toString('base64url'),
+        SERVICE_BRIDGE_TOKEN: () => randomBytes(32).toString('base64url'),
+      }, logger);
+      for (const name of absent) Object.assign(raw, { [name]: generated[name] });
+    }
+  }
+
+  const masterKey = decodeKey(raw.SERVICE_MASTER_KEY!)!;
+  return {
+    mode: raw.NODE_ENV,
+    host: raw.HOST,
+    port: raw.PORT,
+    mongodbUri: raw.MONGODB_URI,
+    dataDir,
+    baseUrl: raw.SERVICE_BASE_URL ?? `http://${raw.HOST.includes(':') ? `[${raw.HOST}]` : raw.HOST}:${raw.PORT}`,
+    identity: { vendorScope: raw.SERVICE_VENDOR_SCOPE, productName: raw.SERVICE_PRODUCT_NAME },
+    masterKeys: { current: masterKey, previous: raw.SERVICE_MASTER_KEYS_PREVIOUS.map((k) => decodeKey(k)!) },
+    sessionSecret: raw.SERVICE_SESSION_SECRET!,
+    bridgeToken: raw.SERVICE_BRIDGE_TOKEN,
+    widgetVersion: raw.SERVICE_WIDGET_VERSION,
+    initialAdmin:
+      raw.SERVICE_ADMIN_EMAIL && raw.SERVICE_ADMIN_PASSWORD
+        ? { email: raw.SERVICE_ADMIN_EMAIL, password: raw.SERVICE_ADMIN_PASSWORD }
+        : undefined,
+    logLevel: raw.SERVICE_LOG_LEVEL,
+  };
+}

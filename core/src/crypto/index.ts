@@ -1,0 +1,2 @@
+export { createSealer, keyIdOf, SealedSecretError, type Sealer, type MasterKeys } from './sealer.ts';
+export { constantTimeEqual } from './constant-time.ts';

@@ -1,0 +1,70 @@
+import mongoose, { type Connection } from 'mongoose';
+import { bindModels, type Models } from './models/index.ts';
+
+export interface Database {
+  connection: Connection;
+  models: Models;
+  /** True when the server answers a ping within the timeout. */
+  ping(timeoutMs?: number): Promise<boolean>;
+  /** Creates the indexes every model declares (idempotent). */
+  syncIndexes(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface ConnectOptions {
+  /** How long to wait for a server before an operation fails; short in tests, default 10 s. */
+  serverSelectionTimeoutMS?: number;
+  dbName?: string;
+}
+
+/**
+ * Creates the service's one connection. Commands are not buffered while disconnected:
+ * an operation against a down database fails promptly instead of hanging the caller.
+ */
+export function createDatabase(uri: string, options: ConnectOptions = {}): Database {
+  const connection = mongoose.createConnection(uri, {
+    bufferCommands: false,
+    autoIndex: false,
+    serverSelectionTimeoutMS: options.serverSelectionTimeoutMS ?? 10_000,
+    ...(options.dbName ? { dbName: options.dbName } : {}),
+  });
+  // The initial connect is awaited through `ready()`; this keeps an unhandled rejection away.
+  connection.asPromise().catch(() => undefined);
+  const models = bindModels(connection);
+
+  return {
+    connection,
+    models,
+    async ping(timeoutMs = 2_000) {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), timeoutMs);
+      });
+      const probe = (async () => {
+        if (connection.readyState !== 1) await connection.asPromise();
+        await connection.db!.command({ ping: 1 });
+        return true as const;
+      })().catch(() => false as const);
+      try {
+        return await Promise.race([probe, timeout]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    async syncIndexes() {
+      await connection.asPromise();
+      for (const model of Object.values(models)) await model.createIndexes();
+    },
+    async close() {
+      await connection.close().catch(() => undefined);
+    },
+  };
+}
+
+/** Waits for the first connection, failing with a readable message. */
+export async function connectDatabase(uri: string, options: ConnectOptions = {}): Promise<Database> {
+  const database = createDatabase(uri, options);
+  await database.connection.asPromise();
+  await database.syncIndexes();
+  return database;
+}

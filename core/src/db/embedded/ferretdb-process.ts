@@ -1,0 +1,76 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Logger } from '../../log/index.ts';
+import { canConnect, findFreePort } from '../../net/index.ts';
+import type { EmbeddedDatabase } from './types.ts';
+
+const START_TIMEOUT_MS = 30_000;
+
+/** Starts FerretDB (SQLite handler) on a free loopback port with its files under `dataDir`. */
+export async function startFerretdb(binary: string, dataDir: string, logger: Logger): Promise<EmbeddedDatabase> {
+  const sqliteDir = path.join(dataDir, 'sqlite');
+  const stateDir = path.join(dataDir, 'state');
+  mkdirSync(sqliteDir, { recursive: true });
+  mkdirSync(stateDir, { recursive: true });
+
+  let lastError: unknown;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const port = await findFreePort();
+    const child = spawn(
+      binary,
+      [
+        '--handler=sqlite',
+        `--sqlite-url=file:${sqliteDir}/`,
+        `--listen-addr=127.0.0.1:${port}`,
+        `--state-dir=${stateDir}`,
+        '--debug-addr=-',
+        '--telemetry=disable',
+        '--log-level=warn',
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-4000);
+    });
+    try {
+      await waitForPort(child, port);
+      logger.debug('ferretdb listening', { port, dataDir });
+      return {
+        uri: `mongodb://127.0.0.1:${port}/`,
+        kind: 'ferretdb',
+        stop: () => stopChild(child),
+        stopSync: () => {
+          if (child.exitCode === null) child.kill('SIGTERM');
+        },
+      };
+    } catch (error) {
+      child.kill('SIGKILL');
+      lastError = new Error(`ferretdb did not start on port ${port}: ${(error as Error).message}\n${stderr}`);
+    }
+  }
+  throw lastError;
+}
+
+async function waitForPort(child: ChildProcess, port: number): Promise<void> {
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`exited with code ${child.exitCode}`);
+    if (await canConnect('127.0.0.1', port, 250)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`not listening after ${START_TIMEOUT_MS} ms`);
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const force = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    child.once('exit', () => {
+      clearTimeout(force);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}

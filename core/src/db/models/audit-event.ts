@@ -1,0 +1,20 @@
+import { Schema, type InferSchemaType } from 'mongoose';
+
+export const auditEventSchema = new Schema(
+  {
+    actor: {
+      type: { type: String, required: true },
+      id: { type: String, required: true },
+    },
+    action: { type: String, required: true },
+    resourceType: { type: String, required: true },
+    resourceId: { type: String, required: false },
+    details: { type: Schema.Types.Mixed },
+    at: { type: Date, required: true },
+  },
+  { collection: 'audit_events', minimize: false },
+);
+auditEventSchema.index({ at: -1, _id: -1 });
+auditEventSchema.index({ resourceType: 1, resourceId: 1, at: -1 });
+
+export type AuditEventRecord = InferSchemaType<typeof auditEventSchema>;

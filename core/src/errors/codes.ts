@@ -1,0 +1,37 @@
+/**
+ * The closed set of error codes, and how each one surfaces on every transport.
+ * Adding a code means adding one row here; nothing else maps errors.
+ */
+export const ERROR_TABLE = {
+  BAD_REQUEST: { http: 400, jsonRpc: -32600, trpc: 'BAD_REQUEST' },
+  VALIDATION_FAILED: { http: 400, jsonRpc: -32602, trpc: 'BAD_REQUEST' },
+  UNAUTHENTICATED: { http: 401, jsonRpc: -32001, trpc: 'UNAUTHORIZED' },
+  FORBIDDEN: { http: 403, jsonRpc: -32003, trpc: 'FORBIDDEN' },
+  NOT_FOUND: { http: 404, jsonRpc: -32004, trpc: 'NOT_FOUND' },
+  CONFLICT: { http: 409, jsonRpc: -32009, trpc: 'CONFLICT' },
+  PAYLOAD_TOO_LARGE: { http: 413, jsonRpc: -32600, trpc: 'PAYLOAD_TOO_LARGE' },
+  RATE_LIMITED: { http: 429, jsonRpc: -32029, trpc: 'TOO_MANY_REQUESTS' },
+  CONFIG_INVALID: { http: 500, jsonRpc: -32603, trpc: 'INTERNAL_SERVER_ERROR' },
+  SEALED_SECRET_MALFORMED: { http: 500, jsonRpc: -32603, trpc: 'INTERNAL_SERVER_ERROR' },
+  SEALED_SECRET_UNKNOWN_KEY: { http: 500, jsonRpc: -32603, trpc: 'INTERNAL_SERVER_ERROR' },
+  SEALED_SECRET_INVALID: { http: 500, jsonRpc: -32603, trpc: 'INTERNAL_SERVER_ERROR' },
+  DEPENDENCY_UNAVAILABLE: { http: 503, jsonRpc: -32603, trpc: 'INTERNAL_SERVER_ERROR' },
+  INTERNAL: { http: 500, jsonRpc: -32603, trpc: 'INTERNAL_SERVER_ERROR' },
+} as const satisfies Record<string, { http: number; jsonRpc: number; trpc: TrpcCode }>;
+
+/** tRPC's error code names, kept here so core does not depend on tRPC. */
+type TrpcCode =
+  | 'BAD_REQUEST'
+  | 'UNAUTHORIZED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'TOO_MANY_REQUESTS'
+  | 'INTERNAL_SERVER_ERROR';
+
+export type ErrorCode = keyof typeof ERROR_TABLE;
+
+export function errorMapping(code: ErrorCode) {
+  return ERROR_TABLE[code];
+}

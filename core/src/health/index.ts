@@ -1,0 +1,1 @@
+export { createHealthzHandler } from './healthz-handler.ts';

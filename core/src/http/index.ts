@@ -1,0 +1,1 @@
+export { json, errorResponse } from './json.ts';

@@ -1,0 +1,2 @@
+export { createServices, type Services } from './services.ts';
+export { SERVICE_VERSION } from './version.ts';

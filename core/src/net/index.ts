@@ -1,0 +1,1 @@
+export { findFreePort, canConnect, isPortFree } from './free-port.ts';

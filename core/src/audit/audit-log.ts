@@ -39,7 +39,8 @@ export function createAuditLog(models: Models, logger: Logger): AuditLog {
       let write: Promise<unknown>;
       try {
         write = AuditEvent.create({
-          actor: { type: actor.type, id: actor.id },
+          actorType: actor.type,
+          actorId: actor.id,
           action: entry.action,
           resourceType: entry.resourceType,
           resourceId: entry.resourceId,
@@ -65,7 +66,7 @@ export function createAuditLog(models: Models, logger: Logger): AuditLog {
       return {
         items: page.map((row) => ({
           id: String(row._id),
-          actor: { type: row.actor.type as Actor['type'], id: row.actor.id },
+          actor: { type: row.actorType as Actor['type'], id: row.actorId },
           action: row.action,
           resourceType: row.resourceType,
           ...(row.resourceId ? { resourceId: row.resourceId } : {}),

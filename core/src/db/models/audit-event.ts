@@ -2,10 +2,8 @@ import { Schema, type InferSchemaType } from 'mongoose';
 
 export const auditEventSchema = new Schema(
   {
-    actor: {
-      type: { type: String, required: true },
-      id: { type: String, required: true },
-    },
+    actorType: { type: String, required: true },
+    actorId: { type: String, required: true },
     action: { type: String, required: true },
     resourceType: { type: String, required: true },
     resourceId: { type: String, required: false },

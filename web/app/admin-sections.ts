@@ -1,0 +1,8 @@
+/**
+ * The Administration navigation. Later capabilities (Environment › Registries, Connectors,
+ * Assistants, Marketplace, A2A clients) add their section here when their pages exist.
+ */
+export const ADMIN_SECTIONS: { to: string; label: string; end?: boolean }[] = [
+  { to: '/administration', label: 'Overview', end: true },
+  { to: '/administration/audit', label: 'Audit log' },
+];

@@ -1,0 +1,36 @@
+import type { LoaderFunctionArgs } from '@remix-run/node';
+import { useLoaderData } from '@remix-run/react';
+import { serverCaller } from '~/trpc/handler.server.ts';
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  return (await serverCaller(request, context.services)).system.info();
+}
+
+export default function Overview() {
+  const info = useLoaderData<typeof loader>();
+  return (
+    <>
+      <h1>Administration</h1>
+      <dl className="facts">
+        <dt>Product</dt>
+        <dd>{info.productName}</dd>
+        <dt>Instance scope</dt>
+        <dd>
+          <code>{info.vendorScope}</code>
+        </dd>
+        <dt>Canonical origin</dt>
+        <dd>
+          <code>{info.baseUrl}</code>
+        </dd>
+        <dt>Version</dt>
+        <dd>{info.version}</dd>
+        <dt>Database</dt>
+        <dd>{info.database === 'embedded' ? 'embedded (local FerretDB)' : 'MONGODB_URI'}</dd>
+        <dt>A2A over HTTP</dt>
+        <dd>{info.flags.a2aHttpEnabled ? 'enabled' : 'disabled'}</dd>
+        <dt>External AG-UI stream</dt>
+        <dd>{info.flags.aguiExternalEnabled ? 'enabled' : 'disabled'}</dd>
+      </dl>
+    </>
+  );
+}

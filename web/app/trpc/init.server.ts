@@ -1,0 +1,44 @@
+import { initTRPC, TRPCError } from '@trpc/server';
+import type { Services } from '@service/core';
+import { isAdmin, type Actor } from '@service/core/auth';
+import { toDomainError } from '@service/core/errors';
+
+/** Inner context: everything a procedure may use, constructible in tests without a request. */
+export interface TrpcContext {
+  services: Services;
+  actor: Actor | null;
+}
+
+const t = initTRPC.context<TrpcContext>().create({
+  errorFormatter({ shape, error }) {
+    const cause = error.cause;
+    const domain = cause && 'code' in cause && cause.name !== 'ZodError' ? toDomainError(cause) : null;
+    // Stack traces stay on the server, whatever NODE_ENV says.
+    const { stack: _stack, ...data } = shape.data;
+    return { ...shape, data: { ...data, domainCode: domain?.code ?? null, details: domain?.code !== 'INTERNAL' ? (domain?.details ?? null) : null } };
+  },
+});
+
+/** DomainErrors keep their meaning over tRPC: the table decides the tRPC code; anything else is internal and logged once. */
+const mapDomainErrors = t.middleware(async ({ ctx, next }) => {
+  const result = await next();
+  if (!result.ok && !(result.error.cause instanceof TRPCError)) {
+    const original = result.error.cause ?? result.error;
+    if (result.error.code === 'INTERNAL_SERVER_ERROR') {
+      const domain = toDomainError(original, ctx.services.logger);
+      throw new TRPCError({ code: domain.trpcCode, message: domain.toPublicJSON().message, cause: domain });
+    }
+  }
+  return result;
+});
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+export const publicProcedure = t.procedure.use(mapDomainErrors);
+
+/** Narrows the context to a signed-in admin: anonymous is UNAUTHORIZED, anyone else FORBIDDEN. */
+export const adminProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (!ctx.actor) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Sign in required' });
+  if (!isAdmin(ctx.actor)) throw new TRPCError({ code: 'FORBIDDEN', message: 'Admins only' });
+  return next({ ctx: { ...ctx, actor: ctx.actor } });
+});

@@ -1,0 +1,16 @@
+import { adminProcedure, router } from '../init.server.ts';
+
+export const systemRouter = router({
+  info: adminProcedure.query(({ ctx }) => {
+    const { config, version } = ctx.services;
+    return {
+      productName: config.identity.productName,
+      vendorScope: config.identity.vendorScope,
+      baseUrl: config.baseUrl,
+      version,
+      mode: config.mode,
+      database: config.mongodbUri ? 'external' : 'embedded',
+      flags: ctx.services.flags(),
+    };
+  }),
+});

@@ -1,0 +1,79 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRequestHandler } from '@remix-run/express';
+import type { ServerBuild } from '@remix-run/node';
+import express from 'express';
+import { startServices } from '@service/core/boot';
+import { createLogger } from '@service/core/log';
+import { findFreePort, isPortFree } from '@service/core/net';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const dev = process.argv.includes('--dev');
+const logger = createLogger({ level: 'info' });
+
+/** Without an explicit PORT, take 3000 when it is free, else any free port (machines are shared). */
+async function choosePort(): Promise<string> {
+  if (process.env.PORT && process.env.PORT !== '0') return process.env.PORT;
+  const host = process.env.HOST ?? '127.0.0.1';
+  if (process.env.PORT === '0') return String(await findFreePort(host));
+  return (await isPortFree(host, 3000)) ? '3000' : String(await findFreePort(host));
+}
+
+async function main() {
+  const port = await choosePort();
+  // The data dir defaults to <repo>/.data whichever directory the process was started from.
+  const dataDir = process.env.SERVICE_DATA_DIR ?? path.resolve(here, '..', '.data');
+  const started = await startServices({ ...process.env, PORT: port, SERVICE_DATA_DIR: dataDir });
+  const { services } = started;
+  const { config } = services;
+
+  const vite = dev
+    ? await import('vite').then((v) => v.createServer({ root: here, server: { middlewareMode: true } }))
+    : undefined;
+  const build = vite
+    ? () => vite.ssrLoadModule('virtual:remix/server-build') as Promise<ServerBuild>
+    : ((await import(path.join(here, 'build/server/index.js'))) as ServerBuild);
+
+  const app = express();
+  app.disable('x-powered-by');
+  if (vite) app.use(vite.middlewares);
+  else {
+    app.use('/assets', express.static(path.join(here, 'build/client/assets'), { immutable: true, maxAge: '1y' }));
+    app.use(express.static(path.join(here, 'build/client'), { maxAge: '1h' }));
+  }
+  app.all('*', createRequestHandler({ build, getLoadContext: () => ({ services }) }));
+
+  const server = app.listen(config.port, config.host, () => {
+    const address = server.address();
+    const boundPort = typeof address === 'object' && address ? address.port : config.port;
+    const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${boundPort}`;
+    logger.info(`service listening on ${url}`, { url, baseUrl: config.baseUrl, mode: dev ? 'dev' : 'built' });
+    if (started.initialSignIn) {
+      // Printed to the terminal once, at creation; it is not written to the log stream.
+      process.stdout.write(
+        `\n  Sign in at ${url}/sign-in\n  email:    ${started.initialSignIn.email}\n  password: ${started.initialSignIn.password}\n  (shown once; change it or create your own admin with \`pnpm admin:create\`)\n\n`,
+      );
+    } else {
+      process.stdout.write(`\n  Sign in at ${url}/sign-in\n\n`);
+    }
+  });
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info(`received ${signal}, shutting down`);
+    server.close();
+    await vite?.close();
+    await started.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof Error && error.name === 'ConfigError') process.stderr.write(`${error.message}\n`);
+  else logger.error('start-up failed', { error });
+  process.exit(1);
+});

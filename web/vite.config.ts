@@ -1,0 +1,25 @@
+import { vitePlugin as remix } from '@remix-run/dev';
+import { defineConfig } from 'vite';
+import path from 'node:path';
+
+export default defineConfig(({ isSsrBuild }) => ({
+  plugins: [
+    remix({
+      future: {
+        v3_fetcherPersist: true,
+        v3_relativeSplatPath: true,
+        v3_throwAbortReason: true,
+        v3_singleFetch: true,
+        v3_lazyRouteDiscovery: true,
+      },
+    }),
+  ],
+  resolve: { alias: { '~': path.resolve(import.meta.dirname, 'app') } },
+  build: {
+    // The server build imports core at run time (server.ts runs under tsx, which loads its .ts),
+    // so server.ts and the routes share one instance of it. Vite's ssr.external cannot do this:
+    // it only externalizes packages whose entry is plain JavaScript.
+    rollupOptions: isSsrBuild ? { external: [/^@service\/core(\/|$)/] } : {},
+  },
+  server: { hmr: { port: 0 } },
+}));

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
+import { type z } from 'zod';
 import { DomainError } from '../errors/index.ts';
 import { decodeKey, envSchema, type RawEnv } from './env-schema.ts';
 import { readOrCreateGeneratedSecrets } from './generated-secrets.ts';

@@ -1,17 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from '../db/index.ts';
 import { createLogger } from '../log/index.ts';
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    mongoUri: string;
-    mongoKind: string;
-  }
-}
+import type {} from './test-database.ts'; // brings the ProvidedContext typing
 
 interface TestServer {
   uri: string;

@@ -3,6 +3,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { connectDatabase, type Database } from '../db/index.ts';
 
+/** What the global setup hands every test file. */
+declare module 'vitest' {
+  export interface ProvidedContext {
+    mongoUri: string;
+    mongoKind: string;
+  }
+}
+
 /** The provided server URI with a database name; tests that start a process pass this on. */
 export function testDatabaseUri(dbName: string): string {
   const url = new URL(inject('mongoUri'));

@@ -25,7 +25,7 @@ export default function Overview() {
         <dt>Version</dt>
         <dd>{info.version}</dd>
         <dt>Database</dt>
-        <dd>{info.database === 'embedded' ? 'embedded (local FerretDB)' : 'MONGODB_URI'}</dd>
+        <dd>{info.database === 'embedded' ? 'embedded (local FerretDB)' : 'external (MONGODB_URI)'}</dd>
         <dt>A2A over HTTP</dt>
         <dd>{info.flags.a2aHttpEnabled ? 'enabled' : 'disabled'}</dd>
         <dt>External AG-UI stream</dt>

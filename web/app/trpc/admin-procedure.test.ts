@@ -60,3 +60,14 @@ describe('adminProcedure', () => {
     expect(body.error.data.code).toBe('UNAUTHORIZED');
   });
 });
+
+describe('error mapping', () => {
+  it('turns an unexpected throw into INTERNAL_SERVER_ERROR without its message, logged once', async () => {
+    const { router, publicProcedure, createCallerFactory } = await import('./init.server.ts');
+    const boomRouter = router({ boom: publicProcedure.query(() => { throw new Error('connection string with secret'); }) });
+    const logged = testServices(t.db);
+    const error = await createCallerFactory(boomRouter)({ services: logged, actor: null }).boom().catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'INTERNAL_SERVER_ERROR', message: 'Internal error' });
+    expect(logged.logger.records.filter((r) => r.level === 'error')).toHaveLength(1);
+  });
+});

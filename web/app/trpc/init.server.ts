@@ -1,7 +1,7 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { Services } from '@service/core';
 import { isAdmin, type Actor } from '@service/core/auth';
-import { toDomainError } from '@service/core/errors';
+import { isDomainError, toDomainError } from '@service/core/errors';
 
 /** Inner context: everything a procedure may use, constructible in tests without a request. */
 export interface TrpcContext {
@@ -11,8 +11,7 @@ export interface TrpcContext {
 
 const t = initTRPC.context<TrpcContext>().create({
   errorFormatter({ shape, error }) {
-    const cause = error.cause;
-    const domain = cause && 'code' in cause && cause.name !== 'ZodError' ? toDomainError(cause) : null;
+    const domain = isDomainError(error.cause) ? error.cause : null;
     // Stack traces stay on the server, whatever NODE_ENV says.
     const { stack: _stack, ...data } = shape.data;
     return { ...shape, data: { ...data, domainCode: domain?.code ?? null, details: domain?.code !== 'INTERNAL' ? (domain?.details ?? null) : null } };
@@ -22,12 +21,10 @@ const t = initTRPC.context<TrpcContext>().create({
 /** DomainErrors keep their meaning over tRPC: the table decides the tRPC code; anything else is internal and logged once. */
 const mapDomainErrors = t.middleware(async ({ ctx, next }) => {
   const result = await next();
-  if (!result.ok && !(result.error.cause instanceof TRPCError)) {
-    const original = result.error.cause ?? result.error;
-    if (result.error.code === 'INTERNAL_SERVER_ERROR') {
-      const domain = toDomainError(original, ctx.services.logger);
-      throw new TRPCError({ code: domain.trpcCode, message: domain.toPublicJSON().message, cause: domain });
-    }
+  // tRPC wraps anything that is not a TRPCError as INTERNAL_SERVER_ERROR with the original as cause.
+  if (!result.ok && result.error.code === 'INTERNAL_SERVER_ERROR') {
+    const domain = toDomainError(result.error.cause ?? result.error, ctx.services.logger);
+    throw new TRPCError({ code: domain.trpcCode, message: domain.toPublicJSON().message, cause: domain });
   }
   return result;
 });

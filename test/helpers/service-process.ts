@@ -1,0 +1,75 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const webDir = fileURLToPath(new URL('../../web/', import.meta.url));
+
+export interface RunningService {
+  url: string;
+  /** Everything the process wrote, for failure messages. */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the real service (web/server.ts on the production build) as a child process on a free
+ * port, against the given database, and resolves once it prints its URL.
+ */
+export async function startService(options: { mongodbUri: string; env?: Record<string, string> }): Promise<RunningService> {
+  if (!existsSync(path.join(webDir, 'build/server/index.js'))) {
+    throw new Error('web/build is missing: run `pnpm build` first (the root `pnpm test` does)');
+  }
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'service-e2e-'));
+  const child = spawn(path.join(webDir, 'node_modules/.bin/tsx'), ['server.ts'], {
+    cwd: webDir,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: 'test',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      MONGODB_URI: options.mongodbUri,
+      SERVICE_DATA_DIR: dataDir,
+      SERVICE_MASTER_KEY: randomBytes(32).toString('base64'),
+      SERVICE_SESSION_SECRET: randomBytes(32).toString('base64url'),
+      SERVICE_BRIDGE_TOKEN: randomBytes(32).toString('base64url'),
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`service did not start within 60 s:\n${output}`)), 60_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /service listening on (http:\/\/[^\s"]+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`service exited with code ${code}:\n${output}`));
+    });
+  });
+  return {
+    url,
+    output: () => output,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        const done = () => {
+          rmSync(dataDir, { recursive: true, force: true });
+          resolve();
+        };
+        if (child.exitCode !== null) return done();
+        child.once('exit', done);
+        child.kill('SIGTERM');
+      }),
+  };
+}

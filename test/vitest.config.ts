@@ -1,0 +1,12 @@
+import { defineProject } from 'vitest/config';
+
+export default defineProject({
+  test: {
+    name: 'test',
+    include: ['e2e/**/*.test.ts', 'helpers/**/*.test.ts'],
+    benchmark: { include: ['bench/**/*.bench.ts'] },
+    globalSetup: ['../core/src/testing/global-setup.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+  },
+});

@@ -19,4 +19,8 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    files: ['**/*.test.ts', '**/*.test.tsx'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
 );

@@ -4,6 +4,8 @@ import { readFeatureFlags, type FeatureFlags, type ServiceConfig } from './confi
 import { createSealer, type Sealer } from './crypto/index.ts';
 import type { Database } from './db/index.ts';
 import { createHealthzHandler } from './health/index.ts';
+import { createExtensionReader, createExtensionWriter, type ExtensionReader } from './extensions/index.ts';
+import { createRegistryService, type NpmRunner, type RegistryService } from './registry/index.ts';
 import type { Logger } from './log/index.ts';
 import { SERVICE_VERSION } from './version.ts';
 
@@ -15,6 +17,9 @@ export interface Services {
   users: UserStore;
   sessions: SessionStore;
   audit: AuditLog;
+  /** Every read of extension records goes through this (the visibility filter). */
+  extensions: ExtensionReader;
+  registry: RegistryService;
   /** Read at call time so flags can change without a restart. */
   flags(): FeatureFlags;
   version: string;
@@ -24,17 +29,32 @@ export interface Services {
 }
 
 /** Wires every capability once. The web app and (later) the MCP server both call this. */
-export function createServices(deps: { config: ServiceConfig; logger: Logger; database: Database }): Services {
+export function createServices(deps: { config: ServiceConfig; logger: Logger; database: Database; npm?: NpmRunner }): Services {
   const { config, logger, database } = deps;
   const users = createUserStore(database.models);
+  const sealer = createSealer(config.masterKeys);
+  const audit = createAuditLog(database.models, logger.child({ component: 'audit' }));
+  const extensions = createExtensionReader(database.models, config.identity);
+  const registry = createRegistryService({
+    models: database.models,
+    sealer,
+    identity: config.identity,
+    reader: extensions,
+    writer: createExtensionWriter(database.models),
+    audit,
+    logger: logger.child({ component: 'registry' }),
+    ...(deps.npm ? { npm: deps.npm } : {}),
+  });
   return {
     config,
     logger,
     database,
-    sealer: createSealer(config.masterKeys),
+    sealer,
     users,
     sessions: createSessionStore(database.models, users),
-    audit: createAuditLog(database.models, logger.child({ component: 'audit' })),
+    audit,
+    extensions,
+    registry,
     flags: () => readFeatureFlags(),
     version: SERVICE_VERSION,
     handlers: {

@@ -11,6 +11,10 @@ export const ERROR_TABLE = {
   CONFLICT: { http: 409, jsonRpc: -32009, trpc: 'CONFLICT' },
   PAYLOAD_TOO_LARGE: { http: 413, jsonRpc: -32600, trpc: 'PAYLOAD_TOO_LARGE' },
   RATE_LIMITED: { http: 429, jsonRpc: -32029, trpc: 'TOO_MANY_REQUESTS' },
+  REVIEW_FAILED: { http: 422, jsonRpc: -32602, trpc: 'UNPROCESSABLE_CONTENT' },
+  REGISTRY_NOT_CONFIGURED: { http: 412, jsonRpc: -32603, trpc: 'PRECONDITION_FAILED' },
+  INTEGRITY_MISMATCH: { http: 502, jsonRpc: -32603, trpc: 'BAD_GATEWAY' },
+  UPSTREAM_FAILED: { http: 502, jsonRpc: -32603, trpc: 'BAD_GATEWAY' },
   CONFIG_INVALID: { http: 500, jsonRpc: -32603, trpc: 'INTERNAL_SERVER_ERROR' },
   SEALED_SECRET_MALFORMED: { http: 500, jsonRpc: -32603, trpc: 'INTERNAL_SERVER_ERROR' },
   SEALED_SECRET_UNKNOWN_KEY: { http: 500, jsonRpc: -32603, trpc: 'INTERNAL_SERVER_ERROR' },
@@ -26,7 +30,10 @@ type TrpcCode =
   | 'FORBIDDEN'
   | 'NOT_FOUND'
   | 'CONFLICT'
+  | 'PRECONDITION_FAILED'
   | 'PAYLOAD_TOO_LARGE'
+  | 'UNPROCESSABLE_CONTENT'
+  | 'BAD_GATEWAY'
   | 'TOO_MANY_REQUESTS'
   | 'INTERNAL_SERVER_ERROR';
 

@@ -3,6 +3,7 @@ import { loadConfig, type ServiceConfig } from '../config/index.ts';
 import type { Database } from '../db/index.ts';
 import { createMemoryLogger } from '../log/index.ts';
 import { createServices, type Services } from '../services.ts';
+import type { NpmRunner } from '../registry/index.ts';
 
 /** A complete config for tests: nothing generated on disk, fresh secrets each call. */
 export function testConfig(overrides: Record<string, string> = {}): ServiceConfig {
@@ -18,7 +19,11 @@ export function testConfig(overrides: Record<string, string> = {}): ServiceConfi
   });
 }
 
-export function testServices(database: Database, overrides: Record<string, string> = {}): Services & { logger: ReturnType<typeof createMemoryLogger> } {
+export function testServices(
+  database: Database,
+  overrides: Record<string, string> = {},
+  options: { npm?: NpmRunner } = {},
+): Services & { logger: ReturnType<typeof createMemoryLogger> } {
   const logger = createMemoryLogger();
-  return Object.assign(createServices({ config: testConfig(overrides), logger, database }), { logger });
+  return Object.assign(createServices({ config: testConfig(overrides), logger, database, ...options }), { logger });
 }

@@ -2,6 +2,10 @@ import type { Connection } from 'mongoose';
 import { auditEventSchema } from './audit-event.ts';
 import { sessionSchema } from './session.ts';
 import { userSchema } from './user.ts';
+import { extensionSchema } from './extension.ts';
+import { registryDeploymentSchema } from './registry-deployment.ts';
+import { registryDestinationSchema } from './registry-destination.ts';
+import { publishJobSchema } from './publish-job.ts';
 
 /** Binds every model to one connection; each collection's schema lives in its own file. */
 export function bindModels(connection: Connection) {
@@ -9,6 +13,10 @@ export function bindModels(connection: Connection) {
     User: connection.model('User', userSchema),
     Session: connection.model('Session', sessionSchema),
     AuditEvent: connection.model('AuditEvent', auditEventSchema),
+    Extension: connection.model('Extension', extensionSchema),
+    RegistryDeployment: connection.model('RegistryDeployment', registryDeploymentSchema),
+    RegistryDestination: connection.model('RegistryDestination', registryDestinationSchema),
+    PublishJob: connection.model('PublishJob', publishJobSchema),
   };
 }
 
@@ -16,3 +24,7 @@ export type Models = ReturnType<typeof bindModels>;
 export { USER_ROLES, type UserRole, type UserRecord } from './user.ts';
 export type { SessionRecord } from './session.ts';
 export type { AuditEventRecord } from './audit-event.ts';
+export type { ExtensionRecord } from './extension.ts';
+export type { RegistryDeploymentRecord } from './registry-deployment.ts';
+export type { RegistryDestinationRecord } from './registry-destination.ts';
+export type { PublishJobRecord } from './publish-job.ts';

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+
+const stepId = z.string().regex(/^[a-z][a-z0-9_-]{0,62}$/, 'must be a lowercase identifier');
+
+/** Invoke another agent, local or remote, by package name within a semver range. */
+export const callStepSchema = z.object({
+  kind: z.literal('call'),
+  id: stepId,
+  agent: z.string().min(1),
+  /** Defaults to the range declared in the manifest's `service.agentDependencies`. */
+  range: z.string().optional(),
+  /** Template for the sub-agent's input; `{{input}}` and `{{steps.<id>.output}}` are substituted. */
+  input: z.string().max(10_000).default('{{input}}'),
+});
+
+/** Pause for a human: the screen's JSON Schema describes the form the human fills in. */
+export const askStepSchema = z.object({
+  kind: z.literal('ask'),
+  id: stepId,
+  screen: z.object({
+    id: stepId,
+    title: z.string().min(1).max(200),
+    schema: z.record(z.string(), z.unknown()),
+  }),
+});
+
+/** One LLM turn with the agent's instructions, the prompt template and its skills as tools. */
+export const llmStepSchema = z.object({
+  kind: z.literal('llm'),
+  id: stepId,
+  prompt: z.string().min(1).max(20_000),
+});
+
+export const stepSchema = z.discriminatedUnion('kind', [callStepSchema, askStepSchema, llmStepSchema]);
+
+export const flowDefinitionSchema = z.object({
+  id: stepId,
+  name: z.string().min(1).max(120),
+  description: z.string().min(1).max(2_000),
+  tags: z.array(z.string().min(1).max(50)).max(20).default([]),
+  inputModes: z.array(z.string().min(1)).min(1).default(['text/plain']),
+  outputModes: z.array(z.string().min(1)).min(1).default(['text/plain']),
+  type: z.enum(['leaf', 'flow']),
+  instructions: z.string().min(1).max(50_000),
+  /** Skill packages (`@scope/slug`) the agent may use as tools. */
+  skills: z.array(z.string()).default([]),
+  steps: z.array(stepSchema).default([]),
+});
+
+export type FlowDefinition = z.infer<typeof flowDefinitionSchema>;
+export type FlowStep = z.infer<typeof stepSchema>;
+export type CallStep = z.infer<typeof callStepSchema>;
+export type AskStep = z.infer<typeof askStepSchema>;

@@ -1,0 +1,30 @@
+import { Schema, type InferSchemaType } from 'mongoose';
+
+/** Progress of one publish or promote, so the UI can follow it live and after a reload. */
+export const publishJobSchema = new Schema(
+  {
+    extensionId: { type: Schema.Types.ObjectId, required: true },
+    packageName: { type: String, required: true },
+    operation: { type: String, enum: ['publish', 'promote'], required: true },
+    destination: { type: String, enum: ['public', 'private'], required: true },
+    state: { type: String, enum: ['running', 'succeeded', 'failed'], required: true },
+    steps: [
+      new Schema(
+        {
+          id: { type: String, required: true },
+          label: { type: String, required: true },
+          state: { type: String, enum: ['pending', 'running', 'done', 'failed'], required: true },
+          detail: { type: String },
+        },
+        { _id: false },
+      ),
+    ],
+    error: { type: Schema.Types.Mixed },
+    result: { type: Schema.Types.Mixed },
+    actorId: { type: String, required: true },
+  },
+  { timestamps: true, collection: 'publish_jobs' },
+);
+publishJobSchema.index({ extensionId: 1, createdAt: -1 });
+
+export type PublishJobRecord = InferSchemaType<typeof publishJobSchema>;

@@ -1,0 +1,66 @@
+import type { CompiledTemplate } from '../agents/index.ts';
+import type { AgentSource } from '../agents/index.ts';
+import { isDuplicateKeyError, type Models } from '../db/index.ts';
+import { DomainError } from '../errors/index.ts';
+import { toExtensionView, type ExtensionView } from './extension-view.ts';
+import type { ExtensionOrigin } from './origin.ts';
+
+export interface ExtensionWriter {
+  /** Upserts the template record of a locally authored package (by package name). */
+  upsertAuthored(source: AgentSource, compiled: CompiledTemplate, origin: ExtensionOrigin): Promise<ExtensionView>;
+  /** Records a package pulled from a registry or imported. */
+  install(input: { source: AgentSource; compiled: CompiledTemplate; origin: ExtensionOrigin; integrity?: string }): Promise<ExtensionView>;
+  /** After a publish or promote: new version and origin. */
+  markPublished(id: string, update: { version: string; source: AgentSource; compiled: CompiledTemplate; origin: ExtensionOrigin; integrity?: string }): Promise<ExtensionView>;
+}
+
+function searchTextOf(compiled: CompiledTemplate): string {
+  return [compiled.packageName, compiled.card.name, compiled.card.description, ...compiled.card.tags].join(' ').toLowerCase();
+}
+
+/** Writes extension records. Reads go through the reader (and its visibility filter) instead. */
+export function createExtensionWriter(models: Models): ExtensionWriter {
+  const { Extension } = models;
+  return {
+    async upsertAuthored(source, compiled, origin) {
+      const row = await Extension.findOneAndUpdate(
+        { packageName: compiled.packageName },
+        {
+          $set: { kind: compiled.kind, version: compiled.version, source, compiled, searchText: searchTextOf(compiled), origin },
+          $setOnInsert: { packageName: compiled.packageName, status: 'draft', active: true },
+        },
+        { upsert: true, new: true, lean: true },
+      );
+      return toExtensionView(row!);
+    },
+
+    async install({ source, compiled, origin, integrity }) {
+      try {
+        const row = await Extension.findOneAndUpdate(
+          { packageName: compiled.packageName, status: { $ne: 'draft' } },
+          {
+            $set: { kind: compiled.kind, version: compiled.version, status: 'installed', source, compiled, searchText: searchTextOf(compiled), origin, integrity, active: true },
+            $setOnInsert: { packageName: compiled.packageName },
+          },
+          { upsert: true, new: true, lean: true },
+        );
+        return toExtensionView(row!);
+      } catch (error) {
+        if (isDuplicateKeyError(error)) {
+          throw new DomainError('CONFLICT', `${compiled.packageName} is authored on this instance as a draft; it cannot be installed over it`);
+        }
+        throw error;
+      }
+    },
+
+    async markPublished(id, { version, source, compiled, origin, integrity }) {
+      const row = await Extension.findByIdAndUpdate(
+        id,
+        { $set: { version, source, compiled, searchText: searchTextOf(compiled), origin, integrity, status: 'published' } },
+        { new: true, lean: true },
+      );
+      if (!row) throw new DomainError('NOT_FOUND', 'Extension not found');
+      return toExtensionView(row);
+    },
+  };
+}

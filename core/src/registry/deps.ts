@@ -1,0 +1,19 @@
+import type { AuditLog } from '../audit/index.ts';
+import type { Models } from '../db/index.ts';
+import type { ExtensionReader, ExtensionWriter } from '../extensions/index.ts';
+import type { Logger } from '../log/index.ts';
+import type { DestinationStore } from './destination-store.ts';
+import type { NpmRunner } from './npm-cli.ts';
+import type { DestinationResolver } from './resolver.ts';
+
+export interface RegistryDeps {
+  models: Models;
+  identity: { vendorScope: string };
+  reader: ExtensionReader;
+  writer: ExtensionWriter;
+  destinations: DestinationStore;
+  resolver: DestinationResolver;
+  npm: NpmRunner;
+  audit: AuditLog;
+  logger: Logger;
+}

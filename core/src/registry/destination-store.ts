@@ -1,0 +1,63 @@
+import type { Models } from '../db/index.ts';
+import type { Sealer } from '../crypto/index.ts';
+
+export type TokenKind = 'publish' | 'read';
+export const tokenLabel = (destinationId: string, kind: TokenKind) => `destination.${destinationId}.${kind}-token`;
+
+export interface DestinationSummary {
+  id: string;
+  visibility: 'public' | 'private';
+  registryUrl: string;
+  publishTokenSet: boolean;
+  readTokenSet: boolean;
+}
+
+/** What to do with a stored token: leave it, replace it with a new value, or clear it. */
+export type TokenChange = { action: 'keep' } | { action: 'replace'; value: string } | { action: 'clear' };
+
+/**
+ * Per-destination registry credentials, sealed at rest under labels bound to the destination id.
+ * Callers outside the registry module only ever get summaries; plaintext leaves through
+ * `openTokens`, which only the deployment-config loader calls (the bypass scan enforces it).
+ */
+export function createDestinationStore(models: Models, sealer: Sealer) {
+  const { RegistryDestination } = models;
+  const sealedField = (kind: TokenKind) => (kind === 'publish' ? 'publishTokenSealed' : 'readTokenSealed');
+
+  return {
+    async put(destination: { id: string; visibility: 'public' | 'private'; registryUrl: string }, tokens: Partial<Record<TokenKind, TokenChange>> = {}) {
+      const set: Record<string, unknown> = { visibility: destination.visibility, registryUrl: destination.registryUrl };
+      for (const kind of ['publish', 'read'] as const) {
+        const change = tokens[kind] ?? { action: 'keep' };
+        if (change.action === 'replace') set[sealedField(kind)] = sealer.seal(change.value, tokenLabel(destination.id, kind));
+        if (change.action === 'clear') set[sealedField(kind)] = null;
+      }
+      await RegistryDestination.updateOne({ _id: destination.id }, { $set: set }, { upsert: true });
+    },
+
+    async summary(id: string): Promise<DestinationSummary | null> {
+      const row = await RegistryDestination.findById(id).lean();
+      if (!row) return null;
+      return {
+        id: row._id,
+        visibility: row.visibility,
+        registryUrl: row.registryUrl,
+        publishTokenSet: !!row.publishTokenSealed,
+        readTokenSet: !!row.readTokenSealed,
+      };
+    },
+
+    /** Plaintext tokens of one destination; null where none is stored. */
+    async openTokens(id: string): Promise<{ registryUrl: string; publishToken: string | null; readToken: string | null } | null> {
+      const row = await RegistryDestination.findById(id).lean();
+      if (!row) return null;
+      return {
+        registryUrl: row.registryUrl,
+        publishToken: row.publishTokenSealed ? sealer.open(row.publishTokenSealed, tokenLabel(id, 'publish')) : null,
+        readToken: row.readTokenSealed ? sealer.open(row.readTokenSealed, tokenLabel(id, 'read')) : null,
+      };
+    },
+  };
+}
+
+export type DestinationStore = ReturnType<typeof createDestinationStore>;

@@ -1,0 +1,45 @@
+import type { Actor } from '../auth/index.ts';
+import type { Models } from '../db/index.ts';
+import { loadDeploymentRegistryConfig, type RoutingMode } from './deployment-config.ts';
+import type { DestinationStore } from './destination-store.ts';
+import { PrivateDestinationNotConfiguredError, PublicRegistryResolverNotWiredError } from './errors.ts';
+
+export type DestinationName = 'public' | 'private';
+
+/** What one publish or read against one destination needs. Tokens are decrypted per call. */
+export interface ResolvedDestination {
+  name: DestinationName;
+  /** The private destination's id; null for the public registry (as in `origin.destinationId`). */
+  destinationId: string | null;
+  registryUrl: string;
+  routingMode: RoutingMode;
+  token: string | null;
+}
+
+export interface DestinationResolver {
+  /** For publishing: the destination's publish token, or a named error when there is none. */
+  forPublish(actor: Actor, name: DestinationName): Promise<ResolvedDestination & { token: string }>;
+  /** For reading listings and tarballs: the read token (null for an anonymous public registry). */
+  forRead(actor: Actor, name: DestinationName): Promise<ResolvedDestination>;
+}
+
+export function createDestinationResolver(deps: { models: Models; destinations: DestinationStore }): DestinationResolver {
+  const resolve = async (actor: Actor, name: DestinationName, purpose: 'publish' | 'read') => {
+    const config = await loadDeploymentRegistryConfig(actor, deps);
+    if (name === 'public') {
+      const token = purpose === 'publish' ? config.publicPublishToken : config.publicReadToken || null;
+      if (purpose === 'publish' && !token) throw new PublicRegistryResolverNotWiredError();
+      return { name, destinationId: null, registryUrl: config.publicRegistryUrl, routingMode: config.routingMode, token };
+    }
+    if (!config.privateDestinationConfigured || !config.privateRegistryUrl) {
+      throw new PrivateDestinationNotConfiguredError('no private destination is set');
+    }
+    const token = purpose === 'publish' ? config.privatePublishToken : config.privateReadToken;
+    if (purpose === 'publish' && !token) throw new PrivateDestinationNotConfiguredError('its publish token is not set');
+    return { name, destinationId: config.privateDestinationId, registryUrl: config.privateRegistryUrl, routingMode: config.routingMode, token };
+  };
+  return {
+    forPublish: async (actor, name) => (await resolve(actor, name, 'publish')) as ResolvedDestination & { token: string },
+    forRead: (actor, name) => resolve(actor, name, 'read'),
+  };
+}

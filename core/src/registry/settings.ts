@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { isAdmin, type Actor } from '../auth/index.ts';
+import { DomainError } from '../errors/index.ts';
+import type { RegistryDeps } from './deps.ts';
+import { ROUTING_MODES, type RoutingMode } from './deployment-config.ts';
+import type { DestinationSummary } from './destination-store.ts';
+
+const registryUrl = z.string().refine((value) => {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  return (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password && !url.search && !url.hash;
+}, 'must be an http(s) registry URL without credentials, query or fragment');
+
+const tokenChange = z.discriminatedUnion('action', [
+  z.object({ action: z.literal('keep') }),
+  z.object({ action: z.literal('replace'), value: z.string().min(1).max(4096) }),
+  z.object({ action: z.literal('clear') }),
+]);
+
+export const registrySettingsInput = z.object({
+  routingMode: z.enum(ROUTING_MODES as [RoutingMode, ...RoutingMode[]]),
+  public: z.object({ registryUrl, publishToken: tokenChange, readToken: tokenChange }),
+  private: z
+    .object({
+      id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'lowercase letters, digits and dashes'),
+      registryUrl,
+      publishToken: tokenChange,
+      readToken: tokenChange,
+    })
+    .nullable(),
+});
+export type RegistrySettingsInput = z.infer<typeof registrySettingsInput>;
+
+export interface RegistrySettings {
+  routingMode: RoutingMode | null;
+  public: DestinationSummary | null;
+  private: DestinationSummary | null;
+}
+
+const PUBLIC_ID = 'public';
+
+/** Administration › Environment › Registries. Tokens are write-only: reads say only whether one is set. */
+export function createRegistrySettings(deps: RegistryDeps) {
+  const requireAdmin = (actor: Actor) => {
+    if (!isAdmin(actor)) throw new DomainError('FORBIDDEN', 'Registry settings are for admins only');
+  };
+
+  async function get(actor: Actor): Promise<RegistrySettings> {
+    requireAdmin(actor);
+    const row = await deps.models.RegistryDeployment.findById('default').lean();
+    return {
+      routingMode: row?.routingMode ?? null,
+      public: await deps.destinations.summary(row?.publicDestinationId ?? PUBLIC_ID),
+      private: row?.privateDestinationId ? await deps.destinations.summary(row.privateDestinationId) : null,
+    };
+  }
+
+  async function save(actor: Actor, raw: unknown): Promise<RegistrySettings> {
+    requireAdmin(actor);
+    const parsed = registrySettingsInput.safeParse(raw);
+    if (!parsed.success) {
+      throw new DomainError('VALIDATION_FAILED', 'Invalid registry settings', {
+        details: parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), reason: issue.message })),
+      });
+    }
+    const input = parsed.data;
+    if (input.private?.id === PUBLIC_ID) throw new DomainError('VALIDATION_FAILED', 'The private destination id cannot be "public"');
+    await deps.destinations.put({ id: PUBLIC_ID, visibility: 'public', registryUrl: input.public.registryUrl }, { publish: input.public.publishToken, read: input.public.readToken });
+    if (input.private) {
+      await deps.destinations.put({ id: input.private.id, visibility: 'private', registryUrl: input.private.registryUrl }, { publish: input.private.publishToken, read: input.private.readToken });
+    }
+    await deps.models.RegistryDeployment.updateOne(
+      { _id: 'default' },
+      { $set: { routingMode: input.routingMode, publicDestinationId: PUBLIC_ID, privateDestinationId: input.private?.id ?? null } },
+      { upsert: true },
+    );
+    const changedTokens = [
+      ...(['publishToken', 'readToken'] as const).filter((k) => input.public[k].action !== 'keep').map((k) => `public.${k}:${input.public[k].action}`),
+      ...(input.private ? (['publishToken', 'readToken'] as const).filter((k) => input.private![k].action !== 'keep').map((k) => `private.${k}:${input.private![k].action}`) : []),
+    ];
+    deps.audit.record(actor, {
+      action: 'registry.settings.update',
+      resourceType: 'registry_deployment',
+      resourceId: 'default',
+      details: { routingMode: input.routingMode, publicRegistryUrl: input.public.registryUrl, privateRegistryUrl: input.private?.registryUrl ?? null, changedTokens },
+    });
+    return get(actor);
+  }
+
+  return { get, save };
+}

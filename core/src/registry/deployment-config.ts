@@ -2,22 +2,7 @@ import type { Actor } from '../auth/index.ts';
 import type { Models } from '../db/index.ts';
 import type { DestinationStore } from './destination-store.ts';
 import { DeploymentRegistryConfigNotAvailableError } from './errors.ts';
-
-export type RoutingMode = 'scope-based' | 'shared-acl';
-export const ROUTING_MODES: readonly RoutingMode[] = ['scope-based', 'shared-acl'];
-
-/** Exactly the spec's DeploymentRegistryConfig. */
-export interface DeploymentRegistryConfig {
-  publicRegistryUrl: string;
-  publicReadToken: string;
-  publicPublishToken: string | null;
-  privateRegistryUrl: string | null;
-  privateReadToken: string | null;
-  privatePublishToken: string | null;
-  privateDestinationConfigured: boolean;
-  privateDestinationId: string | null;
-  routingMode: RoutingMode;
-}
+import type { DeploymentRegistryConfig } from './config-types.ts';
 
 /**
  * Loads the deployment's registry configuration with plaintext tokens. It authenticates nobody:

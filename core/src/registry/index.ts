@@ -94,4 +94,4 @@ export type { PublishJobView } from './publish-jobs.ts';
 export type { RegistrySettings, RegistrySettingsInput } from './settings.ts';
 export type { RegistryListingItem } from './listing.ts';
 export type { DestinationName } from './resolver.ts';
-export type { RoutingMode, DeploymentRegistryConfig } from './deployment-config.ts';
+export type { RoutingMode, DeploymentRegistryConfig } from './config-types.ts';

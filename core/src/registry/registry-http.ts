@@ -11,7 +11,8 @@ function authHeaders(registryUrl: string, target: string, token: string | null):
 export async function registryGetJson<T>(registryUrl: string, pathname: string, token: string | null): Promise<T | null> {
   const url = new URL(pathname, withTrailingSlash(registryUrl)).toString();
   const response = await fetch(url, { headers: { accept: 'application/json', ...authHeaders(registryUrl, url, token) } });
-  if (response.status === 404) return null;
+  // Not there, or not readable with this destination's token: the same to the reader.
+  if (response.status === 404 || response.status === 403 || response.status === 401) return null;
   if (!response.ok) throw new DomainError('UPSTREAM_FAILED', `registry answered ${response.status} for ${new URL(url).pathname}`);
   return (await response.json()) as T;
 }

@@ -1,6 +1,7 @@
 import type { Actor } from '../auth/index.ts';
 import type { Models } from '../db/index.ts';
-import { loadDeploymentRegistryConfig, type RoutingMode } from './deployment-config.ts';
+import { loadDeploymentRegistryConfig } from './deployment-config.ts';
+import type { RoutingMode } from './config-types.ts';
 import type { DestinationStore } from './destination-store.ts';
 import { PrivateDestinationNotConfiguredError, PublicRegistryResolverNotWiredError } from './errors.ts';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isAdmin, type Actor } from '../auth/index.ts';
 import { DomainError } from '../errors/index.ts';
 import type { RegistryDeps } from './deps.ts';
-import { ROUTING_MODES, type RoutingMode } from './deployment-config.ts';
+import { ROUTING_MODES, type RoutingMode } from './config-types.ts';
 import type { DestinationSummary } from './destination-store.ts';
 
 const registryUrl = z.string().refine((value) => {

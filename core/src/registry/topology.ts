@@ -1,4 +1,4 @@
-import type { RoutingMode } from './deployment-config.ts';
+import type { RoutingMode } from './config-types.ts';
 
 /**
  * The registry flags for an npm command. scope-based routes the package's scope to the

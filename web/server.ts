@@ -58,6 +58,9 @@ async function main() {
     }
   });
 
+  // A background job's bug must not take every other request down with it.
+  process.on('unhandledRejection', (error) => logger.error('unhandled rejection', { error }));
+
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

@@ -8,6 +8,7 @@ const PROMOTE_STEPS = PUBLISH_STEPS.filter((s) => ['resolve', 'pack', 'publish',
 
 export interface PublishJobView {
   id: string;
+  extensionId: string;
   packageName: string;
   operation: 'publish' | 'promote';
   destination: 'public' | 'private';
@@ -29,27 +30,31 @@ export function createPublishJobs(deps: { models: Models; logger: Logger }) {
     input: { extensionId: string; packageName: string; operation: 'publish' | 'promote'; destination: 'public' | 'private' },
     run: (progress: Progress) => Promise<{ version: string; origin: { registryUrl: string } }>,
   ): Promise<{ jobId: string; done: Promise<PublishJobView> }> {
-    const steps = (input.operation === 'publish' ? PUBLISH_STEPS : PROMOTE_STEPS).map((s) => ({ id: s.id, label: s.label, state: 'pending' }));
+    const steps: PublishJobView['steps'] = (input.operation === 'publish' ? PUBLISH_STEPS : PROMOTE_STEPS).map((s) => ({ id: s.id, label: s.label, state: 'pending' }));
     const job = await PublishJob.create({ ...input, state: 'running', steps, actorId: actor.id });
     const jobId = String(job._id);
+    // One writer per job, in order: the step list is kept here and written whole (FerretDB has
+    // no positional `$` updates).
     let current: PublishStepId | null = null;
+    const save = (update: Record<string, unknown>) => PublishJob.updateOne({ _id: jobId }, { $set: { steps, ...update } });
     const progress: Progress = async (step, state, detail) => {
       current = step;
-      await PublishJob.updateOne({ _id: jobId, 'steps.id': step }, { $set: { 'steps.$.state': state, ...(detail ? { 'steps.$.detail': detail } : {}) } });
+      const entry = steps.find((s) => s.id === step);
+      if (entry) Object.assign(entry, { state, ...(detail ? { detail } : {}) });
+      await save({});
     };
-    const done = run(progress).then(
-      async (result) => {
-        await PublishJob.updateOne({ _id: jobId }, { $set: { state: 'succeeded', result: { version: result.version, registryUrl: result.origin.registryUrl } } });
-        return (await get(jobId))!;
-      },
-      async (error: unknown) => {
-        const domain = toDomainError(error, deps.logger);
-        const failedStep = current;
-        await PublishJob.updateOne({ _id: jobId }, { $set: { state: 'failed', error: domain.toPublicJSON() } });
-        if (failedStep) await PublishJob.updateOne({ _id: jobId, 'steps.id': failedStep }, { $set: { 'steps.$.state': 'failed', 'steps.$.detail': domain.toPublicJSON().message } });
-        return (await get(jobId))!;
-      },
-    );
+    const done = run(progress)
+      .then(
+        (result) => save({ state: 'succeeded', result: { version: result.version, registryUrl: result.origin.registryUrl } }),
+        (error: unknown) => {
+          const failure = toDomainError(error, deps.logger).toPublicJSON();
+          const entry = steps.find((s) => s.id === current);
+          if (entry) Object.assign(entry, { state: 'failed', detail: failure.message });
+          return save({ state: 'failed', error: failure });
+        },
+      )
+      .catch((error: unknown) => deps.logger.error('could not record publish job progress', { error, jobId }))
+      .then(async () => (await get(jobId))!);
     return { jobId, done };
   }
 
@@ -59,6 +64,7 @@ export function createPublishJobs(deps: { models: Models; logger: Logger }) {
     if (!row) return null;
     return {
       id: String(row._id),
+      extensionId: String(row.extensionId),
       packageName: row.packageName,
       operation: row.operation,
       destination: row.destination,

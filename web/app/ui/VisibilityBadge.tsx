@@ -1,0 +1,3 @@
+export function VisibilityBadge({ visibility }: { visibility: 'public' | 'private' }) {
+  return <span className={`badge badge-${visibility}`}>{visibility}</span>;
+}

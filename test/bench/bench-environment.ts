@@ -1,0 +1,28 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { connectDatabase, startEmbeddedDatabase, type Database } from '@service/core/db';
+import { createLogger } from '@service/core/log';
+
+/** The same real MongoDB-wire server the tests use: MONGODB_URI, else FerretDB in a temp dir. */
+export async function benchDatabase(name: string): Promise<{ db: Database; kind: string; stop(): Promise<void> }> {
+  const logger = createLogger({ level: 'warn' });
+  if (process.env.MONGODB_URI) {
+    const url = new URL(process.env.MONGODB_URI);
+    url.pathname = `/${name}`;
+    const db = await connectDatabase(url.toString());
+    return { db, kind: 'external MongoDB', stop: async () => { await db.connection.dropDatabase(); await db.close(); } };
+  }
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-db-'));
+  const server = await startEmbeddedDatabase({ dataDir: dir, logger, allowMemoryServer: false });
+  const db = await connectDatabase(`${server.uri}${name}`);
+  return {
+    db,
+    kind: server.kind,
+    stop: async () => {
+      await db.close();
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

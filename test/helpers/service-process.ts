@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stopChild } from './stop-child.ts';
 
 const webDir = fileURLToPath(new URL('../../web/', import.meta.url));
 
@@ -61,15 +62,6 @@ export async function startService(options: { mongodbUri: string; env?: Record<s
   return {
     url,
     output: () => output,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        const done = () => {
-          rmSync(dataDir, { recursive: true, force: true });
-          resolve();
-        };
-        if (child.exitCode !== null) return done();
-        child.once('exit', done);
-        child.kill('SIGTERM');
-      }),
+    stop: () => stopChild(child, dataDir),
   };
 }

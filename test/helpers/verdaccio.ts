@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stopChild } from './stop-child.ts';
 import { findFreePort } from '@service/core/net';
 
 const verdaccioBin = fileURLToPath(new URL('../node_modules/.bin/verdaccio', import.meta.url));
@@ -74,16 +75,7 @@ export async function startVerdaccio(options: { users: string[]; packages: Recor
     url,
     storage,
     tokens,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        const done = () => {
-          rmSync(dir, { recursive: true, force: true });
-          resolve();
-        };
-        if (running.exitCode !== null) return done();
-        running.once('exit', done);
-        running.kill('SIGTERM');
-      }),
+    stop: () => stopChild(running, dir),
   };
 }
 

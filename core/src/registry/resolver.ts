@@ -18,9 +18,15 @@ export interface ResolvedDestination {
 }
 
 export interface DestinationResolver {
-  /** For publishing: the destination's publish token, or a named error when there is none. */
+  /**
+   * What a publish or a read against one destination needs, decrypted for this call only.
+   * A publish without a publish token fails with a named error (for the public destination:
+   * PublicRegistryResolverNotWiredError).
+   */
+  forDestination(actor: Actor, name: DestinationName, purpose: 'publish' | 'read'): Promise<ResolvedDestination>;
+  /** forDestination(…, 'publish'), typed with a non-null token. */
   forPublish(actor: Actor, name: DestinationName): Promise<ResolvedDestination & { token: string }>;
-  /** For reading listings and tarballs: the read token (null for an anonymous public registry). */
+  /** forDestination(…, 'read'): the read token is null for an anonymous public registry. */
   forRead(actor: Actor, name: DestinationName): Promise<ResolvedDestination>;
 }
 
@@ -40,6 +46,7 @@ export function createDestinationResolver(deps: { models: Models; destinations: 
     return { name, destinationId: config.privateDestinationId, registryUrl: config.privateRegistryUrl, routingMode: config.routingMode, token };
   };
   return {
+    forDestination: resolve,
     forPublish: async (actor, name) => (await resolve(actor, name, 'publish')) as ResolvedDestination & { token: string },
     forRead: (actor, name) => resolve(actor, name, 'read'),
   };

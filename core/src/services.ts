@@ -6,6 +6,7 @@ import type { Database } from './db/index.ts';
 import { createHealthzHandler } from './health/index.ts';
 import { createExtensionReader, createExtensionWriter, type ExtensionReader } from './extensions/index.ts';
 import { createRegistryService, type NpmRunner, type RegistryService } from './registry/index.ts';
+import { createOauthProvider, type OauthProvider } from './auth/oauth/index.ts';
 import type { Logger } from './log/index.ts';
 import { SERVICE_VERSION } from './version.ts';
 
@@ -20,11 +21,14 @@ export interface Services {
   /** Every read of extension records goes through this (the visibility filter). */
   extensions: ExtensionReader;
   registry: RegistryService;
+  oauth: OauthProvider;
   /** Read at call time so flags can change without a restart. */
   flags(): FeatureFlags;
   version: string;
   handlers: {
     healthz: (request: Request) => Promise<Response>;
+    oauthToken: (request: Request) => Promise<Response>;
+    jwks: (request: Request) => Promise<Response>;
   };
 }
 
@@ -45,6 +49,7 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     logger: logger.child({ component: 'registry' }),
     ...(deps.npm ? { npm: deps.npm } : {}),
   });
+  const oauth = createOauthProvider({ models: database.models, sealer, audit, logger: logger.child({ component: 'oauth' }), canonicalOrigin: () => config.baseUrl });
   return {
     config,
     logger,
@@ -55,10 +60,13 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     audit,
     extensions,
     registry,
+    oauth,
     flags: () => readFeatureFlags(),
     version: SERVICE_VERSION,
     handlers: {
       healthz: createHealthzHandler({ database, version: SERVICE_VERSION }),
+      oauthToken: oauth.handlers.token,
+      jwks: oauth.handlers.jwks,
     },
   };
 }

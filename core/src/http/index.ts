@@ -1,1 +1,4 @@
 export { json, errorResponse } from './json.ts';
+export { readBodyLimited } from './body.ts';
+export { createRateLimiter, type RateLimiter } from './rate-limit.ts';
+export { bearerToken } from './bearer.ts';

@@ -6,6 +6,8 @@ import { extensionSchema } from './extension.ts';
 import { registryDeploymentSchema } from './registry-deployment.ts';
 import { registryDestinationSchema } from './registry-destination.ts';
 import { publishJobSchema } from './publish-job.ts';
+import { oauthClientSchema } from './oauth-client.ts';
+import { oauthSigningKeySchema } from './oauth-signing-key.ts';
 
 /** Binds every model to one connection; each collection's schema lives in its own file. */
 export function bindModels(connection: Connection) {
@@ -17,6 +19,8 @@ export function bindModels(connection: Connection) {
     RegistryDeployment: connection.model('RegistryDeployment', registryDeploymentSchema),
     RegistryDestination: connection.model('RegistryDestination', registryDestinationSchema),
     PublishJob: connection.model('PublishJob', publishJobSchema),
+    OauthClient: connection.model('OauthClient', oauthClientSchema),
+    OauthSigningKey: connection.model('OauthSigningKey', oauthSigningKeySchema),
   };
 }
 
@@ -28,3 +32,4 @@ export type { ExtensionRecord } from './extension.ts';
 export type { RegistryDeploymentRecord } from './registry-deployment.ts';
 export type { RegistryDestinationRecord } from './registry-destination.ts';
 export type { PublishJobRecord } from './publish-job.ts';
+export { A2A_PERMISSIONS, type A2aPermission, type OauthClientRecord } from './oauth-client.ts';

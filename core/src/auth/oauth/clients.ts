@@ -1,0 +1,130 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { AuditLog } from '../../audit/index.ts';
+import { constantTimeEqual } from '../../crypto/index.ts';
+import { A2A_PERMISSIONS, type A2aPermission, type Models } from '../../db/index.ts';
+import { DomainError } from '../../errors/index.ts';
+import { isAdmin, type Actor } from '../actor.ts';
+
+export interface OauthClientView {
+  clientId: string;
+  name: string;
+  allowedAgents: string[];
+  permissions: A2aPermission[];
+  revoked: boolean;
+  secretRotatedAt: string;
+  createdAt: string;
+}
+
+export interface ClientGrants {
+  allowedAgents: string[];
+  permissions: A2aPermission[];
+}
+
+/** Secrets are 256 random bits, so a plain SHA-256 is enough to make the stored value useless. */
+const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('base64url');
+const newSecret = () => `svs_${randomBytes(32).toString('base64url')}`;
+
+function toView(row: {
+  clientId: string;
+  name: string;
+  allowedAgents?: string[] | null;
+  permissions?: string[] | null;
+  revokedAt?: Date | null;
+  secretRotatedAt: Date;
+  createdAt?: Date | null;
+}): OauthClientView {
+  return {
+    clientId: row.clientId,
+    name: row.name,
+    allowedAgents: row.allowedAgents ?? [],
+    permissions: (row.permissions ?? []) as A2aPermission[],
+    revoked: !!row.revokedAt,
+    secretRotatedAt: row.secretRotatedAt.toISOString(),
+    createdAt: (row.createdAt ?? new Date(0)).toISOString(),
+  };
+}
+
+function validateGrants(grants: ClientGrants): ClientGrants {
+  const bad = grants.permissions.filter((p) => !A2A_PERMISSIONS.includes(p));
+  if (bad.length) throw new DomainError('VALIDATION_FAILED', `unknown permission(s): ${bad.join(', ')}`);
+  const agents = [...new Set(grants.allowedAgents.map((a) => a.trim()).filter(Boolean))];
+  for (const agent of agents) {
+    if (agent !== '*' && !/^@[a-z0-9][a-z0-9._-]*\/[a-z0-9][a-z0-9._-]*$/.test(agent)) {
+      throw new DomainError('VALIDATION_FAILED', `allowed agent "${agent}" must be @scope/name or *`);
+    }
+  }
+  return { allowedAgents: agents, permissions: [...new Set(grants.permissions)] };
+}
+
+/** OAuth client registration, rotation and revocation (admins), and secret checks (token endpoint). */
+export function createOauthClients(deps: { models: Models; audit: AuditLog }) {
+  const { OauthClient } = deps.models;
+  const requireAdmin = (actor: Actor) => {
+    if (!isAdmin(actor)) throw new DomainError('FORBIDDEN', 'Only an admin may manage OAuth clients');
+  };
+  const find = async (clientId: string) => {
+    const row = await OauthClient.findOne({ clientId }).lean();
+    if (!row) throw new DomainError('NOT_FOUND', `No OAuth client ${clientId}`);
+    return row;
+  };
+
+  return {
+    /** Registers a client; the secret is returned here once and never again. */
+    async register(actor: Actor, input: { name: string } & ClientGrants): Promise<{ client: OauthClientView; clientSecret: string }> {
+      requireAdmin(actor);
+      const grants = validateGrants(input);
+      const name = input.name.trim();
+      if (!name || name.length > 100) throw new DomainError('VALIDATION_FAILED', 'name must be 1 to 100 characters');
+      const clientId = `svc_${randomBytes(12).toString('base64url')}`;
+      const clientSecret = newSecret();
+      const row = await OauthClient.create({ clientId, name, secretHash: hashSecret(clientSecret), ...grants, secretRotatedAt: new Date(), createdBy: actor.id });
+      deps.audit.record(actor, { action: 'oauth_client.register', resourceType: 'oauth_client', resourceId: clientId, details: { name, ...grants } });
+      return { client: toView(row), clientSecret };
+    },
+
+    async rotateSecret(actor: Actor, clientId: string): Promise<{ clientSecret: string }> {
+      requireAdmin(actor);
+      await find(clientId);
+      const clientSecret = newSecret();
+      await OauthClient.updateOne({ clientId }, { $set: { secretHash: hashSecret(clientSecret), secretRotatedAt: new Date() } });
+      deps.audit.record(actor, { action: 'oauth_client.rotate', resourceType: 'oauth_client', resourceId: clientId });
+      return { clientSecret };
+    },
+
+    async revoke(actor: Actor, clientId: string): Promise<void> {
+      requireAdmin(actor);
+      await find(clientId);
+      await OauthClient.updateOne({ clientId }, { $set: { revokedAt: new Date() } });
+      deps.audit.record(actor, { action: 'oauth_client.revoke', resourceType: 'oauth_client', resourceId: clientId });
+    },
+
+    async setGrants(actor: Actor, clientId: string, input: ClientGrants): Promise<OauthClientView> {
+      requireAdmin(actor);
+      const grants = validateGrants(input);
+      await find(clientId);
+      const row = await OauthClient.findOneAndUpdate({ clientId }, { $set: grants }, { new: true, lean: true });
+      deps.audit.record(actor, { action: 'oauth_client.grants', resourceType: 'oauth_client', resourceId: clientId, details: { ...grants } });
+      return toView(row!);
+    },
+
+    async list(actor: Actor): Promise<OauthClientView[]> {
+      requireAdmin(actor);
+      return (await OauthClient.find().sort({ createdAt: -1 }).lean()).map(toView);
+    },
+
+    /** The client when id and secret match and it is not revoked; null otherwise, in constant time per secret. */
+    async authenticate(clientId: string, clientSecret: string): Promise<OauthClientView | null> {
+      const row = clientId.length <= 100 ? await OauthClient.findOne({ clientId }).lean() : null;
+      const matches = constantTimeEqual(hashSecret(clientSecret), row?.secretHash ?? hashSecret(newSecret()));
+      return row && matches && !row.revokedAt ? toView(row) : null;
+    },
+
+    /** Current grants and revocation state, read on every verified call. */
+    async current(clientId: string): Promise<OauthClientView | null> {
+      const row = await OauthClient.findOne({ clientId }).lean();
+      return row ? toView(row) : null;
+    },
+  };
+}
+
+export type OauthClients = ReturnType<typeof createOauthClients>;

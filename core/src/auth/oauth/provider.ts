@@ -1,0 +1,29 @@
+import type { AuditLog } from '../../audit/index.ts';
+import type { Sealer } from '../../crypto/index.ts';
+import type { Models } from '../../db/index.ts';
+import { createRateLimiter } from '../../http/index.ts';
+import type { Logger } from '../../log/index.ts';
+import { createOauthClients } from './clients.ts';
+import { createSigningKeys } from './signing-keys.ts';
+import { ACCESS_TOKEN_TTL_SECONDS, createAccessTokens } from './tokens.ts';
+import { createJwksHandler, createTokenEndpoint } from './token-endpoint.ts';
+
+export const JWKS_PATH = '/.well-known/jwks.json';
+
+/** The OAuth 2.0 provider: clients, signing keys, the token endpoint and the verifier. */
+export function createOauthProvider(deps: { models: Models; sealer: Sealer; audit: AuditLog; logger: Logger; canonicalOrigin: () => string }) {
+  const clients = createOauthClients(deps);
+  const keys = createSigningKeys({ models: deps.models, sealer: deps.sealer, retiredGraceMs: 2 * ACCESS_TOKEN_TTL_SECONDS * 1000 });
+  const tokens = createAccessTokens({ keys, clients, canonicalOrigin: deps.canonicalOrigin });
+  return {
+    clients,
+    keys,
+    tokens,
+    handlers: {
+      token: createTokenEndpoint({ clients, tokens, rateLimiter: createRateLimiter({ limit: 30, windowMs: 60_000 }), logger: deps.logger }),
+      jwks: createJwksHandler({ keys }),
+    },
+  };
+}
+
+export type OauthProvider = ReturnType<typeof createOauthProvider>;

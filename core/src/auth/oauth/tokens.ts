@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto';
+import { createLocalJWKSet, errors, jwtVerify, SignJWT } from 'jose';
+import { DomainError } from '../../errors/index.ts';
+import type { A2aActor } from '../actor.ts';
+import type { OauthClients, OauthClientView } from './clients.ts';
+import { SIGNING_ALG, type SigningKeys } from './signing-keys.ts';
+
+export const ACCESS_TOKEN_TTL_SECONDS = 600;
+
+export interface AuthenticatedClient extends A2aActor {
+  grants: Pick<OauthClientView, 'allowedAgents' | 'permissions'>;
+  /** Unix seconds; lets MCP's bearer middleware know when the token lapses. */
+  expiresAt: number;
+}
+
+/**
+ * Issues and verifies the access tokens of the OAuth provider. Issuer and audience are both
+ * the canonical origin (SERVICE_BASE_URL), so a token minted here is accepted here whatever
+ * host name or tunnel the request came through, and nowhere else.
+ */
+export function createAccessTokens(deps: { keys: SigningKeys; clients: OauthClients; canonicalOrigin: () => string }) {
+  let jwksCache: { at: number; keySet: ReturnType<typeof createLocalJWKSet> } | undefined;
+  const keySet = async (refresh = false) => {
+    if (refresh || !jwksCache || Date.now() - jwksCache.at > 30_000) jwksCache = { at: Date.now(), keySet: createLocalJWKSet(await deps.keys.jwks()) };
+    return jwksCache.keySet;
+  };
+
+  async function issue(client: OauthClientView): Promise<{ access_token: string; token_type: 'Bearer'; expires_in: number; scope: string }> {
+    const { kid, privateKey } = await deps.keys.current();
+    const origin = deps.canonicalOrigin();
+    const scope = client.permissions.join(' ');
+    const token = await new SignJWT({ client_id: client.clientId, scope })
+      .setProtectedHeader({ alg: SIGNING_ALG, kid, typ: 'at+jwt' })
+      .setIssuer(origin)
+      .setAudience(origin)
+      .setSubject(client.clientId)
+      .setIssuedAt()
+      .setExpirationTime(`${ACCESS_TOKEN_TTL_SECONDS}s`)
+      .setJti(randomBytes(12).toString('base64url'))
+      .sign(privateKey);
+    return { access_token: token, token_type: 'Bearer', expires_in: ACCESS_TOKEN_TTL_SECONDS, scope };
+  }
+
+  /** Signature (our keys, ES256 only), type, issuer, audience, expiry, then the client's live state. */
+  async function verify(token: string): Promise<AuthenticatedClient> {
+    const origin = deps.canonicalOrigin();
+    const options = { issuer: origin, audience: origin, algorithms: [SIGNING_ALG], typ: 'at+jwt', clockTolerance: 5 };
+    let payload;
+    try {
+      payload = (await jwtVerify(token, await keySet(), options)).payload;
+    } catch (error) {
+      // A key rotated in another process: look once more with a fresh key set.
+      if (!(error instanceof errors.JWKSNoMatchingKey)) throw unauthenticated(error);
+      try {
+        payload = (await jwtVerify(token, await keySet(true), options)).payload;
+      } catch (retry) {
+        throw unauthenticated(retry);
+      }
+    }
+    const clientId = typeof payload.client_id === 'string' ? payload.client_id : null;
+    if (!clientId || payload.sub !== clientId || typeof payload.exp !== 'number') throw unauthenticated(new Error('token lacks client_id/sub/exp'));
+    const client = await deps.clients.current(clientId);
+    if (!client || client.revoked) throw unauthenticated(new Error('client unknown or revoked'));
+    return {
+      type: 'a2a',
+      id: `oauth:${clientId}`,
+      clientId,
+      grants: { allowedAgents: client.allowedAgents, permissions: client.permissions },
+      expiresAt: payload.exp,
+    };
+  }
+
+  return { issue, verify };
+}
+
+function unauthenticated(cause: unknown): DomainError {
+  return new DomainError('UNAUTHENTICATED', 'Invalid or expired access token', { cause });
+}
+
+export type AccessTokens = ReturnType<typeof createAccessTokens>;

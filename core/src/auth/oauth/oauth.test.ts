@@ -1,4 +1,4 @@
-import { generateKeyPair, SignJWT } from 'jose';
+import { generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import { describe, expect, it, beforeAll } from 'vitest';
 import { testServices, useTestDatabase } from '../../testing/index.ts';
 import type { Services } from '../../services.ts';

@@ -6,7 +6,10 @@ import type { Database } from './db/index.ts';
 import { createHealthzHandler } from './health/index.ts';
 import { createExtensionReader, createExtensionWriter, type ExtensionReader } from './extensions/index.ts';
 import { createRegistryService, type NpmRunner, type RegistryService } from './registry/index.ts';
-import { createOauthProvider, type OauthProvider } from './auth/oauth/index.ts';
+import { createOauthProvider, TOKEN_ENDPOINT_PATH, type OauthProvider } from './auth/oauth/index.ts';
+import { buildAgentCard, createA2aHandler, createAgentCardHandler, type AgentCard } from './a2a/index.ts';
+import { createEventLog, createRunExecutor, createRunStore, type EventLog, type RunExecutor, type RunStore } from './runs/index.ts';
+import { createScriptedProvider, type LlmProvider } from './llm/index.ts';
 import type { Logger } from './log/index.ts';
 import { SERVICE_VERSION } from './version.ts';
 
@@ -22,6 +25,11 @@ export interface Services {
   extensions: ExtensionReader;
   registry: RegistryService;
   oauth: OauthProvider;
+  llm: LlmProvider;
+  runs: RunStore;
+  eventLog: EventLog;
+  executor: RunExecutor;
+  agentCard(): Promise<AgentCard>;
   /** Read at call time so flags can change without a restart. */
   flags(): FeatureFlags;
   version: string;
@@ -29,11 +37,13 @@ export interface Services {
     healthz: (request: Request) => Promise<Response>;
     oauthToken: (request: Request) => Promise<Response>;
     jwks: (request: Request) => Promise<Response>;
+    agentCard: (request: Request) => Promise<Response>;
+    a2a: (request: Request) => Promise<Response>;
   };
 }
 
 /** Wires every capability once. The web app and (later) the MCP server both call this. */
-export function createServices(deps: { config: ServiceConfig; logger: Logger; database: Database; npm?: NpmRunner }): Services {
+export function createServices(deps: { config: ServiceConfig; logger: Logger; database: Database; npm?: NpmRunner; llm?: LlmProvider }): Services {
   const { config, logger, database } = deps;
   const users = createUserStore(database.models);
   const sealer = createSealer(config.masterKeys);
@@ -50,6 +60,13 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     ...(deps.npm ? { npm: deps.npm } : {}),
   });
   const oauth = createOauthProvider({ models: database.models, sealer, audit, logger: logger.child({ component: 'oauth' }), canonicalOrigin: () => config.baseUrl });
+  const llm = deps.llm ?? createScriptedProvider();
+  const eventLog = createEventLog(database.models);
+  const runs = createRunStore({ models: database.models, eventLog });
+  const executor = createRunExecutor({ runs, eventLog, extensions, llm, logger: logger.child({ component: 'runs' }) });
+  const agentCard = () =>
+    buildAgentCard({ extensions, baseUrl: config.baseUrl, productName: config.identity.productName, version: SERVICE_VERSION, tokenEndpointPath: TOKEN_ENDPOINT_PATH });
+  const flags = () => readFeatureFlags();
   return {
     config,
     logger,
@@ -61,12 +78,19 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     extensions,
     registry,
     oauth,
-    flags: () => readFeatureFlags(),
+    llm,
+    runs,
+    eventLog,
+    executor,
+    agentCard,
+    flags,
     version: SERVICE_VERSION,
     handlers: {
       healthz: createHealthzHandler({ database, version: SERVICE_VERSION }),
       oauthToken: oauth.handlers.token,
       jwks: oauth.handlers.jwks,
+      agentCard: createAgentCardHandler(agentCard),
+      a2a: createA2aHandler({ flags, verifyToken: oauth.tokens.verify, card: agentCard, runs, eventLog, executor, logger: logger.child({ component: 'a2a' }) }),
     },
   };
 }

@@ -8,6 +8,9 @@ import { registryDestinationSchema } from './registry-destination.ts';
 import { publishJobSchema } from './publish-job.ts';
 import { oauthClientSchema } from './oauth-client.ts';
 import { oauthSigningKeySchema } from './oauth-signing-key.ts';
+import { runSchema } from './run.ts';
+import { runEventSchema } from './run-event.ts';
+import { runIdempotencySchema } from './run-idempotency.ts';
 
 /** Binds every model to one connection; each collection's schema lives in its own file. */
 export function bindModels(connection: Connection) {
@@ -21,6 +24,9 @@ export function bindModels(connection: Connection) {
     PublishJob: connection.model('PublishJob', publishJobSchema),
     OauthClient: connection.model('OauthClient', oauthClientSchema),
     OauthSigningKey: connection.model('OauthSigningKey', oauthSigningKeySchema),
+    Run: connection.model('Run', runSchema),
+    RunEvent: connection.model('RunEvent', runEventSchema),
+    RunIdempotency: connection.model('RunIdempotency', runIdempotencySchema),
   };
 }
 
@@ -33,3 +39,5 @@ export type { RegistryDeploymentRecord } from './registry-deployment.ts';
 export type { RegistryDestinationRecord } from './registry-destination.ts';
 export type { PublishJobRecord } from './publish-job.ts';
 export { A2A_PERMISSIONS, type A2aPermission, type OauthClientRecord } from './oauth-client.ts';
+export { TASK_STATES, TERMINAL_STATES, type TaskState, type RunRecord } from './run.ts';
+export { runEventId, type RunEventRecord } from './run-event.ts';

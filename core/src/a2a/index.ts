@@ -1,0 +1,5 @@
+export { buildAgentCard, createAgentCardHandler, A2A_PATH, type AgentCard } from './agent-card.ts';
+export { createA2aHandler, MAX_A2A_BODY_BYTES, type A2aServerDeps } from './server.ts';
+export { sseFrame, sseResponse, SSE_HEADERS } from './sse.ts';
+export { rpcResult, rpcError, parseEnvelope, type JsonRpcId, type JsonRpcRequest } from './jsonrpc.ts';
+export * as protocol from './protocol.ts';

@@ -1,0 +1,197 @@
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { compileSource, loadExample } from '../agents/index.ts';
+import { ACCESS_DENIED, assertAgentAccess } from '../auth/index.ts';
+import { createExtensionWriter } from '../extensions/index.ts';
+import type { Services } from '../services.ts';
+import { testServices, useTestDatabase } from '../testing/index.ts';
+
+const t = useTestDatabase();
+let services: Services;
+let token: string;
+let readOnlyToken: string;
+const admin = { type: 'ui', id: 'admin', email: 'a@x.test', role: 'admin' } as const;
+const origin = 'http://127.0.0.1:3999';
+
+beforeAll(async () => {
+  services = testServices(t.db, { SERVICE_VENDOR_SCOPE: '@acme' });
+  const writer = createExtensionWriter(t.db.models);
+  for (const slug of ['summarizer', 'editorial-review']) {
+    const source = loadExample(slug, '@acme');
+    const compiled = compileSource(source);
+    await writer.install({ source, compiled, origin: { packageName: compiled.packageName, version: compiled.version, destinationId: null, scope: '@acme', visibility: 'public', registryUrl: 'http://r.test/' } });
+  }
+  const full = await services.oauth.clients.register(admin, { name: 'peer', allowedAgents: ['*'], permissions: ['list', 'read', 'execute'] });
+  token = (await services.oauth.tokens.issue(full.client)).access_token;
+  const limited = await services.oauth.clients.register(admin, { name: 'reader', allowedAgents: ['*'], permissions: ['list', 'read'] });
+  readOnlyToken = (await services.oauth.tokens.issue(limited.client)).access_token;
+  process.env.SERVICE_A2A_HTTP_ENABLED = 'true';
+});
+
+afterEach(() => {
+  process.env.SERVICE_A2A_HTTP_ENABLED = 'true';
+});
+
+let counter = 0;
+const message = (text: string, extra: Record<string, unknown> = {}) => ({ kind: 'message', messageId: `m-${Date.now()}-${counter++}`, role: 'user', parts: [{ kind: 'text', text }], ...extra });
+
+function rpc(body: unknown, headers: Record<string, string> = {}, bearer: string | null = token) {
+  return services.handlers.a2a(
+    new Request(`${origin}/api/a2a`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(bearer ? { authorization: `Bearer ${bearer}` } : {}), ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    }),
+  );
+}
+
+async function sse(response: Response): Promise<{ id: number; data: any }[]> {
+  expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+  expect(response.headers.get('x-accel-buffering')).toBe('no');
+  const text = await response.text();
+  return text
+    .split('\n\n')
+    .filter((frame) => frame.startsWith('id: '))
+    .map((frame) => {
+      const [idLine, dataLine] = frame.split('\n');
+      return { id: Number(idLine!.slice(4)), data: JSON.parse(dataLine!.slice(6)) };
+    });
+}
+
+const summarizer = { skillId: '@acme/summarizer' };
+
+describe('POST /api/a2a gating', () => {
+  it('is 404 while SERVICE_A2A_HTTP_ENABLED is not true, read per request', async () => {
+    process.env.SERVICE_A2A_HTTP_ENABLED = 'false';
+    expect((await rpc({ jsonrpc: '2.0', id: 1, method: 'tasks/get', params: { id: 'x' } })).status).toBe(404);
+    delete process.env.SERVICE_A2A_HTTP_ENABLED;
+    expect((await rpc({ jsonrpc: '2.0', id: 1, method: 'tasks/get', params: { id: 'x' } })).status).toBe(404);
+  });
+
+  it('requires a valid bearer JWT', async () => {
+    expect((await rpc({ jsonrpc: '2.0', id: 1, method: 'tasks/get', params: { id: 'x' } }, {}, null)).status).toBe(401);
+    const bad = await rpc({ jsonrpc: '2.0', id: 1, method: 'tasks/get', params: { id: 'x' } }, {}, 'not.a.jwt');
+    expect(bad.status).toBe(401);
+    expect(bad.headers.get('www-authenticate')).toMatch(/^Bearer/);
+  });
+});
+
+describe('JSON-RPC errors, never a 5xx', () => {
+  it.each([
+    ['malformed JSON', '{"jsonrpc":', -32700],
+    ['missing jsonrpc', { id: 1, method: 'tasks/get', params: { id: 'x' } }, -32600],
+    ['not an object', '42', -32600],
+    ['unknown method', { jsonrpc: '2.0', id: 1, method: 'tasks/explode', params: {} }, -32601],
+    ['bad params', { jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: { parts: 'no' } } }, -32602],
+    ['unknown task', { jsonrpc: '2.0', id: 1, method: 'tasks/get', params: { id: 'nope' } }, -32001],
+  ])('%s', async (_name, body, code) => {
+    const response = await rpc(body);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code } });
+  });
+
+  it('refuses a body over the limit with 413', async () => {
+    const response = await rpc({ jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: message('x'.repeat(1_100_000)) } });
+    expect(response.status).toBe(413);
+  });
+});
+
+describe('message/send and streaming', () => {
+  it('runs a leaf agent to completion and answers with the Task', async () => {
+    const response = await rpc({ jsonrpc: '2.0', id: 'a', method: 'message/send', params: { message: message('The cat sat on the mat. It was warm. Then it left.', { metadata: summarizer }) } });
+    const body = (await response.json()) as any;
+    expect(body.id).toBe('a');
+    expect(body.result).toMatchObject({ kind: 'task', status: { state: 'completed' }, metadata: { agent: '@acme/summarizer' } });
+    expect(body.result.artifacts[0].parts[0].text).toBe('[scripted] Summarize: The cat sat on the mat. It was warm.');
+  });
+
+  it('accepts the v1.0 and v0.3 method names', async () => {
+    for (const method of ['SendMessage', 'message/send']) {
+      const body = (await (await rpc({ jsonrpc: '2.0', id: 1, method, params: { message: message('Hi.', { metadata: summarizer }) } })).json()) as any;
+      expect(body.result.status.state).toBe('completed');
+    }
+  });
+
+  it('denies a client without execute permission exactly as an unauthorized UI user is denied', async () => {
+    const body = (await (await rpc({ jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: message('Hi.', { metadata: summarizer }) } }, {}, readOnlyToken)).json()) as any;
+    let uiDenial: unknown;
+    try {
+      assertAgentAccess({ type: 'ui', id: 'm', email: 'm@x.test', role: 'member' }, '@acme/summarizer', 'execute');
+    } catch (error) {
+      uiDenial = error;
+    }
+    expect(body.error).toEqual({ code: (uiDenial as { jsonRpcCode: number }).jsonRpcCode, message: ACCESS_DENIED });
+    expect((uiDenial as Error).message).toBe(ACCESS_DENIED);
+  });
+
+  it('starts no second run for a retried Idempotency-Key', async () => {
+    const before = await t.db.models.Run.countDocuments();
+    const headers = { 'idempotency-key': `idem-${Date.now()}` };
+    const first = (await (await rpc({ jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: message('Once.', { metadata: summarizer }) } }, headers)).json()) as any;
+    const second = (await (await rpc({ jsonrpc: '2.0', id: 2, method: 'message/send', params: { message: message('Once.', { metadata: summarizer }) } }, headers)).json()) as any;
+    expect(second.result.id).toBe(first.result.id);
+    expect(await t.db.models.Run.countDocuments()).toBe(before + 1);
+  });
+
+  it('streams SSE frames with ids and JSON-RPC results, and replays exactly after Last-Event-ID', async () => {
+    const msg = message('Streaming is fun. Really.', { metadata: summarizer });
+    const frames = await sse(await rpc({ jsonrpc: '2.0', id: 7, method: 'message/stream', params: { message: msg } }));
+    expect(frames.map((f) => f.id)).toEqual([1, 2, 3, 4]);
+    expect(frames.map((f) => f.data.result.kind)).toEqual(['task', 'status-update', 'artifact-update', 'status-update']);
+    expect(frames.every((f) => f.data.jsonrpc === '2.0' && f.data.id === 7)).toBe(true);
+    expect(frames.at(-1)!.data.result).toMatchObject({ final: true, status: { state: 'completed' } });
+
+    const replay = await sse(await rpc({ jsonrpc: '2.0', id: 8, method: 'message/stream', params: { message: msg } }, { 'last-event-id': '2' }));
+    expect(replay.map((f) => f.id)).toEqual([3, 4]);
+    expect(replay.map((f) => f.data.result)).toEqual(frames.slice(2).map((f) => f.data.result));
+
+    const taskId = frames[0]!.data.result.id as string;
+    const resubscribed = await sse(await rpc({ jsonrpc: '2.0', id: 9, method: 'tasks/resubscribe', params: { id: taskId } }, { 'last-event-id': '3' }));
+    expect(resubscribed[0]!.data.result).toMatchObject({ kind: 'task', id: taskId, status: { state: 'completed' } });
+    expect(resubscribed.slice(1).map((f) => f.id)).toEqual([4]);
+
+    const cancel = (await (await rpc({ jsonrpc: '2.0', id: 10, method: 'tasks/cancel', params: { id: taskId } })).json()) as any;
+    expect(cancel.error.code).toBe(-32002);
+  });
+});
+
+describe('human in the loop', () => {
+  it('pauses on the ask step with an INTERRUPT, rejects an invalid answer, and completes on a valid one', async () => {
+    const frames = await sse(await rpc({ jsonrpc: '2.0', id: 1, method: 'message/stream', params: { message: message('A long draft. With details.', { metadata: { skillId: '@acme/editorial-review' } }) } }));
+    const last = frames.at(-1)!.data.result;
+    expect(last).toMatchObject({ kind: 'status-update', final: true, status: { state: 'input-required' } });
+    expect(last.metadata.interrupt).toMatchObject({ type: 'INTERRUPT', screenId: 'approve-summary', schema: { type: 'object' } });
+    const taskId = last.taskId as string;
+
+    const resume = (values: unknown, screenId = 'approve-summary') =>
+      rpc({ jsonrpc: '2.0', id: 2, method: 'message/stream', params: { message: message('', { taskId, parts: [{ kind: 'data', data: { resume: { screenId, values } } }] }) } });
+    const invalid = (await (await resume({ approved: 'yes' })).json()) as any;
+    expect(invalid.error.code).toBe(-32602);
+    expect((await services.runs.get(taskId))!.state).toBe('input-required');
+
+    const resumed = await sse(await resume({ approved: true, notes: 'Shorter.' }));
+    expect(resumed[0]!.id).toBe(frames.at(-1)!.id + 1);
+    expect(resumed.at(-1)!.data.result).toMatchObject({ final: true, status: { state: 'completed' } });
+    expect((await services.runs.get(taskId))!.progress.outputs).toMatchObject({ approval: { approved: true, notes: 'Shorter.' } });
+  });
+});
+
+describe('AgentCard', () => {
+  it('has the spec fields and the A2A fields reference clients need', async () => {
+    const card = (await (await services.handlers.agentCard(new Request(`${origin}/.well-known/agent.json`))).json()) as any;
+    expect(card).toMatchObject({
+      name: 'Acme Agents',
+      url: `${origin}/api/a2a`,
+      version: services.version,
+      capabilities: { streaming: true },
+      authentication: { tokenEndpoint: `${origin}/api/oauth/token` },
+      protocolVersion: '0.3.0',
+      preferredTransport: 'JSONRPC',
+      securitySchemes: { oauth2: { flows: { clientCredentials: { tokenUrl: `${origin}/api/oauth/token` } } } },
+    });
+    const flow = card.skills.find((s: any) => s.id === '@acme/editorial-review');
+    expect(Object.keys(flow).sort()).toEqual(
+      ['agentDependencies', 'description', 'hitlScreens', 'id', 'inputModes', 'name', 'operativeVersion', 'outputModes', 'packageName', 'supportedVersions', 'tags', 'toolName', 'type'].sort(),
+    );
+    expect(flow).toMatchObject({ type: 'flow', agentDependencies: { '@acme/summarizer': '^1.0.0' }, hitlScreens: [{ id: 'approve-summary', schema: { type: 'object' } }] });
+  });
+});

@@ -1,0 +1,170 @@
+import { type z } from 'zod';
+import { assertAgentAccess, mayAccessRun, type AgentAccessActor as AuthenticatedClientLike } from '../auth/index.ts';
+import type { FeatureFlags } from '../config/index.ts';
+import { DomainError } from '../errors/index.ts';
+import { bearerToken, json, readBodyLimited } from '../http/index.ts';
+import type { Logger } from '../log/index.ts';
+import { taskOf, type EventLog, type RunExecutor, type RunStore, type RunView } from '../runs/index.ts';
+import type { AgentCard } from './agent-card.ts';
+import { parseEnvelope, rpcError, rpcIdOf, rpcResult, type JsonRpcRequest } from './jsonrpc.ts';
+import { messageSendParamsSchema, resumeOf, taskIdParamsSchema, type MessageSendParams } from './protocol.ts';
+import { sseFrame, sseResponse } from './sse.ts';
+import { TERMINAL_STATES } from '../db/index.ts';
+
+export const MAX_A2A_BODY_BYTES = 1024 * 1024;
+
+/** Method names, with the A2A v0.3 and v1.0 spellings reference clients send. */
+const METHODS: Record<string, 'send' | 'stream' | 'get' | 'cancel' | 'resubscribe'> = {
+  'message/send': 'send',
+  SendMessage: 'send',
+  'message/sendStreaming': 'stream',
+  'message/stream': 'stream',
+  SendStreamingMessage: 'stream',
+  'tasks/get': 'get',
+  GetTask: 'get',
+  'tasks/cancel': 'cancel',
+  CancelTask: 'cancel',
+  'tasks/resubscribe': 'resubscribe',
+  TaskSubscription: 'resubscribe',
+};
+
+export interface A2aServerDeps {
+  flags: () => FeatureFlags;
+  verifyToken: (token: string) => Promise<AuthenticatedClientLike>;
+  card: () => Promise<AgentCard>;
+  runs: RunStore;
+  eventLog: EventLog;
+  executor: RunExecutor;
+  logger: Logger;
+}
+
+function params<T>(schema: z.ZodType<T>, value: unknown): T {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    throw new DomainError('VALIDATION_FAILED', 'Invalid params', { details: parsed.error.issues.map((i) => ({ path: i.path.join('.') || '(params)', reason: i.message })) });
+  }
+  return parsed.data;
+}
+
+/**
+ * `POST /api/a2a`: JSON-RPC 2.0 for A2A. 404 while SERVICE_A2A_HTTP_ENABLED is off (read per
+ * request), 401 without a valid bearer JWT, then JSON-RPC errors in a 200 response: never a 5xx
+ * for anything the caller sent.
+ */
+export function createA2aHandler(deps: A2aServerDeps) {
+  async function targetAgent(sendParams: MessageSendParams): Promise<string> {
+    const wanted = sendParams.message.metadata?.skillId ?? sendParams.metadata?.skillId;
+    const skills = (await deps.card()).skills;
+    if (typeof wanted === 'string') {
+      if (!skills.some((s) => s.id === wanted)) throw new DomainError('VALIDATION_FAILED', `No skill "${wanted}" on this host`);
+      return wanted;
+    }
+    if (skills.length === 1) return skills[0]!.id;
+    throw new DomainError('VALIDATION_FAILED', 'Name the agent: set message.metadata.skillId to one of the AgentCard skill ids', { details: skills.map((s) => ({ path: 'message.metadata.skillId', reason: s.id })) });
+  }
+
+  async function visibleRun(actor: AuthenticatedClientLike, runId: string, permission: 'read' | 'execute'): Promise<RunView> {
+    const run = await deps.runs.get(runId);
+    // Someone else's task looks exactly like a missing one.
+    if (!run || !mayAccessRun(actor, run, permission)) throw new DomainError('NOT_FOUND', 'Task not found');
+    return run;
+  }
+
+  /** Starts a run, continues a paused one with a resume payload, or finds the retried one. */
+  async function send(actor: AuthenticatedClientLike, sendParams: MessageSendParams, idempotencyKey: string | null): Promise<{ run: RunView; startSeq: number }> {
+    const { message } = sendParams;
+    if (message.taskId) {
+      const run = await visibleRun(actor, message.taskId, 'execute');
+      const resume = resumeOf(message);
+      if (!resume) {
+        if (TERMINAL_STATES.includes(run.state)) throw new DomainError('UNSUPPORTED_OPERATION', `Task ${run.id} is ${run.state}; start a new task`);
+        throw new DomainError('VALIDATION_FAILED', 'A message for an existing task must carry a resume payload: a data part { "resume": { "screenId", "values" } }');
+      }
+      const startSeq = run.lastSeq;
+      await deps.executor.resume(run.id, resume);
+      return { run: (await deps.runs.get(run.id))!, startSeq };
+    }
+    const agent = await targetAgent(sendParams);
+    assertAgentAccess(actor, agent, 'execute');
+    const { run, created } = await deps.runs.create(actor, { agent, message, idempotencyKey });
+    if (created) void deps.executor.start(run.id);
+    // A retried request (same Idempotency-Key or messageId) gets the whole stream again unless
+    // it says where it stopped with Last-Event-ID.
+    return { run, startSeq: 0 };
+  }
+
+  /** message/send blocks until the task completes, fails or pauses, unless configuration.blocking is false. */
+  async function settled(run: RunView, afterSeq: number, signal: AbortSignal): Promise<RunView> {
+    for await (const stored of deps.eventLog.follow(run.id, afterSeq, signal)) void stored;
+    return (await deps.runs.get(run.id))!;
+  }
+
+  async function dispatch(request: Request, rpc: JsonRpcRequest, actor: AuthenticatedClientLike): Promise<Response> {
+    const kind = METHODS[rpc.method];
+    if (!kind) throw new DomainError('METHOD_NOT_FOUND', `Method not found: ${rpc.method}`);
+    const idempotencyKey = request.headers.get('idempotency-key')?.slice(0, 200) || null;
+    const lastEventId = Number.parseInt(request.headers.get('last-event-id') ?? '', 10);
+
+    switch (kind) {
+      case 'send': {
+        const p = params(messageSendParamsSchema, rpc.params);
+        const { run, startSeq } = await send(actor, p, idempotencyKey);
+        const done = p.configuration?.blocking === false ? run : await settled(run, startSeq, request.signal);
+        return json(rpcResult(rpc.id, taskOf(done)));
+      }
+      case 'stream': {
+        const p = params(messageSendParamsSchema, rpc.params);
+        const { run, startSeq } = await send(actor, p, idempotencyKey);
+        // A reconnect (same Idempotency-Key or messageId) with Last-Event-ID resumes after it.
+        const from = Number.isFinite(lastEventId) && lastEventId >= 0 ? lastEventId : startSeq;
+        return sseResponse((signal) => frames(rpc, run.id, from, signal), request.signal);
+      }
+      case 'get': {
+        const p = params(taskIdParamsSchema, rpc.params);
+        return json(rpcResult(rpc.id, taskOf(await visibleRun(actor, p.id, 'read'))));
+      }
+      case 'cancel': {
+        const p = params(taskIdParamsSchema, rpc.params);
+        const run = await visibleRun(actor, p.id, 'execute');
+        return json(rpcResult(rpc.id, taskOf(await deps.executor.cancel(run.id))));
+      }
+      case 'resubscribe': {
+        const p = params(taskIdParamsSchema, rpc.params);
+        const run = await visibleRun(actor, p.id, 'read');
+        const from = Number.isFinite(lastEventId) && lastEventId >= 0 ? lastEventId : run.lastSeq;
+        return sseResponse(async function* (signal) {
+          // First the current Task, then whatever happens after the client's last event.
+          yield sseFrame(rpc.id, { seq: run.lastSeq, event: taskOf(run) });
+          if (!TERMINAL_STATES.includes(run.state) || from < run.lastSeq) yield* frames(rpc, run.id, from, signal);
+        }, request.signal);
+      }
+    }
+  }
+
+  async function* frames(rpc: JsonRpcRequest, runId: string, afterSeq: number, signal: AbortSignal): AsyncGenerator<string> {
+    for await (const stored of deps.eventLog.follow(runId, afterSeq, signal)) yield sseFrame(rpc.id, stored);
+  }
+
+  return async (request: Request): Promise<Response> => {
+    if (!deps.flags().a2aHttpEnabled) return new Response('Not Found', { status: 404 });
+    if (request.method !== 'POST') return json({ error: { code: 'METHOD_NOT_ALLOWED', message: 'Use POST' } }, { status: 405, headers: { allow: 'POST' } });
+    const token = bearerToken(request);
+    let actor: AuthenticatedClientLike;
+    try {
+      if (!token) throw new DomainError('UNAUTHENTICATED', 'A bearer access token is required');
+      actor = await deps.verifyToken(token);
+    } catch (error) {
+      const message = error instanceof DomainError && error.code === 'UNAUTHENTICATED' ? error.message : 'Invalid or expired access token';
+      return json({ error: { code: 'UNAUTHENTICATED', message } }, { status: 401, headers: { 'www-authenticate': 'Bearer error="invalid_token"' } });
+    }
+    let rpc: JsonRpcRequest | undefined;
+    try {
+      const text = await readBodyLimited(request, MAX_A2A_BODY_BYTES);
+      rpc = parseEnvelope(text);
+      return await dispatch(request, rpc, actor);
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'PAYLOAD_TOO_LARGE') return json(rpcError(rpc?.id ?? null, error), { status: 413 });
+      return json(rpcError(rpc?.id ?? rpcIdOf(error), error, deps.logger));
+    }
+  };
+}

@@ -1,0 +1,51 @@
+import type { StoredEvent } from '../runs/index.ts';
+import { rpcResult, type JsonRpcId } from './jsonrpc.ts';
+
+const KEEP_ALIVE_MS = 15_000;
+
+export const SSE_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache, no-transform',
+  connection: 'keep-alive',
+  'x-accel-buffering': 'no',
+} as const;
+
+/** One SSE frame: `id: <seq>` and a JSON-RPC response whose result is the A2A event. */
+export function sseFrame(requestId: JsonRpcId, stored: StoredEvent): string {
+  return `id: ${stored.seq}\ndata: ${JSON.stringify(rpcResult(requestId, stored.event))}\n\n`;
+}
+
+/**
+ * Streams frames from an async source as an SSE body, with keep-alive comments while idle;
+ * stops the source when the client goes away.
+ */
+export function sseResponse(frames: (signal: AbortSignal) => AsyncIterable<string>, requestSignal?: AbortSignal): Response {
+  const controller = new AbortController();
+  requestSignal?.addEventListener('abort', () => controller.abort(), { once: true });
+  const encoder = new TextEncoder();
+  let keepAlive: NodeJS.Timeout | undefined;
+  const body = new ReadableStream<Uint8Array>({
+    async start(stream) {
+      keepAlive = setInterval(() => {
+        try {
+          stream.enqueue(encoder.encode(': keep-alive\n\n'));
+        } catch {
+          clearInterval(keepAlive);
+        }
+      }, KEEP_ALIVE_MS);
+      try {
+        for await (const frame of frames(controller.signal)) stream.enqueue(encoder.encode(frame));
+        stream.close();
+      } catch (error) {
+        if (!controller.signal.aborted) stream.error(error);
+      } finally {
+        clearInterval(keepAlive);
+      }
+    },
+    cancel() {
+      clearInterval(keepAlive);
+      controller.abort();
+    },
+  });
+  return new Response(body, { status: 200, headers: SSE_HEADERS });
+}

@@ -1,0 +1,36 @@
+import { Schema, type InferSchemaType } from 'mongoose';
+
+export const TASK_STATES = ['submitted', 'working', 'input-required', 'completed', 'canceled', 'failed', 'rejected', 'auth-required', 'unknown'] as const;
+export type TaskState = (typeof TASK_STATES)[number];
+export const TERMINAL_STATES: readonly TaskState[] = ['completed', 'canceled', 'failed', 'rejected'];
+
+/**
+ * A durable run (an A2A task). `_id` is the task id. Every read by id is an `_id` lookup, which
+ * every MongoDB-wire server serves from its primary key (FerretDB pushes down nothing else).
+ */
+export const runSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    contextId: { type: String, required: true },
+    agent: { type: String, required: true },
+    state: { type: String, enum: TASK_STATES, required: true },
+    /** Sequence number of the last appended event; the next one is lastSeq + 1. */
+    lastSeq: { type: Number, required: true, default: 0 },
+    actorType: { type: String, required: true },
+    actorId: { type: String, required: true },
+    input: { type: Schema.Types.Mixed, required: true },
+    /** The latest A2A TaskStatus and the artifacts so far, kept in step with the event log. */
+    status: { type: Schema.Types.Mixed, required: true },
+    artifacts: { type: [Schema.Types.Mixed], default: [] },
+    /** Executor state: step cursor, step outputs, the pending interrupt. */
+    progress: { type: Schema.Types.Mixed, default: {} },
+    /** Worker lease: a run whose lease lapsed while working is resumed or failed by the next claimer. */
+    leaseOwner: { type: String, default: null },
+    leaseUntil: { type: Date, default: null },
+  },
+  { timestamps: true, collection: 'runs', minimize: false },
+);
+runSchema.index({ updatedAt: -1 });
+runSchema.index({ state: 1, leaseUntil: 1 });
+
+export type RunRecord = InferSchemaType<typeof runSchema>;

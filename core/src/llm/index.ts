@@ -1,0 +1,2 @@
+export type { LlmProvider, LlmMessage, LlmTurn, LlmResult } from './provider.ts';
+export { createScriptedProvider } from './scripted-provider.ts';

@@ -1,0 +1,123 @@
+import { EventEmitter } from 'node:events';
+import { runEventId, TERMINAL_STATES, type Models, type TaskState } from '../db/index.ts';
+import type { A2aEvent } from '../a2a/protocol.ts';
+
+export interface StoredEvent {
+  seq: number;
+  event: A2aEvent;
+}
+
+/** Up to this many missed events are fetched by primary key, one lookup each; more use a range read. */
+const POINT_LOOKUP_LIMIT = 256;
+const POLL_MS = 200;
+const SETTLED_STATES: readonly string[] = [...TERMINAL_STATES, 'input-required'] satisfies TaskState[];
+const DEAD_APPEND_MS = 5_000;
+
+export function isFinalEvent(event: A2aEvent): boolean {
+  return event.kind === 'status-update' && event.final;
+}
+
+/**
+ * A run's event log, the single source of truth for its stream: every event is stored with the
+ * next sequence number before anyone sees it; readers replay what they missed by sequence and
+ * then follow live (notified in process, polling the run's `lastSeq` across processes).
+ */
+export function createEventLog(models: Models) {
+  const { Run, RunEvent } = models;
+  const appended = new EventEmitter();
+  appended.setMaxListeners(0);
+
+  // Appends to one run are serialised in this process, so sequence numbers are stored in order.
+  const chains = new Map<string, Promise<unknown>>();
+  function append(runId: string, event: A2aEvent): Promise<number> {
+    const previous = chains.get(runId) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(() => appendNow(runId, event));
+    chains.set(runId, next);
+    void next.finally(() => {
+      if (chains.get(runId) === next) chains.delete(runId);
+    }).catch(() => undefined);
+    return next;
+  }
+
+  async function appendNow(runId: string, event: A2aEvent): Promise<number> {
+    const update: Record<string, unknown> = { $inc: { lastSeq: 1 } };
+    if (event.kind === 'status-update' || event.kind === 'task') update.$set = { status: event.status, state: event.status.state };
+    if (event.kind === 'artifact-update') update.$push = { artifacts: event.artifact };
+    // No projection: FerretDB's findAndModify does not implement `fields`.
+    const run = await Run.findOneAndUpdate({ _id: runId }, update, { new: true, lean: true });
+    if (!run) throw new Error(`run ${runId} does not exist`);
+    const seq = run.lastSeq;
+    await RunEvent.create({ _id: runEventId(runId, seq), runId, seq, kind: event.kind, payload: event, at: new Date() });
+    appended.emit(runId, seq);
+    return seq;
+  }
+
+  /** Events after `afterSeq`, in order, without gaps that may still fill. */
+  async function readAfter(runId: string, afterSeq: number): Promise<StoredEvent[]> {
+    const run = await Run.findById(runId, { lastSeq: 1 }).lean();
+    if (!run || run.lastSeq <= afterSeq) return [];
+    const missing = run.lastSeq - afterSeq;
+    let rows: { seq: number; payload: unknown; at: Date }[];
+    if (missing <= POINT_LOOKUP_LIMIT) {
+      const seqs = Array.from({ length: missing }, (_, i) => afterSeq + 1 + i);
+      rows = (await Promise.all(seqs.map((seq) => RunEvent.findById(runEventId(runId, seq), { seq: 1, payload: 1, at: 1 }).lean()))).filter((r) => r !== null);
+    } else {
+      rows = await RunEvent.find({ runId, seq: { $gt: afterSeq, $lte: run.lastSeq } }, { seq: 1, payload: 1, at: 1 }).sort({ seq: 1 }).lean();
+    }
+    // A hole is an insert still in flight (another process appending): stop before it and read
+    // again. Only a hole followed by events older than DEAD_APPEND_MS is an append that died.
+    const out: StoredEvent[] = [];
+    let expected = afterSeq + 1;
+    for (const row of rows) {
+      if (row.seq !== expected && Date.now() - row.at.getTime() < DEAD_APPEND_MS) break;
+      out.push({ seq: row.seq, event: row.payload as A2aEvent });
+      expected = row.seq + 1;
+    }
+    return out;
+  }
+
+  /** Waits for an append to the run (in this process) or the poll interval, whichever is first. */
+  function nextAppend(runId: string, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        appended.off(runId, done);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, POLL_MS);
+      appended.once(runId, done);
+      signal?.addEventListener('abort', done, { once: true });
+    });
+  }
+
+  /** True when nothing more will be appended until someone acts (finished, or paused for input). */
+  async function isSettled(runId: string, cursor: number): Promise<boolean> {
+    const run = await Run.findById(runId, { state: 1, lastSeq: 1 }).lean();
+    return !run || (run.lastSeq <= cursor && SETTLED_STATES.includes(run.state));
+  }
+
+  /**
+   * Replays after `afterSeq`, then follows live until a final event, or until the run is settled
+   * with nothing left to send, or the signal aborts.
+   */
+  async function* follow(runId: string, afterSeq: number, signal?: AbortSignal): AsyncGenerator<StoredEvent> {
+    let cursor = afterSeq;
+    while (!signal?.aborted) {
+      const batch = await readAfter(runId, cursor);
+      for (const stored of batch) {
+        yield stored;
+        cursor = stored.seq;
+        if (isFinalEvent(stored.event)) return;
+      }
+      if (batch.length === 0) {
+        if (await isSettled(runId, cursor)) return;
+        await nextAppend(runId, signal);
+      }
+    }
+  }
+
+  return { append, readAfter, follow };
+}
+
+export type EventLog = ReturnType<typeof createEventLog>;

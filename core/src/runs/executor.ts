@@ -1,0 +1,171 @@
+import { randomUUID } from 'node:crypto';
+import { Ajv } from 'ajv';
+import type { FlowDefinition } from '../agents/index.ts';
+import { DomainError } from '../errors/index.ts';
+import type { ExtensionReader, ExtensionView } from '../extensions/index.ts';
+import type { LlmProvider } from '../llm/index.ts';
+import type { Logger } from '../log/index.ts';
+import { textOf, type InterruptPayload, type Message, type ResumePayload, type TaskStatus } from '../a2a/protocol.ts';
+import type { EventLog } from './event-log.ts';
+import type { RunProgress, RunStore, RunView } from './run-store.ts';
+import { renderTemplate } from './template.ts';
+import { TERMINAL_STATES } from '../db/index.ts';
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+
+export interface RunExecutor {
+  /** Runs (or continues) a run in the background; failures end the run with a failed status. */
+  start(runId: string): Promise<void>;
+  /** Validates a HITL answer against the paused screen's schema, then continues the run. */
+  resume(runId: string, resume: ResumePayload): Promise<void>;
+  cancel(runId: string): Promise<RunView>;
+}
+
+/**
+ * Executes agents' flow definitions. Each step's output is saved before the next step starts,
+ * so a run interrupted by a crash continues from its last completed step. Sub-agent calls run
+ * the called agent's flow in place through `callAgent`.
+ */
+export function createRunExecutor(deps: {
+  runs: RunStore;
+  eventLog: EventLog;
+  extensions: ExtensionReader;
+  llm: LlmProvider;
+  logger: Logger;
+}): RunExecutor {
+  const active = new Map<string, AbortController>();
+
+  const status = (state: TaskStatus['state'], text?: string, extra?: Partial<Message>): TaskStatus => ({
+    state,
+    timestamp: new Date().toISOString(),
+    ...(text || extra ? { message: { kind: 'message' as const, messageId: randomUUID(), role: 'agent' as const, parts: text ? [{ kind: 'text' as const, text }] : [], ...extra } as Message } : {}),
+  });
+
+  async function emitStatus(run: RunView, state: TaskStatus['state'], final: boolean, text?: string, extra?: { message?: Partial<Message>; metadata?: Record<string, unknown> }) {
+    await deps.eventLog.append(run.id, { kind: 'status-update', taskId: run.id, contextId: run.contextId, status: status(state, text, extra?.message), final, ...(extra?.metadata ? { metadata: extra.metadata } : {}) });
+  }
+
+  async function template(agent: string): Promise<ExtensionView> {
+    const found = await deps.extensions.getByPackageName(agent);
+    if (!found || found.kind !== 'agent') throw new DomainError('NOT_FOUND', `agent ${agent} is not installed here`);
+    return found;
+  }
+
+  async function llmTurn(flow: FlowDefinition, prompt: string, signal: AbortSignal): Promise<string> {
+    const result = await deps.llm.complete({ messages: [{ role: 'system', content: flow.instructions }, { role: 'user', content: prompt }] }, signal);
+    return result.text;
+  }
+
+  /** Runs a leaf agent to its answer; sub-agent calls use this (flows with HITL are not callable inline). */
+  async function callAgent(agent: string, input: string, signal: AbortSignal, depth: number): Promise<string> {
+    if (depth > 8) throw new DomainError('BAD_REQUEST', 'agent calls nest too deep');
+    const flow = (await template(agent)).source.flow as FlowDefinition;
+    let last = input;
+    const outputs: Record<string, unknown> = {};
+    for (const step of flow.steps.length ? flow.steps : [{ kind: 'llm' as const, id: 'answer', prompt: '{{input}}' }]) {
+      if (step.kind === 'ask') throw new DomainError('UNSUPPORTED_OPERATION', `${agent} asks a human and cannot be called inline`);
+      last = step.kind === 'llm'
+        ? await llmTurn(flow, renderTemplate(step.prompt, { input, outputs }), signal)
+        : await callAgent(step.agent, renderTemplate(step.input, { input, outputs }), signal, depth + 1);
+      outputs[step.id] = last;
+    }
+    return last;
+  }
+
+  async function execute(runId: string, signal: AbortSignal): Promise<void> {
+    let run = (await deps.runs.get(runId))!;
+    if (TERMINAL_STATES.includes(run.state) || run.state === 'input-required') return;
+    const agent = await template(run.agent);
+    const flow = agent.source.flow as FlowDefinition;
+    const input = textOf(run.input);
+    const progress: RunProgress = { stepIndex: run.progress.stepIndex ?? 0, outputs: { ...(run.progress.outputs ?? {}) }, interrupt: null };
+    if (run.state === 'submitted') await emitStatus(run, 'working', false);
+
+    const steps = flow.steps.length ? flow.steps : [{ kind: 'llm' as const, id: 'answer', prompt: '{{input}}' }];
+    let last: unknown = progress.stepIndex! > 0 ? progress.outputs![steps[progress.stepIndex! - 1]!.id] : input;
+    for (let index = progress.stepIndex!; index < steps.length; index++) {
+      if (signal.aborted) return;
+      const step = steps[index]!;
+      const context = { input, outputs: progress.outputs! };
+      if (step.kind === 'ask') {
+        progress.stepIndex = index;
+        progress.interrupt = { stepId: step.id, screenId: step.screen.id, title: step.screen.title, schema: step.screen.schema };
+        await deps.runs.saveProgress(run.id, progress);
+        const interrupt: InterruptPayload = { type: 'INTERRUPT', runId: run.id, ...progress.interrupt };
+        await emitStatus(run, 'input-required', true, step.screen.title, {
+          message: { parts: [{ kind: 'text', text: step.screen.title }, { kind: 'data', data: { interrupt } }] },
+          metadata: { interrupt },
+        });
+        return;
+      }
+      if (step.kind === 'call') {
+        await emitStatus(run, 'working', false, `Calling ${step.agent}`);
+        last = await callAgent(step.agent, renderTemplate(step.input, context), signal, 1);
+      } else {
+        last = await llmTurn(flow, renderTemplate(step.prompt, context), signal);
+      }
+      progress.outputs![step.id] = last;
+      progress.stepIndex = index + 1;
+      await deps.runs.saveProgress(run.id, progress);
+    }
+    if (signal.aborted) return;
+    run = (await deps.runs.get(runId))!;
+    const text = typeof last === 'string' ? last : JSON.stringify(last);
+    await deps.eventLog.append(run.id, {
+      kind: 'artifact-update',
+      taskId: run.id,
+      contextId: run.contextId,
+      artifact: { artifactId: randomUUID(), name: 'answer', parts: [{ kind: 'text', text }] },
+      lastChunk: true,
+    });
+    await emitStatus(run, 'completed', true, text);
+  }
+
+  function launch(runId: string): Promise<void> {
+    if (active.has(runId)) return Promise.resolve();
+    const controller = new AbortController();
+    active.set(runId, controller);
+    return execute(runId, controller.signal)
+      .catch(async (error: unknown) => {
+        const message = error instanceof DomainError ? error.message : 'The agent failed';
+        if (!(error instanceof DomainError)) deps.logger.error('run failed', { error, runId });
+        const run = await deps.runs.get(runId);
+        if (run && !TERMINAL_STATES.includes(run.state)) await emitStatus(run, 'failed', true, message);
+      })
+      .catch((error: unknown) => deps.logger.error('could not record a run failure', { error, runId }))
+      .finally(() => active.delete(runId));
+  }
+
+  return {
+    start: launch,
+
+    async resume(runId, resume) {
+      const run = await deps.runs.get(runId);
+      if (!run) throw new DomainError('NOT_FOUND', 'Task not found');
+      const interrupt = run.progress.interrupt;
+      if (run.state !== 'input-required' || !interrupt) throw new DomainError('CONFLICT', 'The task is not waiting for input');
+      if (resume.screenId !== interrupt.screenId) {
+        throw new DomainError('VALIDATION_FAILED', `The task is waiting for screen "${interrupt.screenId}", not "${resume.screenId}"`);
+      }
+      const validate = ajv.compile(interrupt.schema);
+      if (!validate(resume.values)) {
+        throw new DomainError('VALIDATION_FAILED', 'The answer does not match the screen\'s schema', {
+          details: (validate.errors ?? []).map((e) => ({ path: `values${e.instancePath.replace(/\//g, '.')}`, reason: e.message ?? 'invalid' })),
+        });
+      }
+      const outputs = { ...(run.progress.outputs ?? {}), [interrupt.stepId]: resume.values };
+      await deps.runs.saveProgress(run.id, { stepIndex: (run.progress.stepIndex ?? 0) + 1, outputs, interrupt: null });
+      await emitStatus(run, 'working', false, 'Resumed');
+      void launch(run.id);
+    },
+
+    async cancel(runId) {
+      const run = await deps.runs.get(runId);
+      if (!run) throw new DomainError('NOT_FOUND', 'Task not found');
+      if (TERMINAL_STATES.includes(run.state)) throw new DomainError('TASK_NOT_CANCELABLE', `The task is already ${run.state}`);
+      active.get(runId)?.abort();
+      await emitStatus(run, 'canceled', true, 'Canceled');
+      return (await deps.runs.get(runId))!;
+    },
+  };
+}

@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import type { Actor } from '../auth/index.ts';
+import { isDuplicateKeyError, type Models, type RunRecord, type TaskState } from '../db/index.ts';
+import type { Message, Task, TaskStatus } from '../a2a/protocol.ts';
+import type { EventLog } from './event-log.ts';
+
+export interface RunView {
+  id: string;
+  contextId: string;
+  agent: string;
+  state: TaskState;
+  lastSeq: number;
+  actorType: string;
+  actorId: string;
+  input: Message;
+  status: TaskStatus;
+  artifacts: Task['artifacts'];
+  progress: RunProgress;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface RunProgress {
+  stepIndex?: number;
+  outputs?: Record<string, unknown>;
+  interrupt?: { stepId: string; screenId: string; title: string; schema: Record<string, unknown> } | null;
+}
+
+const idempotencyId = (actorId: string, kind: 'key' | 'message', key: string) => `${actorId}\u0000${kind}\u0000${key}`;
+
+function toView(row: RunRecord & { _id: string; createdAt?: Date; updatedAt?: Date }): RunView {
+  return {
+    id: row._id,
+    contextId: row.contextId,
+    agent: row.agent,
+    state: row.state as TaskState,
+    lastSeq: row.lastSeq,
+    actorType: row.actorType,
+    actorId: row.actorId,
+    input: row.input as Message,
+    status: row.status as TaskStatus,
+    artifacts: (row.artifacts ?? []) as Task['artifacts'],
+    progress: (row.progress ?? {}) as RunProgress,
+    createdAt: (row.createdAt ?? new Date(0)).toISOString(),
+    updatedAt: (row.updatedAt ?? new Date(0)).toISOString(),
+  };
+}
+
+/** The A2A Task for a run, as `tasks/get` and the first frame of `tasks/resubscribe` return it. */
+export function taskOf(run: RunView): Task {
+  return {
+    kind: 'task',
+    id: run.id,
+    contextId: run.contextId,
+    status: run.status,
+    history: [run.input],
+    artifacts: run.artifacts ?? [],
+    metadata: { agent: run.agent },
+  };
+}
+
+/** Durable runs: created once per request identity (Idempotency-Key or messageId), read by `_id`. */
+export function createRunStore(deps: { models: Models; eventLog: EventLog }) {
+  const { Run, RunIdempotency } = deps.models;
+
+  async function get(runId: string): Promise<RunView | null> {
+    if (runId.length > 200) return null;
+    const row = await Run.findById(runId).lean();
+    return row ? toView(row as RunRecord & { _id: string }) : null;
+  }
+
+  /**
+   * Creates the run and appends its first event (the submitted Task), unless this actor already
+   * sent the same Idempotency-Key or messageId: then the existing run comes back, `created: false`.
+   */
+  async function create(actor: Actor, input: { agent: string; message: Message; idempotencyKey?: string | null }): Promise<{ run: RunView; created: boolean }> {
+    const runId = randomUUID();
+    const keys = [
+      ...(input.idempotencyKey ? [idempotencyId(actor.id, 'key', input.idempotencyKey)] : []),
+      idempotencyId(actor.id, 'message', input.message.messageId),
+    ];
+    for (const [index, key] of keys.entries()) {
+      try {
+        await RunIdempotency.create({ _id: key, runId });
+      } catch (error) {
+        if (!isDuplicateKeyError(error)) throw error;
+        const existing = await RunIdempotency.findById(key).lean();
+        await RunIdempotency.deleteMany({ _id: { $in: keys.slice(0, index) } });
+        const run = existing ? await waitForRun(existing.runId) : null;
+        if (run) return { run, created: false };
+        throw error;
+      }
+    }
+    const contextId = input.message.contextId ?? randomUUID();
+    const message: Message = { ...input.message, taskId: runId, contextId };
+    const status: TaskStatus = { state: 'submitted', timestamp: new Date().toISOString() };
+    await Run.create({ _id: runId, contextId, agent: input.agent, state: 'submitted', lastSeq: 0, actorType: actor.type, actorId: actor.id, input: message, status, progress: { stepIndex: 0, outputs: {} } });
+    await deps.eventLog.append(runId, { kind: 'task', id: runId, contextId, status, history: [message], artifacts: [], metadata: { agent: input.agent } });
+    return { run: (await get(runId))!, created: true };
+  }
+
+  /** A concurrent duplicate may see the idempotency row before the run row exists. */
+  async function waitForRun(runId: string): Promise<RunView | null> {
+    for (let i = 0; i < 50; i++) {
+      const run = await get(runId);
+      if (run) return run;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return null;
+  }
+
+  async function saveProgress(runId: string, progress: RunProgress): Promise<void> {
+    await Run.updateOne({ _id: runId }, { $set: { progress } });
+  }
+
+  async function list(options: { limit?: number; actorId?: string } = {}): Promise<RunView[]> {
+    const rows = await Run.find(options.actorId ? { actorId: options.actorId } : {}).sort({ updatedAt: -1 }).limit(Math.min(options.limit ?? 50, 200)).lean();
+    return rows.map((row) => toView(row as RunRecord & { _id: string }));
+  }
+
+  return { get, create, saveProgress, list };
+}
+
+export type RunStore = ReturnType<typeof createRunStore>;

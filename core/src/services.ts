@@ -7,9 +7,10 @@ import { createHealthzHandler } from './health/index.ts';
 import { createExtensionReader, createExtensionWriter, type ExtensionReader } from './extensions/index.ts';
 import { createRegistryService, type NpmRunner, type RegistryService } from './registry/index.ts';
 import { createOauthProvider, TOKEN_ENDPOINT_PATH, type OauthProvider } from './auth/oauth/index.ts';
-import { buildAgentCard, createA2aHandler, createAgentCardHandler, type AgentCard } from './a2a/index.ts';
+import { buildAgentCard, createA2aHandler, createAgentCardHandler, createAguiResumeHandler, type AgentCard } from './a2a/index.ts';
 import { createEventLog, createRunExecutor, createRunStore, type EventLog, type RunExecutor, type RunStore } from './runs/index.ts';
 import { createScriptedProvider, type LlmProvider } from './llm/index.ts';
+import { createAgentBridgeHandler, createLlmBridgeHandler } from './bridge/index.ts';
 import type { Logger } from './log/index.ts';
 import { SERVICE_VERSION } from './version.ts';
 
@@ -39,6 +40,9 @@ export interface Services {
     jwks: (request: Request) => Promise<Response>;
     agentCard: (request: Request) => Promise<Response>;
     a2a: (request: Request) => Promise<Response>;
+    agentBridge: (request: Request, params: { vendor: string; slug: string }) => Promise<Response>;
+    llmBridge: (request: Request) => Promise<Response>;
+    aguiResume: (request: Request) => Promise<Response>;
   };
 }
 
@@ -67,6 +71,7 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
   const agentCard = () =>
     buildAgentCard({ extensions, baseUrl: config.baseUrl, productName: config.identity.productName, version: SERVICE_VERSION, tokenEndpointPath: TOKEN_ENDPOINT_PATH });
   const flags = () => readFeatureFlags();
+  const bridge = { bridgeToken: () => config.bridgeToken, card: agentCard, executor, llm, logger: logger.child({ component: 'bridge' }) };
   return {
     config,
     logger,
@@ -90,6 +95,9 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
       oauthToken: oauth.handlers.token,
       jwks: oauth.handlers.jwks,
       agentCard: createAgentCardHandler(agentCard),
+      agentBridge: createAgentBridgeHandler(bridge),
+      aguiResume: createAguiResumeHandler({ flags, verifyToken: oauth.tokens.verify, runs, executor, logger: logger.child({ component: 'agui' }) }),
+      llmBridge: createLlmBridgeHandler(bridge),
       a2a: createA2aHandler({ flags, verifyToken: oauth.tokens.verify, card: agentCard, runs, eventLog, executor, logger: logger.child({ component: 'a2a' }) }),
     },
   };

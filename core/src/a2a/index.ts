@@ -3,3 +3,4 @@ export { createA2aHandler, MAX_A2A_BODY_BYTES, type A2aServerDeps } from './serv
 export { sseFrame, sseResponse, SSE_HEADERS } from './sse.ts';
 export { rpcResult, rpcError, parseEnvelope, type JsonRpcId, type JsonRpcRequest } from './jsonrpc.ts';
 export * as protocol from './protocol.ts';
+export { createAguiResumeHandler } from './agui-resume.ts';

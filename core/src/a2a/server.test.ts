@@ -175,6 +175,31 @@ describe('human in the loop', () => {
   });
 });
 
+describe('POST /api/a2a/resume (AG-UI)', () => {
+  const resume = (body: unknown, bearer: string | null = token) =>
+    services.handlers.aguiResume(new Request(`${origin}/api/a2a/resume`, { method: 'POST', headers: { 'content-type': 'application/json', ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) }, body: JSON.stringify(body) }));
+
+  it('is 404 unless SERVICE_AGUI_EXTERNAL_ENABLED=true', async () => {
+    delete process.env.SERVICE_AGUI_EXTERNAL_ENABLED;
+    expect((await resume({ runId: 'x', resume: { interruptId: 'a', payload: {} } })).status).toBe(404);
+  });
+
+  it('resumes a paused run when on, validating the payload', async () => {
+    process.env.SERVICE_AGUI_EXTERNAL_ENABLED = 'true';
+    try {
+      const frames = await sse(await rpc({ jsonrpc: '2.0', id: 1, method: 'message/stream', params: { message: message('Draft. Text.', { metadata: { skillId: '@acme/editorial-review' } }) } }));
+      const runId = frames.at(-1)!.data.result.taskId as string;
+      expect((await resume({ runId, resume: { interruptId: 'approve-summary', payload: {} } })).status).toBe(400);
+      expect((await resume({ runId, resume: { interruptId: 'approve-summary', payload: { approved: true } } }, null)).status).toBe(401);
+      const ok = await resume({ runId, resume: { interruptId: 'approve-summary', payload: { approved: true } } });
+      expect(ok.status).toBe(202);
+      await expect.poll(async () => (await services.runs.get(runId))!.state).toBe('completed');
+    } finally {
+      delete process.env.SERVICE_AGUI_EXTERNAL_ENABLED;
+    }
+  });
+});
+
 describe('AgentCard', () => {
   it('has the spec fields and the A2A fields reference clients need', async () => {
     const card = (await (await services.handlers.agentCard(new Request(`${origin}/.well-known/agent.json`))).json()) as any;

@@ -19,6 +19,8 @@ export interface RunExecutor {
   /** Validates a HITL answer against the paused screen's schema, then continues the run. */
   resume(runId: string, resume: ResumePayload): Promise<void>;
   cancel(runId: string): Promise<RunView>;
+  /** Runs an agent that asks no human to its answer (sub-agent calls, the runtime bridge). */
+  callAgent(agent: string, input: string, signal?: AbortSignal): Promise<string>;
 }
 
 /**
@@ -138,6 +140,7 @@ export function createRunExecutor(deps: {
 
   return {
     start: launch,
+    callAgent: (agent, input, signal) => callAgent(agent, input, signal ?? new AbortController().signal, 1),
 
     async resume(runId, resume) {
       const run = await deps.runs.get(runId);

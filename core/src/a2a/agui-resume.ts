@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { mayAccessRun, type AgentAccessActor } from '../auth/index.ts';
+import type { FeatureFlags } from '../config/index.ts';
+import { DomainError } from '../errors/index.ts';
+import { bearerToken, errorResponse, json, readBodyLimited } from '../http/index.ts';
+import type { Logger } from '../log/index.ts';
+import type { RunExecutor, RunStore } from '../runs/index.ts';
+
+/**
+ * The AG-UI resume body: the run (A2A task id) and the interrupt being answered. `interruptId`
+ * is the HITL screen id from the INTERRUPT event; `payload` is validated against its schema.
+ */
+const aguiResumeSchema = z.object({
+  threadId: z.string().max(200).optional(),
+  runId: z.string().min(1).max(200),
+  resume: z.object({ interruptId: z.string().min(1).max(200), payload: z.record(z.string(), z.unknown()) }),
+});
+
+/** `POST /api/a2a/resume`: 404 unless SERVICE_AGUI_EXTERNAL_ENABLED=true; bearer JWT like /api/a2a. */
+export function createAguiResumeHandler(deps: {
+  flags: () => FeatureFlags;
+  verifyToken: (token: string) => Promise<AgentAccessActor>;
+  runs: RunStore;
+  executor: RunExecutor;
+  logger: Logger;
+}) {
+  return async (request: Request): Promise<Response> => {
+    if (!deps.flags().aguiExternalEnabled) return new Response('Not Found', { status: 404 });
+    if (request.method !== 'POST') return json({ error: { code: 'METHOD_NOT_ALLOWED', message: 'Use POST' } }, { status: 405 });
+    try {
+      const token = bearerToken(request);
+      if (!token) throw new DomainError('UNAUTHENTICATED', 'A bearer access token is required');
+      const actor = await deps.verifyToken(token);
+      let body: unknown;
+      try {
+        body = JSON.parse(await readBodyLimited(request, 256 * 1024));
+      } catch (error) {
+        if (error instanceof DomainError) throw error;
+        throw new DomainError('BAD_REQUEST', 'The body must be JSON');
+      }
+      const parsed = aguiResumeSchema.safeParse(body);
+      if (!parsed.success) throw new DomainError('VALIDATION_FAILED', 'Invalid AG-UI resume', { details: parsed.error.issues.map((i) => ({ path: i.path.join('.'), reason: i.message })) });
+      const run = await deps.runs.get(parsed.data.runId);
+      if (!run || !mayAccessRun(actor, run, 'execute')) throw new DomainError('NOT_FOUND', 'Task not found');
+      await deps.executor.resume(run.id, { screenId: parsed.data.resume.interruptId, values: parsed.data.resume.payload });
+      return json({ runId: run.id, state: (await deps.runs.get(run.id))!.state }, { status: 202 });
+    } catch (error) {
+      return errorResponse(error, deps.logger);
+    }
+  };
+}

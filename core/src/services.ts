@@ -11,6 +11,7 @@ import { buildAgentCard, createA2aHandler, createAgentCardHandler, createAguiRes
 import { createEventLog, createRunExecutor, createRunStore, type EventLog, type RunExecutor, type RunStore } from './runs/index.ts';
 import { createScriptedProvider, type LlmProvider } from './llm/index.ts';
 import { createAgentBridgeHandler, createLlmBridgeHandler } from './bridge/index.ts';
+import { createA2aClient, createRemoteBridge, createRemotePeers, type A2aClient, type RemoteBridge, type RemotePeers } from './a2a/client/index.ts';
 import type { Logger } from './log/index.ts';
 import { SERVICE_VERSION } from './version.ts';
 
@@ -31,6 +32,9 @@ export interface Services {
   eventLog: EventLog;
   executor: RunExecutor;
   agentCard(): Promise<AgentCard>;
+  peers: RemotePeers;
+  a2aClient: A2aClient;
+  remote: RemoteBridge;
   /** Read at call time so flags can change without a restart. */
   flags(): FeatureFlags;
   version: string;
@@ -64,13 +68,16 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     ...(deps.npm ? { npm: deps.npm } : {}),
   });
   const oauth = createOauthProvider({ models: database.models, sealer, audit, logger: logger.child({ component: 'oauth' }), canonicalOrigin: () => config.baseUrl });
-  const llm = deps.llm ?? createScriptedProvider();
+  const llm = deps.llm ?? createScriptedProvider({ delayMs: config.llm.scriptedDelayMs });
   const eventLog = createEventLog(database.models);
   const runs = createRunStore({ models: database.models, eventLog });
   const executor = createRunExecutor({ runs, eventLog, extensions, llm, logger: logger.child({ component: 'runs' }) });
   const agentCard = () =>
     buildAgentCard({ extensions, baseUrl: config.baseUrl, productName: config.identity.productName, version: SERVICE_VERSION, tokenEndpointPath: TOKEN_ENDPOINT_PATH });
   const flags = () => readFeatureFlags();
+  const peers = createRemotePeers({ models: database.models, sealer, audit });
+  const a2aClient = createA2aClient({ peers, logger: logger.child({ component: 'a2a-client' }) });
+  const remote = createRemoteBridge({ client: a2aClient, runs, eventLog, logger: logger.child({ component: 'a2a-client' }) });
   const bridge = { bridgeToken: () => config.bridgeToken, card: agentCard, executor, llm, logger: logger.child({ component: 'bridge' }) };
   return {
     config,
@@ -88,6 +95,9 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     eventLog,
     executor,
     agentCard,
+    peers,
+    a2aClient,
+    remote,
     flags,
     version: SERVICE_VERSION,
     handlers: {

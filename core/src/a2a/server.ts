@@ -80,8 +80,15 @@ export function createA2aHandler(deps: A2aServerDeps) {
         if (TERMINAL_STATES.includes(run.state)) throw new DomainError('UNSUPPORTED_OPERATION', `Task ${run.id} is ${run.state}; start a new task`);
         throw new DomainError('VALIDATION_FAILED', 'A message for an existing task must carry a resume payload: a data part { "resume": { "screenId", "values" } }');
       }
+      // A retried resume (same messageId) replays instead of resuming twice.
+      if (!(await deps.runs.claimMessage(actor, message.messageId, run.id))) return { run, startSeq: run.lastSeq };
       const startSeq = run.lastSeq;
-      await deps.executor.resume(run.id, resume);
+      try {
+        await deps.executor.resume(run.id, resume);
+      } catch (error) {
+        await deps.runs.releaseMessage(actor, message.messageId);
+        throw error;
+      }
       return { run: (await deps.runs.get(run.id))!, startSeq };
     }
     const agent = await targetAgent(sendParams);

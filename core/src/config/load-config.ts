@@ -22,6 +22,7 @@ export interface ServiceConfig {
   widgetVersion: string;
   initialAdmin: { email: string; password: string } | undefined;
   logLevel: RawEnv['SERVICE_LOG_LEVEL'];
+  llm: { scriptedDelayMs: number };
 }
 
 /** Secrets the embedded default generates once and keeps in the data dir; production requires them. */
@@ -92,5 +93,6 @@ export function loadConfig(env: Env, logger?: Logger): ServiceConfig {
         ? { email: raw.SERVICE_ADMIN_EMAIL, password: raw.SERVICE_ADMIN_PASSWORD }
         : undefined,
     logLevel: raw.SERVICE_LOG_LEVEL,
+    llm: { scriptedDelayMs: raw.SERVICE_LLM_SCRIPTED_DELAY_MS },
   };
 }

@@ -109,6 +109,22 @@ export function createRunStore(deps: { models: Models; eventLog: EventLog }) {
     return null;
   }
 
+  /** Records that this actor's message was handled; false when it already was (a retry). */
+  async function claimMessage(actor: Actor, messageId: string, runId: string): Promise<boolean> {
+    try {
+      await RunIdempotency.create({ _id: idempotencyId(actor.id, 'message', messageId), runId });
+      return true;
+    } catch (error) {
+      if (isDuplicateKeyError(error)) return false;
+      throw error;
+    }
+  }
+
+  /** Forgets a claimed message whose handling failed, so a corrected retry is not taken for a replay. */
+  async function releaseMessage(actor: Actor, messageId: string): Promise<void> {
+    await RunIdempotency.deleteOne({ _id: idempotencyId(actor.id, 'message', messageId) });
+  }
+
   async function saveProgress(runId: string, progress: RunProgress): Promise<void> {
     await Run.updateOne({ _id: runId }, { $set: { progress } });
   }
@@ -118,7 +134,7 @@ export function createRunStore(deps: { models: Models; eventLog: EventLog }) {
     return rows.map((row) => toView(row as RunRecord & { _id: string }));
   }
 
-  return { get, create, saveProgress, list };
+  return { get, create, claimMessage, releaseMessage, saveProgress, list };
 }
 
 export type RunStore = ReturnType<typeof createRunStore>;

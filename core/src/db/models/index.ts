@@ -11,6 +11,7 @@ import { oauthSigningKeySchema } from './oauth-signing-key.ts';
 import { runSchema } from './run.ts';
 import { runEventSchema } from './run-event.ts';
 import { runIdempotencySchema } from './run-idempotency.ts';
+import { remotePeerSchema } from './remote-peer.ts';
 
 /** Binds every model to one connection; each collection's schema lives in its own file. */
 export function bindModels(connection: Connection) {
@@ -27,6 +28,7 @@ export function bindModels(connection: Connection) {
     Run: connection.model('Run', runSchema),
     RunEvent: connection.model('RunEvent', runEventSchema),
     RunIdempotency: connection.model('RunIdempotency', runIdempotencySchema),
+    RemotePeer: connection.model('RemotePeer', remotePeerSchema),
   };
 }
 

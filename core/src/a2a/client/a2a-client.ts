@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import { DomainError } from '../../errors/index.ts';
+import type { Logger } from '../../log/index.ts';
+import type { AgentCard } from '../agent-card.ts';
+import type { A2aEvent, Message, MessageSendParams, Task } from '../protocol.ts';
+import type { RemotePeers } from './peers.ts';
+import { readSse } from './sse-reader.ts';
+
+/** Tokens are refreshed this long before they expire. */
+const TOKEN_MARGIN_MS = 30_000;
+const CARD_TTL_MS = 60_000;
+
+export interface RemoteEvent {
+  /** The remote stream's event id (its sequence), for Last-Event-ID on reconnect. */
+  id: number | null;
+  event: A2aEvent;
+}
+
+type Fetch = typeof fetch;
+
+/**
+ * Calls agents on other instances: fetches the remote AgentCard, exchanges client credentials at
+ * its tokenEndpoint (cached until shortly before expiry), and speaks JSON-RPC to its `url`.
+ */
+export function createA2aClient(deps: { peers: RemotePeers; logger: Logger; fetch?: Fetch }) {
+  const http = deps.fetch ?? fetch;
+  const cards = new Map<string, { at: number; card: AgentCard }>();
+  const tokens = new Map<string, { token: string; until: number }>();
+
+  async function card(peerId: string): Promise<AgentCard> {
+    const cached = cards.get(peerId);
+    if (cached && Date.now() - cached.at < CARD_TTL_MS) return cached.card;
+    const peer = await deps.peers.get(peerId);
+    if (!peer) throw new DomainError('NOT_FOUND', `No remote peer ${peerId}`);
+    const response = await http(`${peer.baseUrl}/.well-known/agent.json`, { headers: { accept: 'application/json' } });
+    if (!response.ok) throw new DomainError('UPSTREAM_FAILED', `${peerId}: AgentCard answered ${response.status}`);
+    const fetched = (await response.json()) as AgentCard;
+    cards.set(peerId, { at: Date.now(), card: fetched });
+    return fetched;
+  }
+
+  async function token(peerId: string, refresh = false): Promise<string> {
+    const cached = tokens.get(peerId);
+    if (!refresh && cached && cached.until > Date.now()) return cached.token;
+    const peer = await deps.peers.credentials(peerId);
+    if (!peer) throw new DomainError('NOT_FOUND', `No remote peer ${peerId}`);
+    const endpoint = (await card(peerId)).authentication.tokenEndpoint;
+    const response = await http(endpoint, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from(`${encodeURIComponent(peer.clientId)}:${encodeURIComponent(peer.clientSecret)}`).toString('base64')}`,
+      },
+      body: new URLSearchParams({ grant_type: 'client_credentials' }),
+    });
+    if (!response.ok) throw new DomainError('UPSTREAM_FAILED', `${peerId}: token endpoint answered ${response.status}`);
+    const body = (await response.json()) as { access_token: string; expires_in: number };
+    tokens.set(peerId, { token: body.access_token, until: Date.now() + body.expires_in * 1000 - TOKEN_MARGIN_MS });
+    return body.access_token;
+  }
+
+  /** POSTs a JSON-RPC call with the bearer token, retrying once with a fresh token on 401. */
+  async function post(peerId: string, body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<Response> {
+    const url = (await card(peerId)).url;
+    const send = async (bearer: string) =>
+      http(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${bearer}`, ...headers }, body: JSON.stringify(body), signal });
+    let response = await send(await token(peerId));
+    if (response.status === 401) response = await send(await token(peerId, true));
+    if (!response.ok) throw new DomainError('UPSTREAM_FAILED', `${peerId}: A2A endpoint answered ${response.status}`);
+    return response;
+  }
+
+  function rpcResultOf<T>(peerId: string, payload: { result?: T; error?: { code: number; message: string } }): T {
+    if (payload.error) throw new DomainError('UPSTREAM_FAILED', `${peerId}: ${payload.error.message} (${payload.error.code})`, { details: payload.error });
+    return payload.result as T;
+  }
+
+  /** `message/send`: one reply. */
+  async function send(peerId: string, params: MessageSendParams): Promise<Task | Message> {
+    const response = await post(peerId, { jsonrpc: '2.0', id: randomUUID(), method: 'message/send', params });
+    return rpcResultOf(peerId, (await response.json()) as { result?: Task | Message });
+  }
+
+  /**
+   * `message/stream`: yields the remote events; when the connection drops before a final event,
+   * reconnects with the same message and `Last-Event-ID`, so nothing is missed or repeated.
+   */
+  async function* stream(peerId: string, params: MessageSendParams, options: { lastEventId?: number; signal?: AbortSignal } = {}): AsyncGenerator<RemoteEvent> {
+    let lastId = options.lastEventId ?? null;
+    for (let attempt = 0; attempt < 5; attempt++) {
+      let response: Response;
+      try {
+        response = await post(peerId, { jsonrpc: '2.0', id: randomUUID(), method: 'message/stream', params }, lastId !== null ? { 'last-event-id': String(lastId) } : {}, options.signal);
+      } catch (error) {
+        if (options.signal?.aborted || error instanceof DomainError) throw error;
+        deps.logger.warn('remote stream connect failed, retrying', { peerId, attempt, error });
+        await new Promise((r) => setTimeout(r, 250 * 2 ** attempt));
+        continue;
+      }
+      if (!(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+        rpcResultOf(peerId, (await response.json()) as { error?: { code: number; message: string } });
+        throw new DomainError('UPSTREAM_FAILED', `${peerId}: expected an event stream`);
+      }
+      try {
+        for await (const message of readSse(response.body!, options.signal)) {
+          const payload = JSON.parse(message.data) as { result?: A2aEvent; error?: { code: number; message: string } };
+          const event = rpcResultOf(peerId, payload)!;
+          lastId = message.id !== null ? Number(message.id) : lastId;
+          yield { id: lastId, event };
+          if (event.kind === 'status-update' && event.final) return;
+        }
+      } catch (error) {
+        if (options.signal?.aborted || error instanceof DomainError) throw error;
+        deps.logger.warn('remote stream dropped, reconnecting with Last-Event-ID', { peerId, lastId, error });
+        continue;
+      }
+      if (options.signal?.aborted) return;
+      deps.logger.warn('remote stream ended before a final event, reconnecting', { peerId, lastId });
+    }
+    throw new DomainError('UPSTREAM_FAILED', `${peerId}: the stream kept dropping`);
+  }
+
+  return { card, token, send, stream, forgetToken: (peerId: string) => tokens.delete(peerId) };
+}
+
+export type A2aClient = ReturnType<typeof createA2aClient>;

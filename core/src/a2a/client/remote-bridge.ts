@@ -1,0 +1,97 @@
+import { randomUUID } from 'node:crypto';
+import type { Actor } from '../../auth/index.ts';
+import { DomainError } from '../../errors/index.ts';
+import type { Logger } from '../../log/index.ts';
+import type { EventLog, RunStore, RunView } from '../../runs/index.ts';
+import type { A2aEvent, Message, ResumePayload } from '../protocol.ts';
+import type { A2aClient } from './a2a-client.ts';
+
+interface RemoteLink {
+  peerId: string;
+  skillId: string;
+  remoteTaskId: string | null;
+  remoteLastEventId: number | null;
+}
+
+/**
+ * Runs a remote agent as a local run: every remote event is appended to the local run's event
+ * log (ids rewritten to the local task, the remote ones kept in metadata), so the local UI and
+ * local subscribers only ever read the local stream. A remote `input-required` lands locally as
+ * the same INTERRUPT; `resume` answers it on the remote side.
+ */
+export function createRemoteBridge(deps: { client: A2aClient; runs: RunStore; eventLog: EventLog; logger: Logger }) {
+  const linkOf = (run: RunView) => (run.progress as { remote?: RemoteLink }).remote;
+
+  async function pump(run: RunView, link: RemoteLink, message: Message): Promise<RunView> {
+    // Reconnects inside one stream resend the same message with Last-Event-ID; the remote side
+    // recognises the messageId and replays instead of starting (or resuming) twice.
+    const stream = deps.client.stream(link.peerId, { message });
+    for await (const { id, event } of stream) {
+      if (link.remoteTaskId === null) link.remoteTaskId = remoteTaskIdOf(event);
+      link.remoteLastEventId = id;
+      // The task snapshot that opens a remote stream is already in the local log as our own Task.
+      if (event.kind !== 'task') await deps.eventLog.append(run.id, localize(event, run, link));
+      await deps.runs.saveProgress(run.id, { ...run.progress, remote: link } as RunView['progress']);
+    }
+    return (await deps.runs.get(run.id))!;
+  }
+
+  /** Starts a remote call as a local run and follows it until it completes, fails or pauses. */
+  async function call(actor: Actor, input: { peerId: string; skillId: string; text: string }): Promise<RunView> {
+    const message: Message = { kind: 'message', messageId: randomUUID(), role: 'user', parts: [{ kind: 'text', text: input.text }], metadata: { skillId: input.skillId } };
+    const { run } = await deps.runs.create(actor, { agent: input.skillId, message });
+    const link: RemoteLink = { peerId: input.peerId, skillId: input.skillId, remoteTaskId: null, remoteLastEventId: null };
+    await deps.runs.saveProgress(run.id, { ...run.progress, remote: link } as RunView['progress']);
+    try {
+      return await pump(run, link, message);
+    } catch (error) {
+      await failLocally(run, error);
+      throw error;
+    }
+  }
+
+  /** Answers a remote INTERRUPT (from this side's human or agent) and follows the rest of the run. */
+  async function resume(runId: string, answer: ResumePayload): Promise<RunView> {
+    const run = await deps.runs.get(runId);
+    const link = run && linkOf(run);
+    if (!run || !link?.remoteTaskId) throw new DomainError('NOT_FOUND', 'No remote task for this run');
+    if (run.state !== 'input-required') throw new DomainError('CONFLICT', 'The remote task is not waiting for input');
+    const message: Message = { kind: 'message', messageId: randomUUID(), role: 'user', taskId: link.remoteTaskId, parts: [{ kind: 'data', data: { resume: answer } }] };
+    return pump(run, link, message);
+  }
+
+  async function failLocally(run: RunView, error: unknown) {
+    const current = await deps.runs.get(run.id);
+    if (!current || ['completed', 'failed', 'canceled'].includes(current.state)) return;
+    const text = error instanceof DomainError ? error.message : 'The remote call failed';
+    deps.logger.warn('remote call failed', { runId: run.id, error });
+    await deps.eventLog.append(run.id, {
+      kind: 'status-update',
+      taskId: run.id,
+      contextId: run.contextId,
+      final: true,
+      status: { state: 'failed', timestamp: new Date().toISOString(), message: { kind: 'message', messageId: randomUUID(), role: 'agent', parts: [{ kind: 'text', text }] } },
+    });
+  }
+
+  return { call, resume, isRemote: (run: RunView) => !!linkOf(run) };
+}
+
+function remoteTaskIdOf(event: A2aEvent): string | null {
+  if (event.kind === 'task') return event.id;
+  if (event.kind === 'status-update' || event.kind === 'artifact-update') return event.taskId;
+  return event.taskId ?? null;
+}
+
+function localize(event: A2aEvent, run: RunView, link: RemoteLink): A2aEvent {
+  const remote = { peerId: link.peerId, taskId: link.remoteTaskId };
+  if (event.kind === 'status-update' || event.kind === 'artifact-update') {
+    const metadata: Record<string, unknown> = { ...(event.metadata ?? {}), remote };
+    const interrupt = (event.metadata as { interrupt?: Record<string, unknown> } | undefined)?.interrupt;
+    if (interrupt) metadata.interrupt = { ...interrupt, runId: run.id, remoteRunId: interrupt.runId };
+    return { ...event, taskId: run.id, contextId: run.contextId, metadata };
+  }
+  return event;
+}
+
+export type RemoteBridge = ReturnType<typeof createRemoteBridge>;

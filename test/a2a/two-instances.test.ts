@@ -1,0 +1,75 @@
+import { randomBytes } from 'node:crypto';
+import type { Services } from '@service/core';
+import { testServices, useTestDatabase } from '@service/core/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installExampleAgents } from '../helpers/a2a.ts';
+import { startService, type RunningService } from '../helpers/service-process.ts';
+
+const dbA = useTestDatabase();
+const dbB = useTestDatabase();
+const masterKeyA = randomBytes(32).toString('base64');
+let a: RunningService;
+let b: RunningService;
+/** Instance A's own code, on A's database and master key: its outbound client and local event log. */
+let localA: Services;
+const adminA = { type: 'ui', id: 'admin-a', email: 'admin@acme.test', role: 'admin' } as const;
+
+beforeAll(async () => {
+  await installExampleAgents(dbB.db, '@globex');
+  [a, b] = await Promise.all([
+    startService({ mongodbUri: dbA.uri, env: { SERVICE_VENDOR_SCOPE: '@acme', SERVICE_MASTER_KEY: masterKeyA, SERVICE_A2A_HTTP_ENABLED: 'true' } }),
+    startService({ mongodbUri: dbB.uri, env: { SERVICE_VENDOR_SCOPE: '@globex', SERVICE_A2A_HTTP_ENABLED: 'true' } }),
+  ]);
+  // B's admin registers a client for A; A's admin registers B as a remote peer with that secret.
+  const adminB = { type: 'ui', id: 'admin-b', email: 'admin@globex.test', role: 'admin' } as const;
+  const { client, clientSecret } = await testServices(dbB.db).oauth.clients.register(adminB, { name: 'acme', allowedAgents: ['*'], permissions: ['list', 'read', 'execute'] });
+  localA = testServices(dbA.db, { SERVICE_VENDOR_SCOPE: '@acme', SERVICE_MASTER_KEY: masterKeyA, SERVICE_BASE_URL: a.url });
+  await localA.peers.register(adminA, { id: 'globex', name: 'Globex', baseUrl: b.url, clientId: client.clientId, clientSecret });
+});
+
+afterAll(async () => {
+  await Promise.all([a?.stop(), b?.stop()]);
+});
+
+describe('instance A calls agents on instance B over A2A', () => {
+  it('discovers B\'s card through A\'s peer registration', async () => {
+    const card = await localA.a2aClient.card('globex');
+    expect(card.url).toBe(`${b.url}/api/a2a`);
+    expect(card.skills.map((s) => s.id).sort()).toEqual(['@globex/editorial-review', '@globex/summarizer']);
+    // The peer secret is sealed in A's database: A's running process can open it too.
+    const row = await dbA.db.models.RemotePeer.findById('globex').lean();
+    expect(row!.clientSecretSealed).toMatch(/^sealed\.v1\./);
+  });
+
+  it('calls a leaf agent with message/send and with a stream bridged into A\'s local event log', async () => {
+    const reply = await localA.a2aClient.send('globex', { message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text: 'Two instances talk. Over HTTP.' }], metadata: { skillId: '@globex/summarizer' } } });
+    expect(reply).toMatchObject({ kind: 'task', status: { state: 'completed' } });
+
+    const run = await localA.remote.call(adminA, { peerId: 'globex', skillId: '@globex/summarizer', text: 'Bridged streams work. Locally.' });
+    expect(run.state).toBe('completed');
+    const local = await localA.eventLog.readAfter(run.id, 0);
+    expect(local.map((e) => e.seq)).toEqual([1, 2, 3, 4]);
+    expect(local.map((e) => e.event.kind)).toEqual(['task', 'status-update', 'artifact-update', 'status-update']);
+    expect(local.slice(1).every((e) => 'taskId' in e.event && e.event.taskId === run.id)).toBe(true);
+    expect(run.artifacts![0]!.parts[0]).toEqual({ kind: 'text', text: '[scripted] Summarize: Bridged streams work. Locally.' });
+  });
+
+  it('sees a remote HITL gate as a local INTERRUPT, resumes it, and the run completes on B', async () => {
+    const paused = await localA.remote.call(adminA, { peerId: 'globex', skillId: '@globex/editorial-review', text: 'A draft to review. It is long.' });
+    expect(paused.state).toBe('input-required');
+    const events = await localA.eventLog.readAfter(paused.id, 0);
+    const interrupt = events.at(-1)!.event;
+    expect(interrupt).toMatchObject({ kind: 'status-update', final: true, status: { state: 'input-required' }, metadata: { interrupt: { type: 'INTERRUPT', screenId: 'approve-summary', runId: paused.id } } });
+    const remoteTaskId = (interrupt as { metadata: { remote: { taskId: string } } }).metadata.remote.taskId;
+    expect((await dbB.db.models.Run.findById(remoteTaskId).lean())!.state).toBe('input-required');
+
+    await expect(localA.remote.resume(paused.id, { screenId: 'approve-summary', values: { approved: 'not a boolean' } })).rejects.toMatchObject({ code: 'UPSTREAM_FAILED' });
+    expect((await dbB.db.models.Run.findById(remoteTaskId).lean())!.state).toBe('input-required');
+
+    const done = await localA.remote.resume(paused.id, { screenId: 'approve-summary', values: { approved: true, notes: 'Ship it.' } });
+    expect(done.state).toBe('completed');
+    expect((await dbB.db.models.Run.findById(remoteTaskId).lean())!.state).toBe('completed');
+    const all = await localA.eventLog.readAfter(paused.id, 0);
+    expect(all.map((e) => e.seq)).toEqual(all.map((_, i) => i + 1));
+  });
+});

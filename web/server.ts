@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { createRequestHandler } from '@remix-run/express';
 import type { ServerBuild } from '@remix-run/node';
 import express from 'express';
-import { startServices } from '@service/core/boot';
+import { startBackgroundWork, startServices } from '@service/core/boot';
 import { createLogger } from '@service/core/log';
 import { findFreePort, isPortFree } from '@service/core/net';
 
@@ -58,6 +58,8 @@ async function main() {
     }
   });
 
+  const stopBackgroundWork = startBackgroundWork(services);
+
   // A background job's bug must not take every other request down with it.
   process.on('unhandledRejection', (error) => logger.error('unhandled rejection', { error }));
 
@@ -66,6 +68,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     logger.info(`received ${signal}, shutting down`);
+    stopBackgroundWork();
     server.close();
     await vite?.close();
     await started.stop();

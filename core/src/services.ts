@@ -71,7 +71,7 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
   const llm = deps.llm ?? createScriptedProvider({ delayMs: config.llm.scriptedDelayMs });
   const eventLog = createEventLog(database.models);
   const runs = createRunStore({ models: database.models, eventLog });
-  const executor = createRunExecutor({ runs, eventLog, extensions, llm, logger: logger.child({ component: 'runs' }) });
+  const executor = createRunExecutor({ models: database.models, runs, eventLog, extensions, llm, logger: logger.child({ component: 'runs' }) });
   const agentCard = () =>
     buildAgentCard({ extensions, baseUrl: config.baseUrl, productName: config.identity.productName, version: SERVICE_VERSION, tokenEndpointPath: TOKEN_ENDPOINT_PATH });
   const flags = () => readFeatureFlags();

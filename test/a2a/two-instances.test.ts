@@ -60,7 +60,7 @@ describe('instance A calls agents on instance B over A2A', () => {
     const events = await localA.eventLog.readAfter(paused.id, 0);
     const interrupt = events.at(-1)!.event;
     expect(interrupt).toMatchObject({ kind: 'status-update', final: true, status: { state: 'input-required' }, metadata: { interrupt: { type: 'INTERRUPT', screenId: 'approve-summary', runId: paused.id } } });
-    const remoteTaskId = (interrupt as { metadata: { remote: { taskId: string } } }).metadata.remote.taskId;
+    const remoteTaskId = (interrupt as unknown as { metadata: { remote: { taskId: string } } }).metadata.remote.taskId;
     expect((await dbB.db.models.Run.findById(remoteTaskId).lean())!.state).toBe('input-required');
 
     await expect(localA.remote.resume(paused.id, { screenId: 'approve-summary', values: { approved: 'not a boolean' } })).rejects.toMatchObject({ code: 'UPSTREAM_FAILED' });

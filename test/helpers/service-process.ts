@@ -13,6 +13,8 @@ export interface RunningService {
   /** Everything the process wrote, for failure messages. */
   output(): string;
   stop(): Promise<void>;
+  /** SIGKILL: no shutdown handlers run, as when a host dies. */
+  kill(): Promise<void>;
 }
 
 /**
@@ -40,6 +42,8 @@ export async function startService(options: { mongodbUri: string; env?: Record<s
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group, so kill() reaches tsx's node child as well as tsx.
+    detached: true,
   });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
@@ -63,5 +67,11 @@ export async function startService(options: { mongodbUri: string; env?: Record<s
     url,
     output: () => output,
     stop: () => stopChild(child, dataDir),
+    kill: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        process.kill(-child.pid!, 'SIGKILL');
+      }),
   };
 }

@@ -9,9 +9,13 @@ import { textOf, type InterruptPayload, type Message, type ResumePayload, type T
 import type { EventLog } from './event-log.ts';
 import type { RunProgress, RunStore, RunView } from './run-store.ts';
 import { renderTemplate } from './template.ts';
-import { TERMINAL_STATES } from '../db/index.ts';
+import { TERMINAL_STATES, type Models } from '../db/index.ts';
 
 const ajv = new Ajv({ allErrors: true, strict: false });
+
+/** A worker holds a run for this long and renews the lease while it works. */
+export const RUN_LEASE_MS = 5_000;
+const RENEW_MS = 1_500;
 
 export interface RunExecutor {
   /** Runs (or continues) a run in the background; failures end the run with a failed status. */
@@ -21,6 +25,8 @@ export interface RunExecutor {
   cancel(runId: string): Promise<RunView>;
   /** Runs an agent that asks no human to its answer (sub-agent calls, the runtime bridge). */
   callAgent(agent: string, input: string, signal?: AbortSignal): Promise<string>;
+  /** Picks up runs whose worker died (lease lapsed) and continues them from their last step. */
+  recoverOrphans(): Promise<string[]>;
 }
 
 /**
@@ -29,6 +35,7 @@ export interface RunExecutor {
  * the called agent's flow in place through `callAgent`.
  */
 export function createRunExecutor(deps: {
+  models: Models;
   runs: RunStore;
   eventLog: EventLog;
   extensions: ExtensionReader;
@@ -36,6 +43,23 @@ export function createRunExecutor(deps: {
   logger: Logger;
 }): RunExecutor {
   const active = new Map<string, AbortController>();
+  const workerId = `${process.pid}:${randomUUID()}`;
+  const { Run } = deps.models;
+
+  /** Takes the run's lease unless a live worker holds it. */
+  async function claim(runId: string): Promise<boolean> {
+    const now = new Date();
+    const claimed = await Run.findOneAndUpdate(
+      { _id: runId, $or: [{ leaseUntil: null }, { leaseUntil: { $lt: now } }, { leaseOwner: workerId }] },
+      { $set: { leaseOwner: workerId, leaseUntil: new Date(now.getTime() + RUN_LEASE_MS) } },
+      { new: true, lean: true },
+    );
+    return claimed !== null;
+  }
+
+  function release(runId: string) {
+    return Run.updateOne({ _id: runId, leaseOwner: workerId }, { $set: { leaseOwner: null, leaseUntil: null } });
+  }
 
   const status = (state: TaskStatus['state'], text?: string, extra?: Partial<Message>): TaskStatus => ({
     state,
@@ -123,11 +147,21 @@ export function createRunExecutor(deps: {
     await emitStatus(run, 'completed', true, text);
   }
 
-  function launch(runId: string): Promise<void> {
+  function launch(runId: string, recovered = false): Promise<void> {
     if (active.has(runId)) return Promise.resolve();
     const controller = new AbortController();
     active.set(runId, controller);
-    return execute(runId, controller.signal)
+    let renew: NodeJS.Timeout | undefined;
+    return claim(runId)
+      .then(async (held) => {
+        if (!held) return;
+        renew = setInterval(() => void claim(runId).catch(() => undefined), RENEW_MS);
+        if (recovered) {
+          const run = await deps.runs.get(runId);
+          if (run && run.state === 'working') await emitStatus(run, 'working', false, 'Resumed after the host restarted');
+        }
+        await execute(runId, controller.signal);
+      })
       .catch(async (error: unknown) => {
         const message = error instanceof DomainError ? error.message : 'The agent failed';
         if (!(error instanceof DomainError)) deps.logger.error('run failed', { error, runId });
@@ -135,11 +169,27 @@ export function createRunExecutor(deps: {
         if (run && !TERMINAL_STATES.includes(run.state)) await emitStatus(run, 'failed', true, message);
       })
       .catch((error: unknown) => deps.logger.error('could not record a run failure', { error, runId }))
-      .finally(() => active.delete(runId));
+      .finally(() => {
+        clearInterval(renew);
+        active.delete(runId);
+        void release(runId).catch(() => undefined);
+      });
+  }
+
+  async function recoverOrphans(): Promise<string[]> {
+    const orphans = await Run.find(
+      { state: { $in: ['submitted', 'working'] }, 'progress.remote': { $exists: false }, $or: [{ leaseUntil: null }, { leaseUntil: { $lt: new Date() } }] },
+      { _id: 1, updatedAt: 1 },
+    ).lean();
+    // A run created a moment ago may simply not have been claimed yet by its own process.
+    const stale = orphans.filter((run) => !active.has(run._id) && Date.now() - (run.updatedAt?.getTime() ?? 0) > RUN_LEASE_MS);
+    for (const run of stale) void launch(run._id, true);
+    return stale.map((run) => run._id);
   }
 
   return {
-    start: launch,
+    start: (runId) => launch(runId),
+    recoverOrphans,
     callAgent: (agent, input, signal) => callAgent(agent, input, signal ?? new AbortController().signal, 1),
 
     async resume(runId, resume) {

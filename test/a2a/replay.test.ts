@@ -1,0 +1,109 @@
+import { randomBytes } from 'node:crypto';
+import { findFreePort } from '@service/core/net';
+import { testServices, useTestDatabase } from '@service/core/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fetchAccessToken, installExampleAgents } from '../helpers/a2a.ts';
+import { startService, type RunningService } from '../helpers/service-process.ts';
+
+const t = useTestDatabase();
+let service: RunningService;
+let env: Record<string, string>;
+let token: string;
+
+beforeAll(async () => {
+  await installExampleAgents(t.db, '@acme', ['summarizer']);
+  const { client, clientSecret } = await testServices(t.db).oauth.clients.register(
+    { type: 'ui', id: 'admin', email: 'a@acme.test', role: 'admin' },
+    { name: 'replayer', allowedAgents: ['*'], permissions: ['list', 'read', 'execute'] },
+  );
+  // A fixed port and master key, so a restarted process is the same instance at the same URL.
+  env = {
+    SERVICE_VENDOR_SCOPE: '@acme',
+    SERVICE_A2A_HTTP_ENABLED: 'true',
+    SERVICE_LLM_SCRIPTED_DELAY_MS: '1500',
+    PORT: String(await findFreePort()),
+    SERVICE_MASTER_KEY: randomBytes(32).toString('base64'),
+  };
+  service = await startService({ mongodbUri: t.uri, env });
+  token = await fetchAccessToken(`${service.url}/api/oauth/token`, client.clientId, clientSecret);
+});
+
+afterAll(async () => {
+  await service?.stop();
+});
+
+interface Frame {
+  id: number;
+  result: { kind: string; status?: { state: string }; final?: boolean };
+}
+
+/** Opens message/stream and reads frames until `stopAfter` of them arrived (then drops the connection) or the stream ends. */
+async function stream(body: unknown, lastEventId: number | null, stopAfter = Infinity): Promise<Frame[]> {
+  const controller = new AbortController();
+  const response = await fetch(`${service.url}/api/a2a`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, ...(lastEventId !== null ? { 'last-event-id': String(lastEventId) } : {}) },
+    body: JSON.stringify(body),
+    signal: controller.signal,
+  });
+  expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+  const frames: Frame[] = [];
+  const decoder = new TextDecoder();
+  let buffer = '';
+  const reader = response.body!.getReader();
+  try {
+    while (frames.length < stopAfter) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
+      let end: number;
+      while ((end = buffer.indexOf('\n\n')) >= 0 && frames.length < stopAfter) {
+        const raw = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const id = /^id: (\d+)$/m.exec(raw);
+        const data = /^data: (.*)$/m.exec(raw);
+        if (id && data) frames.push({ id: Number(id[1]), result: (JSON.parse(data[1]!) as { result: Frame['result'] }).result });
+      }
+    }
+  } finally {
+    controller.abort();
+  }
+  return frames;
+}
+
+const request = () => ({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'message/stream',
+  params: { message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text: 'Replay me. Exactly once.' }] } },
+});
+
+function expectExactlyOnce(first: Frame[], second: Frame[], full: Frame[]) {
+  const seen = [...first, ...second];
+  expect(seen.map((f) => f.id)).toEqual(full.map((f) => f.id));
+  expect(seen.map((f) => f.result)).toEqual(full.map((f) => f.result));
+  expect(full.map((f) => f.id)).toEqual(full.map((_, i) => i + 1));
+  expect(full.at(-1)!.result).toMatchObject({ final: true, status: { state: 'completed' } });
+}
+
+describe('replay with Last-Event-ID', () => {
+  it('after a dropped connection: every event exactly once, in order', async () => {
+    const body = request();
+    const first = await stream(body, null, 2);
+    expect(first.map((f) => f.id)).toEqual([1, 2]);
+    const second = await stream(body, first.at(-1)!.id);
+    const full = await stream(body, 0);
+    expectExactlyOnce(first, second, full);
+  });
+
+  it('after the host process is killed mid-run and restarted: the run continues, nothing lost or repeated', async () => {
+    const body = request();
+    const first = await stream(body, null, 2);
+    await service.kill();
+    service = await startService({ mongodbUri: t.uri, env });
+    const second = await stream(body, first.at(-1)!.id);
+    const full = await stream(body, 0);
+    expectExactlyOnce(first, second, full);
+    expect(second.some((f) => f.result.kind === 'status-update' && JSON.stringify(f.result).includes('Resumed after the host restarted'))).toBe(true);
+  });
+});

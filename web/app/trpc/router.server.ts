@@ -4,6 +4,8 @@ import { systemRouter } from './routers/system.server.ts';
 import { agentsRouter } from './routers/agents.server.ts';
 import { extensionsRouter } from './routers/extensions.server.ts';
 import { registriesRouter } from './routers/registries.server.ts';
+import { a2aRouter } from './routers/a2a.server.ts';
+import { runsRouter } from './routers/runs.server.ts';
 
 export const appRouter = router({
   system: systemRouter,
@@ -11,6 +13,8 @@ export const appRouter = router({
   agents: agentsRouter,
   extensions: extensionsRouter,
   registries: registriesRouter,
+  a2a: a2aRouter,
+  runs: runsRouter,
 });
 
 export type AppRouter = typeof appRouter;

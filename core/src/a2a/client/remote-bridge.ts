@@ -36,18 +36,25 @@ export function createRemoteBridge(deps: { client: A2aClient; runs: RunStore; ev
     return (await deps.runs.get(run.id))!;
   }
 
-  /** Starts a remote call as a local run and follows it until it completes, fails or pauses. */
-  async function call(actor: Actor, input: { peerId: string; skillId: string; text: string }): Promise<RunView> {
+  /**
+   * Starts a remote call as a local run: returns the local run at once and, as `done`, the run
+   * once the remote side completed, failed or paused.
+   */
+  async function start(actor: Actor, input: { peerId: string; skillId: string; text: string }): Promise<{ run: RunView; done: Promise<RunView> }> {
     const message: Message = { kind: 'message', messageId: randomUUID(), role: 'user', parts: [{ kind: 'text', text: input.text }], metadata: { skillId: input.skillId } };
     const { run } = await deps.runs.create(actor, { agent: input.skillId, message });
     const link: RemoteLink = { peerId: input.peerId, skillId: input.skillId, remoteTaskId: null, remoteLastEventId: null };
     await deps.runs.saveProgress(run.id, { ...run.progress, remote: link } as RunView['progress']);
-    try {
-      return await pump(run, link, message);
-    } catch (error) {
+    const done = pump(run, link, message).catch(async (error: unknown) => {
       await failLocally(run, error);
       throw error;
-    }
+    });
+    return { run, done };
+  }
+
+  /** Starts a remote call and follows it until it completes, fails or pauses. */
+  async function call(actor: Actor, input: { peerId: string; skillId: string; text: string }): Promise<RunView> {
+    return (await start(actor, input)).done;
   }
 
   /** Answers a remote INTERRUPT (from this side's human or agent) and follows the rest of the run. */
@@ -74,7 +81,7 @@ export function createRemoteBridge(deps: { client: A2aClient; runs: RunStore; ev
     });
   }
 
-  return { call, resume, isRemote: (run: RunView) => !!linkOf(run) };
+  return { start, call, resume, isRemote: (run: RunView) => !!linkOf(run) };
 }
 
 function remoteTaskIdOf(event: A2aEvent): string | null {

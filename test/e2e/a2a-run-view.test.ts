@@ -1,0 +1,82 @@
+import path from 'node:path';
+import { createUserStore } from '@service/core/auth';
+import { useTestDatabase } from '@service/core/testing';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installExampleAgents } from '../helpers/a2a.ts';
+import { artifactsDir, launchChromium } from '../helpers/browser.ts';
+import { startService, type RunningService } from '../helpers/service-process.ts';
+
+const dbA = useTestDatabase();
+const dbB = useTestDatabase();
+let a: RunningService;
+let b: RunningService;
+let browser: Browser;
+
+beforeAll(async () => {
+  await installExampleAgents(dbB.db, '@globex');
+  await createUserStore(dbA.db.models).create({ email: 'ops@acme.test', password: 'correct horse battery', role: 'admin' });
+  await createUserStore(dbB.db.models).create({ email: 'ops@globex.test', password: 'correct horse battery', role: 'admin' });
+  [a, b, browser] = await Promise.all([
+    startService({ mongodbUri: dbA.uri, env: { SERVICE_VENDOR_SCOPE: '@acme', SERVICE_A2A_HTTP_ENABLED: 'true' } }),
+    startService({ mongodbUri: dbB.uri, env: { SERVICE_VENDOR_SCOPE: '@globex', SERVICE_A2A_HTTP_ENABLED: 'true' } }),
+    launchChromium(),
+  ]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await Promise.all([a?.stop(), b?.stop()]);
+});
+
+async function signIn(page: Page, url: string, email: string) {
+  await page.goto(`${url}/sign-in`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill('correct horse battery');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(`${url}/administration`);
+}
+
+describe('A2A screens across two instances', () => {
+  it('registers a client on B and a peer on A, runs B\'s flow from A, and answers its interrupt in A\'s run view', async () => {
+    const pageB = await browser.newPage();
+    await signIn(pageB, b.url, 'ops@globex.test');
+    await pageB.getByRole('link', { name: 'A2A clients' }).click();
+    await pageB.getByLabel('Name').fill('Acme');
+    await pageB.getByRole('button', { name: 'Register' }).click();
+    const secret = (await pageB.getByTestId('client-secret').textContent())!;
+    const clientId = (await pageB.getByRole('status').locator('code').first().textContent())!;
+    expect(secret).toMatch(/^svs_/);
+
+    const page = await browser.newPage();
+    page.on('dialog', (dialog) => void dialog.accept());
+    await signIn(page, a.url, 'ops@acme.test');
+    await page.getByRole('link', { name: 'Remote peers' }).click();
+    await page.getByLabel('Peer id').fill('globex');
+    await page.getByLabel('Name').fill('Globex');
+    await page.getByLabel('Base URL').fill(b.url);
+    await page.getByLabel('Client id').fill(clientId);
+    await page.getByLabel('Client secret').fill(secret);
+    await page.getByRole('button', { name: 'Register peer' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toBe('Registered Globex: 2 agent(s) offered.');
+
+    await page.getByRole('link', { name: 'Runs' }).click();
+    await page.getByLabel('Instance').selectOption('globex');
+    await page.getByLabel('Agent (skill id)').fill('@globex/editorial-review');
+    await page.getByLabel('Input').fill('A draft about two instances. It needs a teaser.');
+    await page.getByRole('button', { name: 'Start' }).click();
+    await page.waitForURL(/\/administration\/runs\/[0-9a-f-]{36}$/);
+    await expect.poll(() => page.getByTestId('run-state').textContent(), { timeout: 20_000 }).toBe('input-required');
+    expect(await page.getByRole('list', { name: 'Events' }).textContent()).toContain('INTERRUPT');
+
+    const form = page.getByRole('form', { name: 'Approve the summary' });
+    await form.getByLabel('Approve this summary *').check();
+    await form.getByLabel('Notes for the writer').fill('Make it punchy.');
+    const answered = page.waitForResponse((response) => response.request().method() === 'POST' && response.url().includes('/administration/runs/'));
+    await form.getByRole('button', { name: 'Answer and continue' }).click();
+    expect((await answered).status()).toBe(200);
+    await expect.poll(async () => { await page.reload(); return page.getByTestId('run-state').textContent(); }, { timeout: 20_000 }).toBe('completed');
+    await page.screenshot({ path: path.join(artifactsDir, 'run-view.png'), fullPage: true });
+    expect(await dbB.db.models.Run.countDocuments({ state: 'completed', agent: '@globex/editorial-review' })).toBe(1);
+  });
+});

@@ -1,0 +1,118 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { Form, useActionData, useLoaderData } from '@remix-run/react';
+import { A2A_PERMISSIONS } from '@service/core/db';
+import { serverCaller } from '~/trpc/handler.server.ts';
+import { formAction } from '~/ui/action-result.server.ts';
+import { Failure } from '~/ui/Failure.tsx';
+
+export const meta: MetaFunction = () => [{ title: 'A2A clients' }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const caller = await serverCaller(request, context.services);
+  return { clients: await caller.a2a.clients.list(), tokenEndpoint: (await context.services.agentCard()).authentication.tokenEndpoint, permissions: [...A2A_PERMISSIONS] };
+}
+
+const agentsOf = (form: FormData) => String(form.get('allowedAgents') ?? '').split(/[\s,]+/).filter(Boolean);
+const permissionsOf = (form: FormData) => A2A_PERMISSIONS.filter((p) => form.get(`permission.${p}`) === 'on');
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = await request.formData();
+  return formAction(async () => {
+    const caller = await serverCaller(request, context.services);
+    const clientId = String(form.get('clientId') ?? '');
+    switch (form.get('intent')) {
+      case 'register': {
+        const { client, clientSecret } = await caller.a2a.clients.register({ name: String(form.get('name') ?? ''), allowedAgents: agentsOf(form), permissions: permissionsOf(form) });
+        return { secret: { clientId: client.clientId, clientSecret } };
+      }
+      case 'rotate':
+        return { secret: { clientId, clientSecret: (await caller.a2a.clients.rotate({ clientId })).clientSecret } };
+      case 'revoke':
+        await caller.a2a.clients.revoke({ clientId });
+        return { notice: `Revoked ${clientId}: its tokens stop working at once.` };
+      default:
+        return { error: 'Unknown action', details: null };
+    }
+  });
+}
+
+export default function Clients() {
+  const { clients, tokenEndpoint, permissions } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  return (
+    <>
+      <h1>A2A clients</h1>
+      <p className="hint">
+        Other instances authenticate with OAuth 2.0 client credentials at <code>{tokenEndpoint}</code>. Grants decide which agents a client may list, read and execute.
+      </p>
+      {result && 'secret' in result && result.secret ? (
+        <div className="notice" role="status">
+          Client <code>{result.secret.clientId}</code> secret (shown once, copy it now): <code data-testid="client-secret">{result.secret.clientSecret}</code>
+        </div>
+      ) : null}
+      {result && 'notice' in result ? <p className="notice" role="status">{result.notice}</p> : null}
+      <Failure failure={result && 'error' in result ? result : null} />
+      <Form method="post">
+        <fieldset>
+          <legend>Register a client</legend>
+          <div className="form-grid">
+            <label htmlFor="name">Name</label>
+            <input id="name" name="name" required />
+            <label htmlFor="allowedAgents">Allowed agents</label>
+            <input id="allowedAgents" name="allowedAgents" placeholder="@scope/agent, … or *" defaultValue="*" />
+            <span>Permissions</span>
+            <span>
+              {permissions.map((p) => (
+                <label key={p} className="hint">
+                  <input type="checkbox" name={`permission.${p}`} defaultChecked /> {p}{' '}
+                </label>
+              ))}
+            </span>
+          </div>
+          <button type="submit" name="intent" value="register">
+            Register
+          </button>
+        </fieldset>
+      </Form>
+      <table aria-label="Clients">
+        <thead>
+          <tr>
+            <th>Client</th>
+            <th>Agents</th>
+            <th>Permissions</th>
+            <th>State</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {clients.map((c) => (
+            <tr key={c.clientId}>
+              <td>
+                <strong>{c.name}</strong>
+                <div className="hint">
+                  <code>{c.clientId}</code>
+                </div>
+              </td>
+              <td>{c.allowedAgents.join(', ') || '—'}</td>
+              <td>{c.permissions.join(', ') || '—'}</td>
+              <td>{c.revoked ? 'revoked' : 'active'}</td>
+              <td>
+                {c.revoked ? null : (
+                  <Form method="post" className="row-actions">
+                    <input type="hidden" name="clientId" value={c.clientId} />
+                    <button type="submit" name="intent" value="rotate" className="secondary">
+                      Rotate secret
+                    </button>
+                    <button type="submit" name="intent" value="revoke" className="secondary" onClick={(e) => !window.confirm(`Revoke ${c.name}?`) && e.preventDefault()}>
+                      Revoke
+                    </button>
+                  </Form>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
+  );
+}

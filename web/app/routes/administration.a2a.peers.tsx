@@ -1,0 +1,68 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { Form, useActionData, useLoaderData } from '@remix-run/react';
+import { serverCaller } from '~/trpc/handler.server.ts';
+import { formAction } from '~/ui/action-result.server.ts';
+import { Failure } from '~/ui/Failure.tsx';
+
+export const meta: MetaFunction = () => [{ title: 'Remote peers' }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  return { peers: await (await serverCaller(request, context.services)).a2a.peers.list() };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = await request.formData();
+  return formAction(async () => {
+    const caller = await serverCaller(request, context.services);
+    const field = (name: string) => String(form.get(name) ?? '').trim();
+    const peer = await caller.a2a.peers.register({ id: field('id'), name: field('name'), baseUrl: field('baseUrl'), clientId: field('clientId'), clientSecret: field('clientSecret') });
+    const card = await caller.a2a.peers.card({ id: peer.id }).catch(() => null);
+    return { notice: card ? `Registered ${peer.name}: ${card.skills.length} agent(s) offered.` : `Registered ${peer.name}; its AgentCard is not reachable yet.` };
+  });
+}
+
+export default function Peers() {
+  const { peers } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  return (
+    <>
+      <h1>Remote peers</h1>
+      <p className="hint">Instances this one calls over A2A, with the client credentials their admin issued to us. The secret is sealed at rest and never shown again.</p>
+      {result && 'notice' in result ? <p className="notice" role="status">{result.notice}</p> : null}
+      <Failure failure={result && 'error' in result ? result : null} />
+      <Form method="post">
+        <fieldset>
+          <legend>Register a peer</legend>
+          <div className="form-grid">
+            <label htmlFor="id">Peer id</label>
+            <input id="id" name="id" required pattern="[a-z0-9][a-z0-9-]*" />
+            <label htmlFor="name">Name</label>
+            <input id="name" name="name" required />
+            <label htmlFor="baseUrl">Base URL</label>
+            <input id="baseUrl" name="baseUrl" type="url" required placeholder="https://agents.example.com" />
+            <label htmlFor="clientId">Client id</label>
+            <input id="clientId" name="clientId" required />
+            <label htmlFor="clientSecret">Client secret</label>
+            <input id="clientSecret" name="clientSecret" type="password" autoComplete="off" required />
+          </div>
+          <button type="submit">Register peer</button>
+        </fieldset>
+      </Form>
+      <table aria-label="Peers">
+        <tbody>
+          {peers.map((p) => (
+            <tr key={p.id}>
+              <td>
+                <strong>{p.name}</strong> <code>{p.id}</code>
+              </td>
+              <td>{p.baseUrl}</td>
+              <td>
+                <code>{p.clientId}</code>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
+  );
+}

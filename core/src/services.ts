@@ -72,8 +72,11 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
   const eventLog = createEventLog(database.models);
   const runs = createRunStore({ models: database.models, eventLog });
   const executor = createRunExecutor({ models: database.models, runs, eventLog, extensions, llm, logger: logger.child({ component: 'runs' }) });
-  const agentCard = () =>
-    buildAgentCard({ extensions, baseUrl: config.baseUrl, productName: config.identity.productName, version: SERVICE_VERSION, tokenEndpointPath: TOKEN_ENDPOINT_PATH });
+  // The card is read on every A2A call (which agent, may this client use it); rebuilding it from
+  // the extension records at most once a second keeps that off the hot path.
+  const agentCard = cachedFor(1_000, () =>
+    buildAgentCard({ extensions, baseUrl: config.baseUrl, productName: config.identity.productName, version: SERVICE_VERSION, tokenEndpointPath: TOKEN_ENDPOINT_PATH }),
+  );
   const flags = () => readFeatureFlags();
   const peers = createRemotePeers({ models: database.models, sealer, audit });
   const a2aClient = createA2aClient({ peers, logger: logger.child({ component: 'a2a-client' }) });
@@ -110,5 +113,18 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
       llmBridge: createLlmBridgeHandler(bridge),
       a2a: createA2aHandler({ flags, verifyToken: oauth.tokens.verify, card: agentCard, runs, eventLog, executor, logger: logger.child({ component: 'a2a' }) }),
     },
+  };
+}
+
+/** Memoises an async value for `ttlMs`; concurrent callers share one computation. */
+function cachedFor<T>(ttlMs: number, compute: () => Promise<T>): () => Promise<T> {
+  let cached: { at: number; value: Promise<T> } | undefined;
+  return () => {
+    if (!cached || Date.now() - cached.at > ttlMs) {
+      const value = compute();
+      cached = { at: Date.now(), value };
+      value.catch(() => (cached = undefined));
+    }
+    return cached.value;
   };
 }

@@ -23,7 +23,7 @@ try {
       for (let seq = from; seq < Math.min(count + 1, from + 5_000); seq++) {
         batch.push({ _id: runEventId(runId, seq), runId, seq, kind: 'status-update', payload: { kind: 'status-update', taskId: runId, contextId: 'c', final: false, status: { state: 'working', timestamp: '2026-01-01T00:00:00Z' } }, at: new Date() });
       }
-      await RunEvent.collection.insertMany(batch, { ordered: false });
+      await RunEvent.collection.insertMany(batch as never[], { ordered: false });
     }
     console.log(`  seeded ${runId}: ${count} events`);
   }

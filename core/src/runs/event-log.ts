@@ -26,6 +26,8 @@ export function createEventLog(models: Models) {
   const { Run, RunEvent } = models;
   const appended = new EventEmitter();
   appended.setMaxListeners(0);
+  /** The newest sequence stored by this process per run, so a follower never waits for an append it missed. */
+  const latest = new Map<string, number>();
 
   // Appends to one run are serialised in this process, so sequence numbers are stored in order.
   const chains = new Map<string, Promise<unknown>>();
@@ -48,6 +50,9 @@ export function createEventLog(models: Models) {
     if (!run) throw new Error(`run ${runId} does not exist`);
     const seq = run.lastSeq;
     await RunEvent.create({ _id: runEventId(runId, seq), runId, seq, kind: event.kind, payload: event, at: new Date() });
+    // Forgotten at a final event, so the map holds only runs still producing events.
+    if (isFinalEvent(event)) latest.delete(runId);
+    else if ((latest.get(runId) ?? 0) < seq) latest.set(runId, seq);
     appended.emit(runId, seq);
     return seq;
   }
@@ -76,8 +81,9 @@ export function createEventLog(models: Models) {
     return out;
   }
 
-  /** Waits for an append to the run (in this process) or the poll interval, whichever is first. */
-  function nextAppend(runId: string, signal?: AbortSignal): Promise<void> {
+  /** Waits for an append after `cursor` (in this process) or the poll interval, whichever is first. */
+  function nextAppend(runId: string, cursor: number, signal?: AbortSignal): Promise<void> {
+    if ((latest.get(runId) ?? 0) > cursor) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
@@ -112,7 +118,7 @@ export function createEventLog(models: Models) {
       }
       if (batch.length === 0) {
         if (await isSettled(runId, cursor)) return;
-        await nextAppend(runId, signal);
+        await nextAppend(runId, cursor, signal);
       }
     }
   }

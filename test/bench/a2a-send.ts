@@ -1,0 +1,80 @@
+/**
+ * message/send on the same trivial agent (answer = a one-line echo), over loopback HTTP:
+ * our server (bearer JWT verified per call, durable run and event log in MongoDB) against an
+ * @a2a-js/sdk server with its in-memory task store, interleaved. Goal: ratio >= 1.0 (ours/theirs
+ * throughput); reported as it is.
+ */
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor } from '@a2a-js/sdk/server';
+import { A2AExpressApp } from '@a2a-js/sdk/server/express';
+import express from 'express';
+import { testServices } from '@service/core/testing/services';
+import { fetchAccessToken, installExampleAgents } from '../helpers/a2a.ts';
+import { startService } from '../helpers/service-process.ts';
+import { benchDatabase } from './bench-environment.ts';
+import { percentile, report, sideBySide } from './harness.ts';
+
+const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 150);
+
+const echo: AgentExecutor = {
+  async execute(context, bus) {
+    const text = context.userMessage.parts.flatMap((p) => (p.kind === 'text' ? [p.text] : [])).join(' ');
+    bus.publish({
+      kind: 'task',
+      id: context.taskId,
+      contextId: context.contextId,
+      status: { state: 'completed', timestamp: new Date().toISOString() },
+      history: [context.userMessage],
+      artifacts: [{ artifactId: randomUUID(), parts: [{ kind: 'text', text: `[scripted] ${text}` }] }],
+    });
+    bus.finished();
+  },
+  async cancelTask() {},
+};
+
+const database = await benchDatabase('bench_a2a_send');
+const sdkApp = express();
+const sdkCard = { name: 'sdk', description: 'echo', url: '', version: '1', protocolVersion: '0.3.0', capabilities: {}, defaultInputModes: ['text/plain'], defaultOutputModes: ['text/plain'], skills: [] };
+new A2AExpressApp(new DefaultRequestHandler(sdkCard, new InMemoryTaskStore(), echo)).setupRoutes(sdkApp);
+const sdkServer = sdkApp.listen(0, '127.0.0.1');
+await new Promise((resolve) => sdkServer.once('listening', resolve));
+const sdkUrl = `http://127.0.0.1:${(sdkServer.address() as AddressInfo).port}/`;
+
+await installExampleAgents(database.db, '@bench', ['summarizer']);
+const { client, clientSecret } = await testServices(database.db).oauth.clients.register(
+  { type: 'ui', id: 'bench', email: 'b@bench.test', role: 'admin' },
+  { name: 'bench', allowedAgents: ['*'], permissions: ['list', 'read', 'execute'] },
+);
+const service = await startService({ mongodbUri: dbUri(), env: { SERVICE_VENDOR_SCOPE: '@bench', SERVICE_A2A_HTTP_ENABLED: 'true' } });
+
+function dbUri(): string {
+  const { host, port, name } = database.db.connection;
+  return `mongodb://${host}:${port}/${name}`;
+}
+
+try {
+  const token = await fetchAccessToken(`${service.url}/api/oauth/token`, client.clientId, clientSecret);
+  const send = async (url: string, bearer: string | null) => {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: { kind: 'message', messageId: randomUUID(), role: 'user', parts: [{ kind: 'text', text: 'Echo this. Now.' }] } } }),
+    });
+    const body = (await response.json()) as { result?: { status: { state: string } } };
+    if (body.result?.status.state !== 'completed') throw new Error(`unexpected reply: ${JSON.stringify(body)}`);
+  };
+  const result = await sideBySide(
+    'message/send on a trivial agent',
+    { iterations: ITERATIONS, warmup: 10 },
+    { name: '@a2a-js/sdk DefaultRequestHandler + InMemoryTaskStore', run: () => send(sdkUrl, null) },
+    { name: 'our /api/a2a (JWT, durable run + event log)', run: () => send(`${service.url}/api/a2a`, token) },
+  );
+  console.log(`  database: ${database.kind}`);
+  const latencyRatio = report(result);
+  console.log(`  throughput: ours ${(1000 / percentile(result.candidateMs, 50)).toFixed(0)}/s, sdk ${(1000 / percentile(result.baselineMs, 50)).toFixed(0)}/s; ratio ours/sdk ${(1 / latencyRatio).toFixed(2)} (goal >= 1.0: ${1 / latencyRatio >= 1 ? 'met' : 'NOT met'})`);
+} finally {
+  await service.stop();
+  sdkServer.close();
+  await database.stop();
+}

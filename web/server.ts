@@ -4,6 +4,7 @@ import { createRequestHandler } from '@remix-run/express';
 import type { ServerBuild } from '@remix-run/node';
 import express from 'express';
 import { startBackgroundWork, startServices } from '@service/core/boot';
+import { startAgentRuntime, type AgentRuntime } from '@service/core/runtime';
 import { createLogger } from '@service/core/log';
 import { findFreePort, isPortFree } from '@service/core/net';
 
@@ -48,6 +49,13 @@ async function main() {
     const boundPort = typeof address === 'object' && address ? address.port : config.port;
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${boundPort}`;
     logger.info(`service listening on ${url}`, { url, baseUrl: config.baseUrl, mode: dev ? 'dev' : 'built' });
+    // Agents run in a supervised runtime process that calls back through the bridge routes.
+    if (config.bridgeToken) {
+      runtime = startAgentRuntime({ hostUrl: url, bridgeToken: config.bridgeToken, logger: logger.child({ component: 'runtime' }) });
+      services.executor.useRuntime(runtime);
+    } else {
+      logger.warn('SERVICE_BRIDGE_TOKEN is unset: agents run inside the web process');
+    }
     if (started.initialSignIn) {
       // Printed to the terminal once, at creation; it is not written to the log stream.
       process.stdout.write(
@@ -59,6 +67,7 @@ async function main() {
   });
 
   const stopBackgroundWork = startBackgroundWork(services);
+  let runtime: AgentRuntime | undefined;
 
   // A background job's bug must not take every other request down with it.
   process.on('unhandledRejection', (error) => logger.error('unhandled rejection', { error }));
@@ -69,6 +78,7 @@ async function main() {
     stopping = true;
     logger.info(`received ${signal}, shutting down`);
     stopBackgroundWork();
+    await runtime?.stop();
     server.close();
     await vite?.close();
     await started.stop();

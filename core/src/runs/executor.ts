@@ -10,6 +10,7 @@ import type { EventLog } from './event-log.ts';
 import type { RunProgress, RunStore, RunView } from './run-store.ts';
 import { renderTemplate } from './template.ts';
 import { TERMINAL_STATES, type Models } from '../db/index.ts';
+import type { StepRequest } from '../runtime/protocol.ts';
 
 const ajv = new Ajv({ allErrors: true, strict: false });
 
@@ -27,6 +28,13 @@ export interface RunExecutor {
   callAgent(agent: string, input: string, signal?: AbortSignal): Promise<string>;
   /** Picks up runs whose worker died (lease lapsed) and continues them from their last step. */
   recoverOrphans(): Promise<string[]>;
+  /** From now on, LLM and call steps run in the agent runtime process. */
+  useRuntime(runtime: StepRuntime): void;
+}
+
+/** Where non-HITL steps run when an agent runtime process is attached. */
+export interface StepRuntime {
+  runStep(request: Omit<StepRequest, 'type' | 'callId'>): Promise<string>;
 }
 
 /**
@@ -43,6 +51,7 @@ export function createRunExecutor(deps: {
   logger: Logger;
 }): RunExecutor {
   const active = new Map<string, AbortController>();
+  let runtime: StepRuntime | undefined;
   const workerId = `${process.pid}:${randomUUID()}`;
   const { Run } = deps.models;
 
@@ -124,12 +133,10 @@ export function createRunExecutor(deps: {
         });
         return;
       }
-      if (step.kind === 'call') {
-        await emitStatus(run, 'working', false, `Calling ${step.agent}`);
-        last = await callAgent(step.agent, renderTemplate(step.input, context), signal, 1);
-      } else {
-        last = await llmTurn(flow, renderTemplate(step.prompt, context), signal);
-      }
+      if (step.kind === 'call') await emitStatus(run, 'working', false, `Calling ${step.agent}`);
+      if (runtime) last = await inRuntime(runtime, { flow: { instructions: flow.instructions }, step, context });
+      else if (step.kind === 'call') last = await callAgent(step.agent, renderTemplate(step.input, context), signal, 1);
+      else last = await llmTurn(flow, renderTemplate(step.prompt, context), signal);
       progress.outputs![step.id] = last;
       progress.stepIndex = index + 1;
       await deps.runs.saveProgress(run.id, progress);
@@ -145,6 +152,18 @@ export function createRunExecutor(deps: {
       lastChunk: true,
     });
     await emitStatus(run, 'completed', true, text);
+  }
+
+  /** A step whose runtime crashed under it is run again once the runtime is back (twice at most). */
+  async function inRuntime(target: StepRuntime, request: Omit<StepRequest, 'type' | 'callId'>): Promise<string> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await target.runStep(request);
+      } catch (error) {
+        if (attempt >= 2 || (error as Error).name !== 'RuntimeCrashedError') throw error;
+        deps.logger.warn('agent runtime crashed during a step; running it again', { step: request.step.id, attempt });
+      }
+    }
   }
 
   function launch(runId: string, recovered = false): Promise<void> {
@@ -189,6 +208,9 @@ export function createRunExecutor(deps: {
 
   return {
     start: (runId) => launch(runId),
+    useRuntime: (target) => {
+      runtime = target;
+    },
     recoverOrphans,
     callAgent: (agent, input, signal) => callAgent(agent, input, signal ?? new AbortController().signal, 1),
 

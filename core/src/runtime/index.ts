@@ -1,0 +1,2 @@
+export { startAgentRuntime, RuntimeCrashedError, type AgentRuntime } from './supervisor.ts';
+export type { StepRequest, StepReply } from './protocol.ts';

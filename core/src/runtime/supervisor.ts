@@ -1,0 +1,109 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { DomainError } from '../errors/index.ts';
+import type { Logger } from '../log/index.ts';
+import { RUNTIME_ENV, type StepReply, type StepRequest } from './protocol.ts';
+
+const RUNTIME_MAIN = fileURLToPath(new URL('./runtime-main.ts', import.meta.url));
+const STEP_TIMEOUT_MS = 10 * 60_000;
+
+export class RuntimeCrashedError extends DomainError {
+  override name = 'RuntimeCrashedError';
+  constructor() {
+    super('UPSTREAM_FAILED', 'The agent runtime stopped while running a step');
+  }
+}
+
+export interface AgentRuntime {
+  runStep(request: Omit<StepRequest, 'type' | 'callId'>): Promise<string>;
+  pid(): number | undefined;
+  restarts(): number;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the agent runtime as a child process and keeps it running: on a crash it is started
+ * again (backing off up to 5 s) and the steps it was running fail with RuntimeCrashedError,
+ * which the executor retries.
+ */
+export function startAgentRuntime(options: { hostUrl: string; bridgeToken: string; logger: Logger }): AgentRuntime {
+  let child: ChildProcess | undefined;
+  let ready: Promise<void> = Promise.resolve();
+  let stopping = false;
+  let restartCount = 0;
+  let backoff = 100;
+  const pending = new Map<string, { resolve: (output: string) => void; reject: (error: Error) => void; timer: NodeJS.Timeout }>();
+
+  const spawn = () => {
+    const current = fork(RUNTIME_MAIN, [], {
+      execArgv: ['--import', 'tsx'],
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: process.env.NODE_ENV, [RUNTIME_ENV.hostUrl]: options.hostUrl, [RUNTIME_ENV.bridgeToken]: options.bridgeToken },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    child = current;
+    ready = new Promise<void>((resolve) => {
+      const onReady = (message: { type?: string }) => {
+        if (message?.type === 'ready') {
+          current.off('message', onReady);
+          backoff = 100;
+          options.logger.info(`agent runtime ready (pid ${current.pid})`, { pid: current.pid });
+          resolve();
+        }
+      };
+      current.on('message', onReady);
+    });
+    current.on('message', (reply: StepReply) => {
+      if (reply?.type !== 'result' && reply?.type !== 'error') return;
+      const waiter = pending.get(reply.callId);
+      if (!waiter) return;
+      pending.delete(reply.callId);
+      clearTimeout(waiter.timer);
+      if (reply.type === 'result') waiter.resolve(reply.output);
+      else waiter.reject(new DomainError('UPSTREAM_FAILED', reply.message));
+    });
+    current.once('exit', (code, signal) => {
+      for (const [callId, waiter] of pending) {
+        clearTimeout(waiter.timer);
+        waiter.reject(new RuntimeCrashedError());
+        pending.delete(callId);
+      }
+      if (stopping) return;
+      restartCount++;
+      options.logger.warn(`agent runtime exited (${signal ?? code}); restarting in ${backoff} ms`, { code, signal });
+      const delay = backoff;
+      backoff = Math.min(backoff * 2, 5_000);
+      ready = new Promise<void>((resolve) => setTimeout(() => void spawn().then(resolve), delay));
+    });
+    return ready;
+  };
+  spawn();
+
+  return {
+    async runStep(request) {
+      await ready;
+      const target = child;
+      if (!target?.connected) throw new RuntimeCrashedError();
+      const callId = randomUUID();
+      return new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          pending.delete(callId);
+          reject(new DomainError('UPSTREAM_FAILED', 'The agent step timed out'));
+        }, STEP_TIMEOUT_MS);
+        pending.set(callId, { resolve, reject, timer });
+        target.send({ type: 'step', callId, ...request } satisfies StepRequest);
+      });
+    },
+    pid: () => child?.pid,
+    restarts: () => restartCount,
+    async stop() {
+      stopping = true;
+      const current = child;
+      if (!current || current.exitCode !== null) return;
+      await new Promise<void>((resolve) => {
+        current.once('exit', () => resolve());
+        current.kill('SIGTERM');
+      });
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import { testServices, useTestDatabase } from '@service/core/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fetchAccessToken, installExampleAgents } from '../helpers/a2a.ts';
+import { startService, type RunningService } from '../helpers/service-process.ts';
+
+const t = useTestDatabase();
+let service: RunningService;
+let token: string;
+
+beforeAll(async () => {
+  await installExampleAgents(t.db, '@acme', ['summarizer']);
+  const { client, clientSecret } = await testServices(t.db).oauth.clients.register(
+    { type: 'ui', id: 'admin', email: 'a@acme.test', role: 'admin' },
+    { name: 'runtime test', allowedAgents: ['*'], permissions: ['list', 'read', 'execute'] },
+  );
+  service = await startService({ mongodbUri: t.uri, env: { SERVICE_VENDOR_SCOPE: '@acme', SERVICE_A2A_HTTP_ENABLED: 'true', SERVICE_LLM_SCRIPTED_DELAY_MS: '1500' } });
+  token = await fetchAccessToken(`${service.url}/api/oauth/token`, client.clientId, clientSecret);
+});
+
+afterAll(async () => {
+  await service?.stop();
+});
+
+const runtimePids = () => [...service.output().matchAll(/agent runtime ready \(pid (\d+)\)/g)].map((m) => Number(m[1]));
+
+describe('the agent runtime process', () => {
+  it('runs agent steps out of the web process, and is restarted after a crash with the step run again', async () => {
+    await expect.poll(() => runtimePids().length, { timeout: 15_000 }).toBe(1);
+    const [firstPid] = runtimePids();
+
+    const response = await fetch(`${service.url}/api/a2a`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/stream', params: { message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text: 'Crash the runtime. Then recover.' }] } } }),
+    });
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    let killed = false;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+      // The step is in the runtime (its LLM turn takes 1.5 s): kill the runtime under it.
+      if (!killed && text.includes('"state":"working"')) {
+        process.kill(firstPid!, 'SIGKILL');
+        killed = true;
+      }
+    }
+    expect(killed).toBe(true);
+    const results = text.split('\n').filter((l) => l.startsWith('data: ')).map((l) => (JSON.parse(l.slice(6)) as { result: { kind: string; status?: { state: string }; artifact?: { parts: { text: string }[] } } }).result);
+    expect(results.at(-1)).toMatchObject({ kind: 'status-update', status: { state: 'completed' } });
+    expect(results.find((r) => r.kind === 'artifact-update')!.artifact!.parts[0]!.text).toBe('[scripted] Summarize: Crash the runtime. Then recover.');
+
+    expect(service.output()).toContain('agent runtime exited');
+    expect(service.output()).toContain('agent runtime crashed during a step; running it again');
+    await expect.poll(() => runtimePids().length).toBe(2);
+    expect(runtimePids()[1]).not.toBe(firstPid);
+  });
+});

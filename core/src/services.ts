@@ -75,7 +75,14 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
   // The card is read on every A2A call (which agent, may this client use it); rebuilding it from
   // the extension records at most once a second keeps that off the hot path.
   const agentCard = cachedFor(1_000, () =>
-    buildAgentCard({ extensions, baseUrl: config.baseUrl, productName: config.identity.productName, version: SERVICE_VERSION, tokenEndpointPath: TOKEN_ENDPOINT_PATH }),
+    buildAgentCard({
+      extensions,
+      baseUrl: config.baseUrl,
+      productName: config.identity.productName,
+      version: SERVICE_VERSION,
+      tokenEndpointPath: TOKEN_ENDPOINT_PATH,
+      aguiExternalEnabled: readFeatureFlags().aguiExternalEnabled,
+    }),
   );
   const flags = () => readFeatureFlags();
   const peers = createRemotePeers({ models: database.models, sealer, audit });

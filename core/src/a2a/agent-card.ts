@@ -1,6 +1,7 @@
 import type { ExtensionReader } from '../extensions/index.ts';
 import { json } from '../http/index.ts';
 import { A2A_PROTOCOL_VERSION } from './protocol.ts';
+import { AGUI_EXTENSION_URI } from './agui.ts';
 
 export const A2A_PATH = '/api/a2a';
 
@@ -15,6 +16,7 @@ export async function buildAgentCard(deps: {
   productName: string;
   version: string;
   tokenEndpointPath: string;
+  aguiExternalEnabled?: boolean;
 }) {
   const tokenEndpoint = `${deps.baseUrl}${deps.tokenEndpointPath}`;
   const templates = await deps.extensions.activeTemplates();
@@ -38,7 +40,12 @@ export async function buildAgentCard(deps: {
     description: `${deps.productName}: ${skills.length} agent${skills.length === 1 ? '' : 's'} callable over A2A (JSON-RPC 2.0).`,
     url: `${deps.baseUrl}${A2A_PATH}`,
     version: deps.version,
-    capabilities: { streaming: true, pushNotifications: false, stateTransitionHistory: true },
+    capabilities: {
+      streaming: true,
+      pushNotifications: false,
+      stateTransitionHistory: true,
+      ...(deps.aguiExternalEnabled ? { extensions: [{ uri: AGUI_EXTENSION_URI, description: 'AG-UI events in metadata.agui of each streamed event; request it with the A2A-Extensions header', required: false }] } : {}),
+    },
     authentication: { tokenEndpoint, schemes: ['oauth2-client-credentials'] },
     skills,
     protocolVersion: A2A_PROTOCOL_VERSION,

@@ -10,10 +10,16 @@ import type { RunExecutor, RunStore } from '../runs/index.ts';
  * The AG-UI resume body: the run (A2A task id) and the interrupt being answered. `interruptId`
  * is the HITL screen id from the INTERRUPT event; `payload` is validated against its schema.
  */
+const resumeEntry = z.object({
+  interruptId: z.string().min(1).max(200),
+  status: z.enum(['resolved', 'cancelled']).default('resolved'),
+  payload: z.record(z.string(), z.unknown()).default({}),
+});
+/** AG-UI's RunAgentInput resume: one entry (or a list holding one) answering the open interrupt. */
 const aguiResumeSchema = z.object({
   threadId: z.string().max(200).optional(),
   runId: z.string().min(1).max(200),
-  resume: z.object({ interruptId: z.string().min(1).max(200), payload: z.record(z.string(), z.unknown()) }),
+  resume: z.union([resumeEntry, z.array(resumeEntry).length(1)]).transform((r) => (Array.isArray(r) ? r[0]! : r)),
 });
 
 /** `POST /api/a2a/resume`: 404 unless SERVICE_AGUI_EXTERNAL_ENABLED=true; bearer JWT like /api/a2a. */
@@ -42,7 +48,9 @@ export function createAguiResumeHandler(deps: {
       if (!parsed.success) throw new DomainError('VALIDATION_FAILED', 'Invalid AG-UI resume', { details: parsed.error.issues.map((i) => ({ path: i.path.join('.'), reason: i.message })) });
       const run = await deps.runs.get(parsed.data.runId);
       if (!run || !mayAccessRun(actor, run, 'execute')) throw new DomainError('NOT_FOUND', 'Task not found');
-      await deps.executor.resume(run.id, { screenId: parsed.data.resume.interruptId, values: parsed.data.resume.payload });
+      const entry = parsed.data.resume;
+      if (entry.status === 'cancelled') await deps.executor.cancel(run.id);
+      else await deps.executor.resume(run.id, { screenId: entry.interruptId, values: entry.payload });
       return json({ runId: run.id, state: (await deps.runs.get(run.id))!.state }, { status: 202 });
     } catch (error) {
       return errorResponse(error, deps.logger);

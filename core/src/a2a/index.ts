@@ -4,3 +4,4 @@ export { sseFrame, sseResponse, SSE_HEADERS } from './sse.ts';
 export { rpcResult, rpcError, parseEnvelope, type JsonRpcId, type JsonRpcRequest } from './jsonrpc.ts';
 export * as protocol from './protocol.ts';
 export { createAguiResumeHandler } from './agui-resume.ts';
+export { AGUI_EXTENSION_URI, toAgui, withAgui } from './agui.ts';

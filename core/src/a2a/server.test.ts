@@ -3,6 +3,8 @@ import { compileSource, loadExample } from '../agents/index.ts';
 import { ACCESS_DENIED, assertAgentAccess } from '../auth/index.ts';
 import { createExtensionWriter } from '../extensions/index.ts';
 import type { Services } from '../services.ts';
+import { EventSchema } from '@ag-ui/core/schemas';
+import { AGUI_EXTENSION_URI } from './index.ts';
 import { testServices, useTestDatabase } from '../testing/index.ts';
 
 const t = useTestDatabase();
@@ -194,6 +196,33 @@ describe('POST /api/a2a/resume (AG-UI)', () => {
       const ok = await resume({ runId, resume: { interruptId: 'approve-summary', payload: { approved: true } } });
       expect(ok.status).toBe(202);
       await expect.poll(async () => (await services.runs.get(runId))!.state).toBe('completed');
+    } finally {
+      delete process.env.SERVICE_AGUI_EXTERNAL_ENABLED;
+    }
+  });
+});
+
+describe('AG-UI multiplex', () => {
+  const stream = (skillId: string, headers: Record<string, string>) =>
+    rpc({ jsonrpc: '2.0', id: 1, method: 'message/stream', params: { message: message('Multiplexed. Events.', { metadata: { skillId } }) } }, headers);
+  const optIn = { 'a2a-extensions': AGUI_EXTENSION_URI };
+
+  it('adds AG-UI events to each A2A event only when the flag is on and the client opted in', async () => {
+    delete process.env.SERVICE_AGUI_EXTERNAL_ENABLED;
+    expect((await sse(await stream('@acme/summarizer', optIn))).some((f) => f.data.result.metadata?.agui)).toBe(false);
+    process.env.SERVICE_AGUI_EXTERNAL_ENABLED = 'true';
+    try {
+      expect((await sse(await stream('@acme/summarizer', {}))).some((f) => f.data.result.metadata?.agui)).toBe(false);
+      const frames = await sse(await stream('@acme/summarizer', optIn));
+      const agui = frames.flatMap((f) => f.data.result.metadata.agui as { type: string }[]);
+      for (const event of agui) expect(EventSchema.safeParse(event).success, JSON.stringify(event)).toBe(true);
+      expect(agui.map((e) => e.type)).toEqual(['RUN_STARTED', 'STATE_DELTA', 'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END', 'RUN_FINISHED']);
+      expect(frames.map((f) => f.data.result.kind)).toEqual(['task', 'status-update', 'artifact-update', 'status-update']);
+
+      const paused = await sse(await stream('@acme/editorial-review', optIn));
+      const last = (paused.at(-1)!.data.result.metadata.agui as any[]).at(-1);
+      expect(last).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'interrupt', interrupts: [{ id: 'approve-summary', responseSchema: { type: 'object' } }] } });
+      expect(paused.flatMap((f) => f.data.result.metadata.agui).map((e: any) => e.type)).toContain('TOOL_CALL_START');
     } finally {
       delete process.env.SERVICE_AGUI_EXTERNAL_ENABLED;
     }

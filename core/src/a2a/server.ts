@@ -9,6 +9,7 @@ import type { AgentCard } from './agent-card.ts';
 import { parseEnvelope, rpcError, rpcIdOf, rpcResult, type JsonRpcRequest } from './jsonrpc.ts';
 import { messageSendParamsSchema, resumeOf, taskIdParamsSchema, type MessageSendParams } from './protocol.ts';
 import { sseFrame, sseResponse } from './sse.ts';
+import { wantsAgui, withAgui } from './agui.ts';
 import { TERMINAL_STATES } from '../db/index.ts';
 
 export const MAX_A2A_BODY_BYTES = 1024 * 1024;
@@ -111,6 +112,8 @@ export function createA2aHandler(deps: A2aServerDeps) {
     if (!kind) throw new DomainError('METHOD_NOT_FOUND', `Method not found: ${rpc.method}`);
     const idempotencyKey = request.headers.get('idempotency-key')?.slice(0, 200) || null;
     const lastEventId = Number.parseInt(request.headers.get('last-event-id') ?? '', 10);
+    // AG-UI rides along only when the operator enabled it and this client asked for it.
+    const agui = deps.flags().aguiExternalEnabled && wantsAgui(request);
 
     switch (kind) {
       case 'send': {
@@ -124,7 +127,7 @@ export function createA2aHandler(deps: A2aServerDeps) {
         const { run, startSeq } = await send(actor, p, idempotencyKey);
         // A reconnect (same Idempotency-Key or messageId) with Last-Event-ID resumes after it.
         const from = Number.isFinite(lastEventId) && lastEventId >= 0 ? lastEventId : startSeq;
-        return sseResponse((signal) => frames(rpc, run.id, from, signal), request.signal);
+        return sseResponse((signal) => frames(rpc, run.id, from, signal, agui), request.signal);
       }
       case 'get': {
         const p = params(taskIdParamsSchema, rpc.params);
@@ -141,15 +144,18 @@ export function createA2aHandler(deps: A2aServerDeps) {
         const from = Number.isFinite(lastEventId) && lastEventId >= 0 ? lastEventId : run.lastSeq;
         return sseResponse(async function* (signal) {
           // First the current Task, then whatever happens after the client's last event.
-          yield sseFrame(rpc.id, { seq: run.lastSeq, event: taskOf(run) });
-          if (!TERMINAL_STATES.includes(run.state) || from < run.lastSeq) yield* frames(rpc, run.id, from, signal);
+          const snapshot = { seq: run.lastSeq, event: taskOf(run) };
+          yield sseFrame(rpc.id, agui ? { seq: snapshot.seq, event: withAgui(snapshot.event, snapshot.seq) } : snapshot);
+          if (!TERMINAL_STATES.includes(run.state) || from < run.lastSeq) yield* frames(rpc, run.id, from, signal, agui);
         }, request.signal);
       }
     }
   }
 
-  async function* frames(rpc: JsonRpcRequest, runId: string, afterSeq: number, signal: AbortSignal): AsyncGenerator<string> {
-    for await (const stored of deps.eventLog.follow(runId, afterSeq, signal)) yield sseFrame(rpc.id, stored);
+  async function* frames(rpc: JsonRpcRequest, runId: string, afterSeq: number, signal: AbortSignal, agui: boolean): AsyncGenerator<string> {
+    for await (const stored of deps.eventLog.follow(runId, afterSeq, signal)) {
+      yield sseFrame(rpc.id, agui ? { seq: stored.seq, event: withAgui(stored.event, stored.seq) } : stored);
+    }
   }
 
   return async (request: Request): Promise<Response> => {

@@ -11,7 +11,7 @@ import { buildAgentCard, createA2aHandler, createAgentCardHandler, createAguiRes
 import { createEventLog, createRunExecutor, createRunStore, type EventLog, type RunExecutor, type RunStore } from './runs/index.ts';
 import { createScriptedProvider, type LlmProvider } from './llm/index.ts';
 import { createAgentBridgeHandler, createLlmBridgeHandler } from './bridge/index.ts';
-import { createA2aClient, createRemoteBridge, createRemotePeers, type A2aClient, type RemoteBridge, type RemotePeers } from './a2a/client/index.ts';
+import { callRemoteAgent, createA2aClient, createRemoteBridge, createRemotePeers, type A2aClient, type RemoteBridge, type RemotePeers } from './a2a/client/index.ts';
 import type { Logger } from './log/index.ts';
 import { SERVICE_VERSION } from './version.ts';
 
@@ -71,7 +71,17 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
   const llm = deps.llm ?? createScriptedProvider({ delayMs: config.llm.scriptedDelayMs });
   const eventLog = createEventLog(database.models);
   const runs = createRunStore({ models: database.models, eventLog });
-  const executor = createRunExecutor({ models: database.models, runs, eventLog, extensions, llm, logger: logger.child({ component: 'runs' }) });
+  const peers = createRemotePeers({ models: database.models, sealer, audit });
+  const a2aClient = createA2aClient({ peers, logger: logger.child({ component: 'a2a-client' }) });
+  const executor = createRunExecutor({
+    models: database.models,
+    runs,
+    eventLog,
+    extensions,
+    llm,
+    logger: logger.child({ component: 'runs' }),
+    remoteAgent: (agent, input) => callRemoteAgent({ peers, client: a2aClient }, agent, input),
+  });
   // The card is read on every A2A call (which agent, may this client use it); rebuilding it from
   // the extension records at most once a second keeps that off the hot path.
   const agentCard = cachedFor(1_000, () =>
@@ -85,8 +95,6 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     }),
   );
   const flags = () => readFeatureFlags();
-  const peers = createRemotePeers({ models: database.models, sealer, audit });
-  const a2aClient = createA2aClient({ peers, logger: logger.child({ component: 'a2a-client' }) });
   const remote = createRemoteBridge({ client: a2aClient, runs, eventLog, logger: logger.child({ component: 'a2a-client' }) });
   const bridge = { bridgeToken: () => config.bridgeToken, card: agentCard, executor, llm, logger: logger.child({ component: 'bridge' }) };
   return {

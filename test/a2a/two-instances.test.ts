@@ -3,6 +3,8 @@ import type { Services } from '@service/core';
 import { testServices, useTestDatabase } from '@service/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installExampleAgents } from '../helpers/a2a.ts';
+import { compileSource, loadExample } from '@service/core/agents';
+import { createExtensionWriter } from '@service/core/extensions';
 import { startService, type RunningService } from '../helpers/service-process.ts';
 
 const dbA = useTestDatabase();
@@ -52,6 +54,22 @@ describe('instance A calls agents on instance B over A2A', () => {
     expect(local.map((e) => e.event.kind)).toEqual(['task', 'status-update', 'artifact-update', 'status-update']);
     expect(local.slice(1).every((e) => 'taskId' in e.event && e.event.taskId === run.id)).toBe(true);
     expect(run.artifacts![0]!.parts[0]).toEqual({ kind: 'text', text: '[scripted] Summarize: Bridged streams work. Locally.' });
+  });
+
+  it('runs a local flow whose call step targets an agent only B has, through the outbound client', async () => {
+    const source = loadExample('editorial-review', '@acme') as { manifest: any; flow: any };
+    source.manifest.name = '@acme/cross-review';
+    source.manifest.service.agentDependencies = { '@globex/summarizer': '^1.0.0' };
+    source.flow.steps[0].agent = '@globex/summarizer';
+    const compiled = compileSource(source);
+    await createExtensionWriter(dbA.db.models).install({ source, compiled, origin: { packageName: compiled.packageName, version: compiled.version, destinationId: null, scope: '@acme', visibility: 'public', registryUrl: 'http://registry.invalid/' } });
+
+    const { run } = await localA.runs.create(adminA, { agent: '@acme/cross-review', message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text: 'Cross-instance call. Inside a flow.' }] } });
+    await localA.executor.start(run.id);
+    const paused = (await localA.runs.get(run.id))!;
+    expect(paused.state).toBe('input-required');
+    expect(paused.progress.outputs).toEqual({ summary: '[scripted] Summarize: Cross-instance call. Inside a flow.' });
+    expect(await dbB.db.models.Run.countDocuments({ agent: '@globex/summarizer', state: 'completed', 'input.parts.0.text': 'Cross-instance call. Inside a flow.' })).toBe(1);
   });
 
   it('sees a remote HITL gate as a local INTERRUPT, resumes it, and the run completes on B', async () => {

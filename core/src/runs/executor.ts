@@ -49,6 +49,8 @@ export function createRunExecutor(deps: {
   extensions: ExtensionReader;
   llm: LlmProvider;
   logger: Logger;
+  /** Runs an agent that is not installed here on a registered peer that offers it; null when none does. */
+  remoteAgent?: (agent: string, input: string) => Promise<string | null>;
 }): RunExecutor {
   const active = new Map<string, AbortController>();
   let runtime: StepRuntime | undefined;
@@ -94,6 +96,11 @@ export function createRunExecutor(deps: {
   /** Runs a leaf agent to its answer; sub-agent calls use this (flows with HITL are not callable inline). */
   async function callAgent(agent: string, input: string, signal: AbortSignal, depth: number): Promise<string> {
     if (depth > 8) throw new DomainError('BAD_REQUEST', 'agent calls nest too deep');
+    const local = await deps.extensions.getByPackageName(agent);
+    if (!local && deps.remoteAgent) {
+      const output = await deps.remoteAgent(agent, input);
+      if (output !== null) return output;
+    }
     const flow = (await template(agent)).source.flow as FlowDefinition;
     let last = input;
     const outputs: Record<string, unknown> = {};

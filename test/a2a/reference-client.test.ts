@@ -1,7 +1,7 @@
 import { A2AClient } from '@a2a-js/sdk/client';
-import { testServices, useTestDatabase } from '@service/core/testing';
+import { useTestDatabase } from '@service/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchAccessToken, installExampleAgents } from '../helpers/a2a.ts';
+import { startA2aHost } from '../helpers/a2a.ts';
 import { startService, type RunningService } from '../helpers/service-process.ts';
 
 const t = useTestDatabase();
@@ -9,14 +9,10 @@ let service: RunningService;
 let token: string;
 
 beforeAll(async () => {
-  await installExampleAgents(t.db, '@acme', ['summarizer']);
-  const { client, clientSecret } = await testServices(t.db).oauth.clients.register(
-    { type: 'ui', id: 'admin', email: 'a@acme.test', role: 'admin' },
-    { name: 'reference client', allowedAgents: ['*'], permissions: ['list', 'read', 'execute'] },
-  );
-  service = await startService({ mongodbUri: t.uri, env: { SERVICE_VENDOR_SCOPE: '@acme', SERVICE_A2A_HTTP_ENABLED: 'true' } });
+  ({ service, token } = await startA2aHost(t.db, { mongodbUri: t.uri, scope: '@acme' }));
+  // The token came from the endpoint the card advertises.
   const card = (await (await fetch(`${service.url}/.well-known/agent.json`)).json()) as { authentication: { tokenEndpoint: string } };
-  token = await fetchAccessToken(card.authentication.tokenEndpoint, client.clientId, clientSecret);
+  expect(card.authentication.tokenEndpoint).toBe(`${service.url}/api/oauth/token`);
 });
 
 afterAll(async () => {

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { findFreePort } from '@service/core/net';
-import { testServices, useTestDatabase } from '@service/core/testing';
+import { useTestDatabase } from '@service/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchAccessToken, installExampleAgents } from '../helpers/a2a.ts';
+import { startA2aHost } from '../helpers/a2a.ts';
 import { startService, type RunningService } from '../helpers/service-process.ts';
 
 const t = useTestDatabase();
@@ -11,21 +11,9 @@ let env: Record<string, string>;
 let token: string;
 
 beforeAll(async () => {
-  await installExampleAgents(t.db, '@acme', ['summarizer']);
-  const { client, clientSecret } = await testServices(t.db).oauth.clients.register(
-    { type: 'ui', id: 'admin', email: 'a@acme.test', role: 'admin' },
-    { name: 'replayer', allowedAgents: ['*'], permissions: ['list', 'read', 'execute'] },
-  );
   // A fixed port and master key, so a restarted process is the same instance at the same URL.
-  env = {
-    SERVICE_VENDOR_SCOPE: '@acme',
-    SERVICE_A2A_HTTP_ENABLED: 'true',
-    SERVICE_LLM_SCRIPTED_DELAY_MS: '1500',
-    PORT: String(await findFreePort()),
-    SERVICE_MASTER_KEY: randomBytes(32).toString('base64'),
-  };
-  service = await startService({ mongodbUri: t.uri, env });
-  token = await fetchAccessToken(`${service.url}/api/oauth/token`, client.clientId, clientSecret);
+  const fixed = { SERVICE_LLM_SCRIPTED_DELAY_MS: '1500', PORT: String(await findFreePort()), SERVICE_MASTER_KEY: randomBytes(32).toString('base64') };
+  ({ service, token, env } = await startA2aHost(t.db, { mongodbUri: t.uri, scope: '@acme', env: fixed }));
 });
 
 afterAll(async () => {

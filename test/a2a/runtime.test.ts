@@ -1,20 +1,14 @@
-import { testServices, useTestDatabase } from '@service/core/testing';
+import { useTestDatabase } from '@service/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchAccessToken, installExampleAgents } from '../helpers/a2a.ts';
-import { startService, type RunningService } from '../helpers/service-process.ts';
+import { startA2aHost } from '../helpers/a2a.ts';
+import type { RunningService } from '../helpers/service-process.ts';
 
 const t = useTestDatabase();
 let service: RunningService;
 let token: string;
 
 beforeAll(async () => {
-  await installExampleAgents(t.db, '@acme', ['summarizer']);
-  const { client, clientSecret } = await testServices(t.db).oauth.clients.register(
-    { type: 'ui', id: 'admin', email: 'a@acme.test', role: 'admin' },
-    { name: 'runtime test', allowedAgents: ['*'], permissions: ['list', 'read', 'execute'] },
-  );
-  service = await startService({ mongodbUri: t.uri, env: { SERVICE_VENDOR_SCOPE: '@acme', SERVICE_A2A_HTTP_ENABLED: 'true', SERVICE_LLM_SCRIPTED_DELAY_MS: '1500' } });
-  token = await fetchAccessToken(`${service.url}/api/oauth/token`, client.clientId, clientSecret);
+  ({ service, token } = await startA2aHost(t.db, { mongodbUri: t.uri, scope: '@acme', env: { SERVICE_LLM_SCRIPTED_DELAY_MS: '1500' } }));
 });
 
 afterAll(async () => {

@@ -9,9 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor } from '@a2a-js/sdk/server';
 import { A2AExpressApp } from '@a2a-js/sdk/server/express';
 import express from 'express';
-import { testServices } from '@service/core/testing/services';
-import { fetchAccessToken, installExampleAgents } from '../helpers/a2a.ts';
-import { startService } from '../helpers/service-process.ts';
+import { startA2aHost } from '../helpers/a2a.ts';
 import { benchDatabase } from './bench-environment.ts';
 import { percentile, report, sideBySide } from './harness.ts';
 
@@ -41,12 +39,7 @@ const sdkServer = sdkApp.listen(0, '127.0.0.1');
 await new Promise((resolve) => sdkServer.once('listening', resolve));
 const sdkUrl = `http://127.0.0.1:${(sdkServer.address() as AddressInfo).port}/`;
 
-await installExampleAgents(database.db, '@bench', ['summarizer']);
-const { client, clientSecret } = await testServices(database.db).oauth.clients.register(
-  { type: 'ui', id: 'bench', email: 'b@bench.test', role: 'admin' },
-  { name: 'bench', allowedAgents: ['*'], permissions: ['list', 'read', 'execute'] },
-);
-const service = await startService({ mongodbUri: dbUri(), env: { SERVICE_VENDOR_SCOPE: '@bench', SERVICE_A2A_HTTP_ENABLED: 'true' } });
+const { service, token } = await startA2aHost(database.db, { mongodbUri: dbUri(), scope: '@bench' });
 
 function dbUri(): string {
   const { host, port, name } = database.db.connection;
@@ -54,7 +47,6 @@ function dbUri(): string {
 }
 
 try {
-  const token = await fetchAccessToken(`${service.url}/api/oauth/token`, client.clientId, clientSecret);
   const send = async (url: string, bearer: string | null) => {
     const response = await fetch(url, {
       method: 'POST',

@@ -1,6 +1,8 @@
 import { compileSource, loadExample } from '@service/core/agents';
 import type { Database } from '@service/core/db';
 import { createExtensionWriter } from '@service/core/extensions';
+import { testServices as createServicesForTest } from '@service/core/testing/services';
+import { startService } from './service-process.ts';
 
 /** Installs example agents into an instance's database as published, public agents of `scope`. */
 export async function installExampleAgents(database: Database, scope: string, slugs: string[] = ['summarizer', 'editorial-review']): Promise<void> {
@@ -25,4 +27,20 @@ export async function fetchAccessToken(tokenEndpoint: string, clientId: string, 
   });
   if (!response.ok) throw new Error(`token endpoint answered ${response.status}: ${await response.text()}`);
   return ((await response.json()) as { access_token: string }).access_token;
+}
+
+/**
+ * One A2A host for a test: the example agents installed in `scope`, an OAuth client with every
+ * permission, the service started with A2A on, and a token for that client.
+ */
+export async function startA2aHost(database: Database, options: { mongodbUri: string; scope: string; env?: Record<string, string>; agents?: string[] }) {
+  await installExampleAgents(database, options.scope, options.agents ?? ['summarizer']);
+  const { client, clientSecret } = await createServicesForTest(database).oauth.clients.register(
+    { type: 'ui', id: 'admin', email: `admin@${options.scope.slice(1)}.test`, role: 'admin' },
+    { name: 'test client', allowedAgents: ['*'], permissions: ['list', 'read', 'execute'] },
+  );
+  const env = { SERVICE_VENDOR_SCOPE: options.scope, SERVICE_A2A_HTTP_ENABLED: 'true', ...options.env };
+  const service = await startService({ mongodbUri: options.mongodbUri, env });
+  const token = await fetchAccessToken(`${service.url}/api/oauth/token`, client.clientId, clientSecret);
+  return { service, token, env };
 }

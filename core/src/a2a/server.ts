@@ -13,6 +13,7 @@ import { wantsAgui, withAgui } from './agui.ts';
 import { TERMINAL_STATES } from '../db/index.ts';
 
 export const MAX_A2A_BODY_BYTES = 1024 * 1024;
+const SETTLED: readonly string[] = [...TERMINAL_STATES, 'input-required'];
 
 /** Method names, with the A2A v0.3 and v1.0 spellings reference clients send. */
 const METHODS: Record<string, 'send' | 'stream' | 'get' | 'cancel' | 'resubscribe'> = {
@@ -72,7 +73,7 @@ export function createA2aHandler(deps: A2aServerDeps) {
   }
 
   /** Starts a run, continues a paused one with a resume payload, or finds the retried one. */
-  async function send(actor: AuthenticatedClientLike, sendParams: MessageSendParams, idempotencyKey: string | null): Promise<{ run: RunView; startSeq: number }> {
+  async function send(actor: AuthenticatedClientLike, sendParams: MessageSendParams, idempotencyKey: string | null): Promise<{ run: RunView; startSeq: number; execution?: Promise<void> }> {
     const { message } = sendParams;
     if (message.taskId) {
       const run = await visibleRun(actor, message.taskId, 'execute');
@@ -95,10 +96,11 @@ export function createA2aHandler(deps: A2aServerDeps) {
     const agent = await targetAgent(sendParams);
     assertAgentAccess(actor, agent, 'execute');
     const { run, created } = await deps.runs.create(actor, { agent, message, idempotencyKey });
-    if (created) void deps.executor.start(run.id);
     // A retried request (same Idempotency-Key or messageId) gets the whole stream again unless
     // it says where it stopped with Last-Event-ID.
-    return { run, startSeq: 0 };
+    if (!created) return { run, startSeq: 0 };
+    const execution = deps.executor.start(run.id);
+    return { run, startSeq: 0, execution };
   }
 
   /** message/send blocks until the task completes, fails or pauses, unless configuration.blocking is false. */
@@ -118,8 +120,12 @@ export function createA2aHandler(deps: A2aServerDeps) {
     switch (kind) {
       case 'send': {
         const p = params(messageSendParamsSchema, rpc.params);
-        const { run, startSeq } = await send(actor, p, idempotencyKey);
-        const done = p.configuration?.blocking === false ? run : await settled(run, startSeq, request.signal);
+        const { run, startSeq, execution } = await send(actor, p, idempotencyKey);
+        if (p.configuration?.blocking === false) return json(rpcResult(rpc.id, taskOf(run)));
+        // Executing here: wait for the executor itself rather than following the event log,
+        // unless another worker holds the run (then the log tells when it settles).
+        let done = execution ? await execution.then(async () => (await deps.runs.get(run.id))!) : null;
+        if (!done || !SETTLED.includes(done.state)) done = await settled(run, startSeq, request.signal);
         return json(rpcResult(rpc.id, taskOf(done)));
       }
       case 'stream': {

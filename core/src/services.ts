@@ -8,7 +8,7 @@ import { createExtensionReader, createExtensionWriter, type ExtensionReader } fr
 import { createRegistryService, type NpmRunner, type RegistryService } from './registry/index.ts';
 import { createOauthProvider, TOKEN_ENDPOINT_PATH, type OauthProvider } from './auth/oauth/index.ts';
 import { buildAgentCard, createA2aHandler, createAgentCardHandler, createAguiResumeHandler, type AgentCard } from './a2a/index.ts';
-import { createEventLog, createRunExecutor, createRunStore, type EventLog, type RunExecutor, type RunStore } from './runs/index.ts';
+import { createEventLog, createRunExecutor, createRunLeases, createRunStore, type EventLog, type RunExecutor, type RunStore } from './runs/index.ts';
 import { createScriptedProvider, type LlmProvider } from './llm/index.ts';
 import { createAgentBridgeHandler, createLlmBridgeHandler } from './bridge/index.ts';
 import { callRemoteAgent, createA2aClient, createRemoteBridge, createRemotePeers, type A2aClient, type RemoteBridge, type RemotePeers } from './a2a/client/index.ts';
@@ -95,7 +95,7 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     }),
   );
   const flags = () => readFeatureFlags();
-  const remote = createRemoteBridge({ client: a2aClient, runs, eventLog, logger: logger.child({ component: 'a2a-client' }) });
+  const remote = createRemoteBridge({ client: a2aClient, runs, eventLog, leases: createRunLeases(database.models), logger: logger.child({ component: 'a2a-client' }) });
   const bridge = { bridgeToken: () => config.bridgeToken, card: agentCard, executor, llm, logger: logger.child({ component: 'bridge' }) };
   return {
     config,

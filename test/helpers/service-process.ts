@@ -75,3 +75,27 @@ export async function startService(options: { mongodbUri: string; env?: Record<s
       }),
   };
 }
+
+/** Signs in over HTTP like a browser form would and returns the session cookie. */
+export async function signInCookie(url: string, email: string, password: string): Promise<string> {
+  const response = await fetch(`${url}/sign-in`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ email, password, redirectTo: '/administration' }),
+    redirect: 'manual',
+  });
+  const cookie = response.headers.get('set-cookie')?.split(';')[0];
+  if (response.status !== 302 || !cookie) throw new Error(`sign-in failed with ${response.status}`);
+  return cookie;
+}
+
+/** Calls a tRPC procedure over HTTP as the signed-in user (no transformer: the body is the input). */
+export async function trpcCall<T>(url: string, cookie: string, procedure: string, input: unknown, kind: 'query' | 'mutation' = 'mutation'): Promise<T> {
+  const response =
+    kind === 'mutation'
+      ? await fetch(`${url}/api/trpc/${procedure}`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify(input) })
+      : await fetch(`${url}/api/trpc/${procedure}?input=${encodeURIComponent(JSON.stringify(input))}`, { headers: { cookie } });
+  const body = (await response.json()) as { result?: { data: T }; error?: unknown };
+  if (!body.result) throw new Error(`${procedure} failed: ${JSON.stringify(body.error)}`);
+  return body.result.data;
+}

@@ -10,7 +10,7 @@ export function startBackgroundWork(services: Services, options: { recoveryInter
     if (running) return;
     running = true;
     try {
-      const recovered = await services.executor.recoverOrphans();
+      const recovered = [...(await services.executor.recoverOrphans()), ...(await services.remote.recoverOrphans())];
       if (recovered.length) services.logger.info(`continuing ${recovered.length} run(s) whose worker stopped`, { runIds: recovered });
     } catch (error) {
       services.logger.warn('run recovery pass failed', { error });

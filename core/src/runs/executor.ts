@@ -10,13 +10,10 @@ import type { EventLog } from './event-log.ts';
 import type { RunProgress, RunStore, RunView } from './run-store.ts';
 import { renderTemplate } from './template.ts';
 import { TERMINAL_STATES, type Models } from '../db/index.ts';
+import { createRunLeases } from './leases.ts';
 import type { StepRequest } from '../runtime/protocol.ts';
 
 const ajv = new Ajv({ allErrors: true, strict: false });
-
-/** A worker holds a run for this long and renews the lease while it works. */
-export const RUN_LEASE_MS = 5_000;
-const RENEW_MS = 1_500;
 
 export interface RunExecutor {
   /** Runs (or continues) a run in the background; failures end the run with a failed status. */
@@ -54,23 +51,7 @@ export function createRunExecutor(deps: {
 }): RunExecutor {
   const active = new Map<string, AbortController>();
   let runtime: StepRuntime | undefined;
-  const workerId = `${process.pid}:${randomUUID()}`;
-  const { Run } = deps.models;
-
-  /** Takes the run's lease unless a live worker holds it. */
-  async function claim(runId: string): Promise<boolean> {
-    const now = new Date();
-    const claimed = await Run.findOneAndUpdate(
-      { _id: runId, $or: [{ leaseUntil: null }, { leaseUntil: { $lt: now } }, { leaseOwner: workerId }] },
-      { $set: { leaseOwner: workerId, leaseUntil: new Date(now.getTime() + RUN_LEASE_MS) } },
-      { new: true, lean: true },
-    );
-    return claimed !== null;
-  }
-
-  function release(runId: string) {
-    return Run.updateOne({ _id: runId, leaseOwner: workerId }, { $set: { leaseOwner: null, leaseUntil: null } });
-  }
+  const leases = createRunLeases(deps.models);
 
   const status = (state: TaskStatus['state'], text?: string, extra?: Partial<Message>): TaskStatus => ({
     state,
@@ -177,11 +158,12 @@ export function createRunExecutor(deps: {
     if (active.has(runId)) return Promise.resolve();
     const controller = new AbortController();
     active.set(runId, controller);
-    let renew: NodeJS.Timeout | undefined;
-    return claim(runId)
+    let release: (() => Promise<void>) | null = null;
+    return leases
+      .hold(runId)
       .then(async (held) => {
+        release = held;
         if (!held) return;
-        renew = setInterval(() => void claim(runId).catch(() => undefined), RENEW_MS);
         if (recovered) {
           const run = await deps.runs.get(runId);
           if (run && run.state === 'working') await emitStatus(run, 'working', false, 'Resumed after the host restarted');
@@ -196,21 +178,16 @@ export function createRunExecutor(deps: {
       })
       .catch((error: unknown) => deps.logger.error('could not record a run failure', { error, runId }))
       .finally(() => {
-        clearInterval(renew);
         active.delete(runId);
-        void release(runId).catch(() => undefined);
+        void release?.();
       });
   }
 
   async function recoverOrphans(): Promise<string[]> {
-    const orphans = await Run.find(
-      { state: { $in: ['submitted', 'working'] }, 'progress.remote': { $exists: false }, $or: [{ leaseUntil: null }, { leaseUntil: { $lt: new Date() } }] },
-      { _id: 1, updatedAt: 1 },
-    ).lean();
-    // A run created a moment ago may simply not have been claimed yet by its own process.
-    const stale = orphans.filter((run) => !active.has(run._id) && Date.now() - (run.updatedAt?.getTime() ?? 0) > RUN_LEASE_MS);
-    for (const run of stale) void launch(run._id, true);
-    return stale.map((run) => run._id);
+    // Runs bridged from a remote peer are the remote bridge's to recover.
+    const stale = (await leases.orphans({ 'progress.remote': { $exists: false } })).filter((id) => !active.has(id));
+    for (const id of stale) void launch(id, true);
+    return stale;
   }
 
   return {

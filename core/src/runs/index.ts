@@ -2,3 +2,4 @@ export { createEventLog, isFinalEvent, type EventLog, type StoredEvent } from '.
 export { createRunStore, taskOf, type RunStore, type RunView, type RunProgress } from './run-store.ts';
 export { createRunExecutor, type RunExecutor } from './executor.ts';
 export { renderTemplate } from './template.ts';
+export { createRunLeases, RUN_LEASE_MS, type RunLeases } from './leases.ts';

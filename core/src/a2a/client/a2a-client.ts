@@ -85,12 +85,21 @@ export function createA2aClient(deps: { peers: RemotePeers; logger: Logger; fetc
    * `message/stream`: yields the remote events; when the connection drops before a final event,
    * reconnects with the same message and `Last-Event-ID`, so nothing is missed or repeated.
    */
-  async function* stream(peerId: string, params: MessageSendParams, options: { lastEventId?: number; signal?: AbortSignal } = {}): AsyncGenerator<RemoteEvent> {
+  function stream(peerId: string, params: MessageSendParams, options: { lastEventId?: number; signal?: AbortSignal } = {}): AsyncGenerator<RemoteEvent> {
+    return streamCall(peerId, 'message/stream', params, options);
+  }
+
+  /** `tasks/resubscribe`: the current Task, then the events after `lastEventId`, reconnecting likewise. */
+  function resubscribe(peerId: string, taskId: string, options: { lastEventId?: number; signal?: AbortSignal } = {}): AsyncGenerator<RemoteEvent> {
+    return streamCall(peerId, 'tasks/resubscribe', { id: taskId }, options);
+  }
+
+  async function* streamCall(peerId: string, method: string, params: unknown, options: { lastEventId?: number; signal?: AbortSignal }): AsyncGenerator<RemoteEvent> {
     let lastId = options.lastEventId ?? null;
     for (let attempt = 0; attempt < 5; attempt++) {
       let response: Response;
       try {
-        response = await post(peerId, { jsonrpc: '2.0', id: randomUUID(), method: 'message/stream', params }, lastId !== null ? { 'last-event-id': String(lastId) } : {}, options.signal);
+        response = await post(peerId, { jsonrpc: '2.0', id: randomUUID(), method, params }, lastId !== null ? { 'last-event-id': String(lastId) } : {}, options.signal);
       } catch (error) {
         if (options.signal?.aborted || error instanceof DomainError) throw error;
         deps.logger.warn('remote stream connect failed, retrying', { peerId, attempt, error });
@@ -105,6 +114,8 @@ export function createA2aClient(deps: { peers: RemotePeers; logger: Logger; fetc
         for await (const message of readSse(response.body!, options.signal)) {
           const payload = JSON.parse(message.data) as { result?: A2aEvent; error?: { code: number; message: string } };
           const event = rpcResultOf(peerId, payload)!;
+          // tasks/resubscribe opens with the current Task, which is a snapshot, not a new event.
+          if (method === 'tasks/resubscribe' && event.kind === 'task') continue;
           lastId = message.id !== null ? Number(message.id) : lastId;
           yield { id: lastId, event };
           if (event.kind === 'status-update' && event.final) return;
@@ -120,7 +131,7 @@ export function createA2aClient(deps: { peers: RemotePeers; logger: Logger; fetc
     throw new DomainError('UPSTREAM_FAILED', `${peerId}: the stream kept dropping`);
   }
 
-  return { card, token, send, stream, forgetToken: (peerId: string) => tokens.delete(peerId) };
+  return { card, token, send, stream, resubscribe, forgetToken: (peerId: string) => tokens.delete(peerId) };
 }
 
 export type A2aClient = ReturnType<typeof createA2aClient>;

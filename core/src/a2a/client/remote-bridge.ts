@@ -2,9 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { Actor } from '../../auth/index.ts';
 import { DomainError } from '../../errors/index.ts';
 import type { Logger } from '../../log/index.ts';
-import type { EventLog, RunStore, RunView } from '../../runs/index.ts';
+import type { EventLog, RunLeases, RunStore, RunView } from '../../runs/index.ts';
 import type { A2aEvent, Message, ResumePayload } from '../protocol.ts';
-import type { A2aClient } from './a2a-client.ts';
+import type { A2aClient, RemoteEvent } from './a2a-client.ts';
+
+/** A remote stream opens with its Task as event 1; with nothing else stored, resume after it. */
+const REMOTE_TASK_EVENT_ID = 1;
 
 interface RemoteLink {
   peerId: string;
@@ -19,21 +22,50 @@ interface RemoteLink {
  * local subscribers only ever read the local stream. A remote `input-required` lands locally as
  * the same INTERRUPT; `resume` answers it on the remote side.
  */
-export function createRemoteBridge(deps: { client: A2aClient; runs: RunStore; eventLog: EventLog; logger: Logger }) {
+export function createRemoteBridge(deps: { client: A2aClient; runs: RunStore; eventLog: EventLog; leases: RunLeases; logger: Logger }) {
   const linkOf = (run: RunView) => (run.progress as { remote?: RemoteLink }).remote;
+  const following = new Set<string>();
 
-  async function pump(run: RunView, link: RemoteLink, message: Message): Promise<RunView> {
-    // Reconnects inside one stream resend the same message with Last-Event-ID; the remote side
-    // recognises the messageId and replays instead of starting (or resuming) twice.
-    const stream = deps.client.stream(link.peerId, { message });
-    for await (const { id, event } of stream) {
-      if (link.remoteTaskId === null) link.remoteTaskId = remoteTaskIdOf(event);
-      link.remoteLastEventId = id;
-      // The task snapshot that opens a remote stream is already in the local log as our own Task.
-      if (event.kind !== 'task') await deps.eventLog.append(run.id, localize(event, run, link));
-      await deps.runs.saveProgress(run.id, { ...run.progress, remote: link } as RunView['progress']);
+  /**
+   * Appends the remote events to the local log while holding the local run's lease, saving the
+   * remote Last-Event-ID after each, so another process can take over if this one dies.
+   */
+  async function pump(run: RunView, link: RemoteLink, events: AsyncGenerator<RemoteEvent>): Promise<RunView> {
+    const release = await deps.leases.hold(run.id);
+    if (!release) throw new DomainError('CONFLICT', 'Another process is following this remote run');
+    following.add(run.id);
+    try {
+      for await (const { id, event } of events) {
+        if (link.remoteTaskId === null) link.remoteTaskId = remoteTaskIdOf(event);
+        link.remoteLastEventId = id;
+        // The task snapshot that opens a remote stream is already in the local log as our own Task.
+        if (event.kind !== 'task') await deps.eventLog.append(run.id, localize(event, run, link, id));
+        await deps.runs.saveProgress(run.id, { ...run.progress, remote: link } as RunView['progress']);
+      }
+    } finally {
+      following.delete(run.id);
+      await release();
     }
     return (await deps.runs.get(run.id))!;
+  }
+
+  /** Continues following remote runs whose local follower died, from the saved remote Last-Event-ID. */
+  async function recoverOrphans(): Promise<string[]> {
+    const orphans = (await deps.leases.orphans({ 'progress.remote.remoteTaskId': { $exists: true, $ne: null } })).filter((id) => !following.has(id));
+    for (const id of orphans) {
+      const run = await deps.runs.get(id);
+      const link = run && linkOf(run);
+      if (!run || !link?.remoteTaskId) continue;
+      // Where to resume is read from the local log itself (the last remote event stored), not from
+      // the saved progress, which a crash between the two writes could leave one event behind.
+      const [last] = await deps.eventLog.readAfter(run.id, run.lastSeq - 1);
+      const stored = (last?.event as { metadata?: { remote?: { eventId?: number | null } } } | undefined)?.metadata?.remote?.eventId;
+      link.remoteLastEventId = typeof stored === 'number' ? stored : REMOTE_TASK_EVENT_ID;
+      deps.logger.info('following a remote run again after a restart', { runId: id, peerId: link.peerId, lastEventId: link.remoteLastEventId });
+      const events = deps.client.resubscribe(link.peerId, link.remoteTaskId, { lastEventId: link.remoteLastEventId });
+      void pump(run, link, events).catch((error: unknown) => (error instanceof DomainError && error.code === 'CONFLICT' ? undefined : failLocally(run, error)));
+    }
+    return orphans;
   }
 
   /**
@@ -45,7 +77,9 @@ export function createRemoteBridge(deps: { client: A2aClient; runs: RunStore; ev
     const { run } = await deps.runs.create(actor, { agent: input.skillId, message });
     const link: RemoteLink = { peerId: input.peerId, skillId: input.skillId, remoteTaskId: null, remoteLastEventId: null };
     await deps.runs.saveProgress(run.id, { ...run.progress, remote: link } as RunView['progress']);
-    const done = pump(run, link, message).catch(async (error: unknown) => {
+    // Reconnects inside one stream resend the same message with Last-Event-ID; the remote side
+    // recognises the messageId and replays instead of starting (or resuming) twice.
+    const done = pump(run, link, deps.client.stream(link.peerId, { message })).catch(async (error: unknown) => {
       await failLocally(run, error);
       throw error;
     });
@@ -64,7 +98,7 @@ export function createRemoteBridge(deps: { client: A2aClient; runs: RunStore; ev
     if (!run || !link?.remoteTaskId) throw new DomainError('NOT_FOUND', 'No remote task for this run');
     if (run.state !== 'input-required') throw new DomainError('CONFLICT', 'The remote task is not waiting for input');
     const message: Message = { kind: 'message', messageId: randomUUID(), role: 'user', taskId: link.remoteTaskId, parts: [{ kind: 'data', data: { resume: answer } }] };
-    return pump(run, link, message);
+    return pump(run, link, deps.client.stream(link.peerId, { message }));
   }
 
   async function failLocally(run: RunView, error: unknown) {
@@ -81,7 +115,7 @@ export function createRemoteBridge(deps: { client: A2aClient; runs: RunStore; ev
     });
   }
 
-  return { start, call, resume, isRemote: (run: RunView) => !!linkOf(run) };
+  return { start, call, resume, recoverOrphans, isRemote: (run: RunView) => !!linkOf(run) };
 }
 
 function remoteTaskIdOf(event: A2aEvent): string | null {
@@ -90,8 +124,9 @@ function remoteTaskIdOf(event: A2aEvent): string | null {
   return event.taskId ?? null;
 }
 
-function localize(event: A2aEvent, run: RunView, link: RemoteLink): A2aEvent {
-  const remote = { peerId: link.peerId, taskId: link.remoteTaskId };
+/** The remote event as a local one; `metadata.remote.eventId` records where in the remote stream it came from. */
+function localize(event: A2aEvent, run: RunView, link: RemoteLink, eventId: number | null): A2aEvent {
+  const remote = { peerId: link.peerId, taskId: link.remoteTaskId, eventId };
   if (event.kind === 'status-update' || event.kind === 'artifact-update') {
     const metadata: Record<string, unknown> = { ...(event.metadata ?? {}), remote };
     const interrupt = (event.metadata as { interrupt?: Record<string, unknown> } | undefined)?.interrupt;

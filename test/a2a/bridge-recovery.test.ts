@@ -1,0 +1,52 @@
+import { randomBytes } from 'node:crypto';
+import { createUserStore } from '@service/core/auth';
+import { findFreePort } from '@service/core/net';
+import { testServices, useTestDatabase } from '@service/core/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installExampleAgents } from '../helpers/a2a.ts';
+import { signInCookie, startService, trpcCall, type RunningService } from '../helpers/service-process.ts';
+
+const dbA = useTestDatabase();
+const dbB = useTestDatabase();
+let a: RunningService;
+let b: RunningService;
+let envA: Record<string, string>;
+
+beforeAll(async () => {
+  await installExampleAgents(dbB.db, '@globex', ['summarizer']);
+  await createUserStore(dbA.db.models).create({ email: 'ops@acme.test', password: 'correct horse battery', role: 'admin' });
+  envA = { SERVICE_VENDOR_SCOPE: '@acme', SERVICE_MASTER_KEY: randomBytes(32).toString('base64'), PORT: String(await findFreePort()) };
+  [a, b] = await Promise.all([
+    startService({ mongodbUri: dbA.uri, env: envA }),
+    // B's agent takes 2 s per LLM turn, so A can die while following it.
+    startService({ mongodbUri: dbB.uri, env: { SERVICE_VENDOR_SCOPE: '@globex', SERVICE_A2A_HTTP_ENABLED: 'true', SERVICE_LLM_SCRIPTED_DELAY_MS: '2000' } }),
+  ]);
+  const { client, clientSecret } = await testServices(dbB.db).oauth.clients.register({ type: 'ui', id: 'admin-b', email: 'b@globex.test', role: 'admin' }, { name: 'acme', allowedAgents: ['*'], permissions: ['list', 'read', 'execute'] });
+  const localA = testServices(dbA.db, { SERVICE_MASTER_KEY: envA.SERVICE_MASTER_KEY! });
+  await localA.peers.register({ type: 'ui', id: 'admin-a', email: 'ops@acme.test', role: 'admin' }, { id: 'globex', name: 'Globex', baseUrl: b.url, clientId: client.clientId, clientSecret });
+});
+
+afterAll(async () => {
+  await Promise.all([a?.stop(), b?.stop()]);
+});
+
+describe('following a remote run across a local restart', () => {
+  it('picks the remote stream up again from the saved Last-Event-ID: every remote event once, in order', async () => {
+    const cookie = await signInCookie(a.url, 'ops@acme.test', 'correct horse battery');
+    const { runId } = await trpcCall<{ runId: string }>(a.url, cookie, 'runs.start', { agent: '@globex/summarizer', text: 'Follow me. Even after a crash.', peerId: 'globex' });
+    await expect.poll(async () => (await dbA.db.models.Run.findById(runId).lean())?.lastSeq ?? 0, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+
+    await a.kill();
+    a = await startService({ mongodbUri: dbA.uri, env: envA });
+    await expect.poll(async () => (await dbA.db.models.Run.findById(runId).lean())?.state, { timeout: 30_000, interval: 250 }).toBe('completed');
+
+    const local = await dbA.db.models.RunEvent.find({ runId }).sort({ seq: 1 }).lean();
+    expect(local.map((e) => e.seq)).toEqual(local.map((_, i) => i + 1));
+    const remoteTaskId = (local.at(-1)!.payload as { metadata: { remote: { taskId: string } } }).metadata.remote.taskId;
+    const remote = await dbB.db.models.RunEvent.find({ runId: remoteTaskId }).sort({ seq: 1 }).lean();
+    // Every remote event after the opening Task, exactly once and in order, with local ids.
+    const statuses = (events: typeof local) => events.slice(1).map((e) => JSON.stringify((e.payload as { status?: unknown; artifact?: unknown }).status ?? (e.payload as { artifact?: unknown }).artifact));
+    expect(statuses(local)).toEqual(statuses(remote));
+    expect(a.output()).toContain('following a remote run again after a restart');
+  });
+});

@@ -82,6 +82,7 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     logger: logger.child({ component: 'runs' }),
     remoteAgent: (agent, input) => callRemoteAgent({ peers, client: a2aClient }, agent, input),
   });
+  const flags = () => readFeatureFlags();
   // The card is read on every A2A call (which agent, may this client use it); rebuilding it from
   // the extension records at most once a second keeps that off the hot path.
   const agentCard = cachedFor(1_000, () =>
@@ -91,10 +92,9 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
       productName: config.identity.productName,
       version: SERVICE_VERSION,
       tokenEndpointPath: TOKEN_ENDPOINT_PATH,
-      aguiExternalEnabled: readFeatureFlags().aguiExternalEnabled,
+      aguiExternalEnabled: flags().aguiExternalEnabled,
     }),
   );
-  const flags = () => readFeatureFlags();
   const remote = createRemoteBridge({ client: a2aClient, runs, eventLog, leases: createRunLeases(database.models), logger: logger.child({ component: 'a2a-client' }) });
   const bridge = { bridgeToken: () => config.bridgeToken, card: agentCard, executor, llm, logger: logger.child({ component: 'bridge' }) };
   return {

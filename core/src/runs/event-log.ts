@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { runEventId, TERMINAL_STATES, type Models, type TaskState } from '../db/index.ts';
+import { isDuplicateKeyError, runEventId, TERMINAL_STATES, type Models, type TaskState } from '../db/index.ts';
 import type { A2aEvent } from '../a2a/protocol.ts';
 
 export interface StoredEvent {
@@ -11,7 +11,6 @@ export interface StoredEvent {
 const POINT_LOOKUP_LIMIT = 256;
 const POLL_MS = 200;
 const SETTLED_STATES: readonly string[] = [...TERMINAL_STATES, 'input-required'] satisfies TaskState[];
-const DEAD_APPEND_MS = 5_000;
 
 export function isFinalEvent(event: A2aEvent): boolean {
   return event.kind === 'status-update' && event.final;
@@ -41,15 +40,29 @@ export function createEventLog(models: Models) {
     return next;
   }
 
+  /**
+   * Stores the event under the next free sequence number, then moves the run's `lastSeq` (a
+   * hint for readers) and status. The event row comes first and its `_id` is unique, so a crash
+   * at any point leaves no hole: a sequence number exists only once its event does.
+   */
   async function appendNow(runId: string, event: A2aEvent): Promise<number> {
-    const update: Record<string, unknown> = { $inc: { lastSeq: 1 } };
+    const run = await Run.findById(runId, { lastSeq: 1 }).lean();
+    if (!run) throw new Error(`run ${runId} does not exist`);
+    let seq = Math.max(run.lastSeq, latest.get(runId) ?? 0) + 1;
+    for (;;) {
+      try {
+        await RunEvent.create({ _id: runEventId(runId, seq), runId, seq, kind: event.kind, payload: event, at: new Date() });
+        break;
+      } catch (error) {
+        // Taken by an append whose run update never landed (or another process): use the next.
+        if (!isDuplicateKeyError(error)) throw error;
+        seq++;
+      }
+    }
+    const update: Record<string, unknown> = { $max: { lastSeq: seq } };
     if (event.kind === 'status-update' || event.kind === 'task') update.$set = { status: event.status, state: event.status.state };
     if (event.kind === 'artifact-update') update.$push = { artifacts: event.artifact };
-    // No projection: FerretDB's findAndModify does not implement `fields`.
-    const run = await Run.findOneAndUpdate({ _id: runId }, update, { new: true, lean: true });
-    if (!run) throw new Error(`run ${runId} does not exist`);
-    const seq = run.lastSeq;
-    await RunEvent.create({ _id: runEventId(runId, seq), runId, seq, kind: event.kind, payload: event, at: new Date() });
+    await Run.updateOne({ _id: runId }, update);
     // Forgotten at a final event, so the map holds only runs still producing events.
     if (isFinalEvent(event)) latest.delete(runId);
     else if ((latest.get(runId) ?? 0) < seq) latest.set(runId, seq);
@@ -57,26 +70,30 @@ export function createEventLog(models: Models) {
     return seq;
   }
 
-  /** Events after `afterSeq`, in order, without gaps that may still fill. */
+  /**
+   * Events after `afterSeq`, in order: up to the run's `lastSeq` by primary key, then onwards
+   * while the next one exists (an event whose run update was lost to a crash is still found).
+   */
   async function readAfter(runId: string, afterSeq: number): Promise<StoredEvent[]> {
     const run = await Run.findById(runId, { lastSeq: 1 }).lean();
-    if (!run || run.lastSeq <= afterSeq) return [];
-    const missing = run.lastSeq - afterSeq;
-    let rows: { seq: number; payload: unknown; at: Date }[];
-    if (missing <= POINT_LOOKUP_LIMIT) {
-      const seqs = Array.from({ length: missing }, (_, i) => afterSeq + 1 + i);
-      rows = (await Promise.all(seqs.map((seq) => RunEvent.findById(runEventId(runId, seq), { seq: 1, payload: 1, at: 1 }).lean()))).filter((r) => r !== null);
-    } else {
-      rows = await RunEvent.find({ runId, seq: { $gt: afterSeq, $lte: run.lastSeq } }, { seq: 1, payload: 1, at: 1 }).sort({ seq: 1 }).lean();
-    }
-    // A hole is an insert still in flight (another process appending): stop before it and read
-    // again. Only a hole followed by events older than DEAD_APPEND_MS is an append that died.
+    if (!run) return [];
     const out: StoredEvent[] = [];
-    let expected = afterSeq + 1;
-    for (const row of rows) {
-      if (row.seq !== expected && Date.now() - row.at.getTime() < DEAD_APPEND_MS) break;
+    const known = run.lastSeq - afterSeq;
+    if (known > POINT_LOOKUP_LIMIT) {
+      const rows = await RunEvent.find({ runId, seq: { $gt: afterSeq, $lte: run.lastSeq } }, { seq: 1, payload: 1 }).sort({ seq: 1 }).lean();
+      out.push(...rows.map((row) => ({ seq: row.seq, event: row.payload as A2aEvent })));
+    } else if (known > 0) {
+      const seqs = Array.from({ length: known }, (_, i) => afterSeq + 1 + i);
+      const rows = await Promise.all(seqs.map((seq) => RunEvent.findById(runEventId(runId, seq), { seq: 1, payload: 1 }).lean()));
+      for (const row of rows) {
+        if (!row) break;
+        out.push({ seq: row.seq, event: row.payload as A2aEvent });
+      }
+    }
+    for (let next = (out.at(-1)?.seq ?? afterSeq) + 1; ; next++) {
+      const row = await RunEvent.findById(runEventId(runId, next), { seq: 1, payload: 1 }).lean();
+      if (!row) break;
       out.push({ seq: row.seq, event: row.payload as A2aEvent });
-      expected = row.seq + 1;
     }
     return out;
   }

@@ -11,6 +11,8 @@ import { buildAgentCard, createA2aHandler, createAgentCardHandler, createAguiRes
 import { createEventLog, createRunExecutor, createRunLeases, createRunStore, type EventLog, type RunExecutor, type RunStore } from './runs/index.ts';
 import { createScriptedProvider, type LlmProvider } from './llm/index.ts';
 import { createAgentBridgeHandler, createLlmBridgeHandler } from './bridge/index.ts';
+import { createPrimitiveRegistry, extensionsSearchPrimitive, type PrimitiveRegistry } from './connectors/index.ts';
+import { createMcpHttpHandler } from './mcp/index.ts';
 import { callRemoteAgent, createA2aClient, createRemoteBridge, createRemotePeers, type A2aClient, type RemoteBridge, type RemotePeers } from './a2a/client/index.ts';
 import type { Logger } from './log/index.ts';
 import { SERVICE_VERSION } from './version.ts';
@@ -35,6 +37,8 @@ export interface Services {
   peers: RemotePeers;
   a2aClient: A2aClient;
   remote: RemoteBridge;
+  /** Every connector primitive; MCP and agents call them through it. */
+  primitives: PrimitiveRegistry;
   /** Read at call time so flags can change without a restart. */
   flags(): FeatureFlags;
   version: string;
@@ -47,6 +51,7 @@ export interface Services {
     agentBridge: (request: Request, params: { vendor: string; slug: string }) => Promise<Response>;
     llmBridge: (request: Request) => Promise<Response>;
     aguiResume: (request: Request) => Promise<Response>;
+    mcp: (request: Request) => Promise<Response>;
   };
 }
 
@@ -96,6 +101,7 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     }),
   );
   const remote = createRemoteBridge({ client: a2aClient, runs, eventLog, leases: createRunLeases(database.models), logger: logger.child({ component: 'a2a-client' }) });
+  const primitives = createPrimitiveRegistry({ primitives: [extensionsSearchPrimitive(extensions)], audit });
   const bridge = { bridgeToken: () => config.bridgeToken, card: agentCard, executor, llm, logger: logger.child({ component: 'bridge' }) };
   return {
     config,
@@ -116,6 +122,7 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     peers,
     a2aClient,
     remote,
+    primitives,
     flags,
     version: SERVICE_VERSION,
     handlers: {
@@ -126,6 +133,7 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
       agentBridge: createAgentBridgeHandler(bridge),
       aguiResume: createAguiResumeHandler({ flags, verifyToken: oauth.tokens.verify, runs, executor, logger: logger.child({ component: 'agui' }) }),
       llmBridge: createLlmBridgeHandler(bridge),
+      mcp: createMcpHttpHandler({ registry: primitives, verifyToken: oauth.tokens.verify, version: SERVICE_VERSION, logger: logger.child({ component: 'mcp' }) }),
       a2a: createA2aHandler({ flags, verifyToken: oauth.tokens.verify, card: agentCard, runs, eventLog, executor, logger: logger.child({ component: 'a2a' }) }),
     },
   };

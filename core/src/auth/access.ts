@@ -3,7 +3,7 @@ import { DomainError } from '../errors/index.ts';
 import type { Actor } from './actor.ts';
 
 /** What an actor may do with an agent; for OAuth clients, the grants their token resolved to. */
-export type AgentAccessActor = Actor & { grants?: { allowedAgents: string[]; permissions: A2aPermission[] } };
+export type AgentAccessActor = Actor & { grants?: { allowedAgents: string[]; permissions: A2aPermission[]; allowedPrimitives?: string[] } };
 
 export const ACCESS_DENIED = 'You do not have access to this agent';
 

@@ -17,7 +17,10 @@ export interface StartedServices {
  * Everything a process needs before it serves: config, database (embedded when MONGODB_URI is
  * unset), indexes, the first admin. The embedded server's child process is stopped by `stop()`.
  */
-export async function startServices(env: Env, options: { logger?: Logger; configure?: (config: ServiceConfig) => ServiceConfig } = {}): Promise<StartedServices> {
+export async function startServices(
+  env: Env,
+  options: { logger?: Logger; configure?: (config: ServiceConfig) => ServiceConfig; /** false for tools that must not create the first admin */ createAdmin?: boolean } = {},
+): Promise<StartedServices> {
   const bootLogger = options.logger ?? createLogger({ level: (env.SERVICE_LOG_LEVEL as 'info' | undefined) ?? 'info' });
   let config = loadConfig(env, bootLogger);
   if (options.configure) config = options.configure(config);
@@ -35,7 +38,7 @@ export async function startServices(env: Env, options: { logger?: Logger; config
   try {
     const database = await connectDatabase(uri);
     const services = createServices({ config, logger, database });
-    const initialSignIn = await ensureInitialAdmin(services, { generateWhenEmpty: embedded !== undefined, generatePassword: () => randomBytes(12).toString('base64url') });
+    const initialSignIn = options.createAdmin === false ? undefined : await ensureInitialAdmin(services, { generateWhenEmpty: embedded !== undefined, generatePassword: () => randomBytes(12).toString('base64url') });
     return {
       services,
       initialSignIn,

@@ -2,3 +2,4 @@ export { json, errorResponse } from './json.ts';
 export { readBodyLimited } from './body.ts';
 export { createRateLimiter, type RateLimiter } from './rate-limit.ts';
 export { bearerToken } from './bearer.ts';
+export { toWebRequest, sendWebResponse } from './node-adapter.ts';

@@ -22,13 +22,15 @@ export interface LogRecord {
 
 export interface LoggerOptions {
   level?: LogLevel;
+  /** `stderr` sends every line to stderr (for processes whose stdout is a protocol, like MCP stdio). */
+  stream?: 'split' | 'stderr';
   sink?: (record: LogRecord) => void;
   base?: LogFields;
 }
 
 export function createLogger(options: LoggerOptions = {}): Logger {
   const threshold = LEVELS[options.level ?? 'info'];
-  const sink = options.sink ?? writeLine;
+  const sink = options.sink ?? (options.stream === 'stderr' ? writeStderr : writeLine);
   const base = options.base ?? {};
   const emit = (level: LogLevel) => (message: string, fields: LogFields = {}) => {
     if (LEVELS[level] < threshold) return;
@@ -67,8 +69,15 @@ function serializeError(error: Error): LogFields {
   return out;
 }
 
+function writeStderr(record: LogRecord): void {
+  process.stderr.write(format(record));
+}
+
+function format(record: LogRecord): string {
+  return JSON.stringify({ time: new Date().toISOString(), level: record.level, msg: record.message, ...record.fields }) + '\n';
+}
+
 function writeLine(record: LogRecord): void {
-  const line = JSON.stringify({ time: new Date().toISOString(), level: record.level, msg: record.message, ...record.fields });
-  if (record.level === 'error' || record.level === 'warn') process.stderr.write(line + '\n');
-  else process.stdout.write(line + '\n');
+  if (record.level === 'error' || record.level === 'warn') process.stderr.write(format(record));
+  else process.stdout.write(format(record));
 }

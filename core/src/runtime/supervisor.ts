@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { DomainError } from '../errors/index.ts';
 import type { Logger } from '../log/index.ts';
 import { RUNTIME_ENV, type StepReply, type StepRequest } from './protocol.ts';
+import { tsxLoaderUrl } from './tsx-loader.ts';
 
 const RUNTIME_MAIN = fileURLToPath(new URL('./runtime-main.ts', import.meta.url));
 const STEP_TIMEOUT_MS = 10 * 60_000;
@@ -37,7 +38,8 @@ export function startAgentRuntime(options: { hostUrl: string; bridgeToken: strin
 
   const spawn = () => {
     const current = fork(RUNTIME_MAIN, [], {
-      execArgv: ['--import', 'tsx'],
+      // tsx resolved from core itself, so the runtime starts whatever the host's working directory.
+      execArgv: ['--import', tsxLoaderUrl()],
       env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: process.env.NODE_ENV, [RUNTIME_ENV.hostUrl]: options.hostUrl, [RUNTIME_ENV.bridgeToken]: options.bridgeToken },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });

@@ -22,7 +22,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const clientId = String(form.get('clientId') ?? '');
     switch (form.get('intent')) {
       case 'register': {
-        const { client, clientSecret } = await caller.a2a.clients.register({ name: String(form.get('name') ?? ''), allowedAgents: agentsOf(form), permissions: permissionsOf(form) });
+        const { client, clientSecret } = await caller.a2a.clients.register({
+          name: String(form.get('name') ?? ''),
+          allowedAgents: agentsOf(form),
+          permissions: permissionsOf(form),
+          allowedPrimitives: String(form.get('allowedPrimitives') ?? '').split(/[\s,]+/).filter(Boolean),
+        });
         return { secret: { clientId: client.clientId, clientSecret } };
       }
       case 'rotate':
@@ -60,6 +65,8 @@ export default function Clients() {
             <input id="name" name="name" required />
             <label htmlFor="allowedAgents">Allowed agents</label>
             <input id="allowedAgents" name="allowedAgents" placeholder="@scope/agent, … or *" defaultValue="*" />
+            <label htmlFor="allowedPrimitives">MCP primitives</label>
+            <input id="allowedPrimitives" name="allowedPrimitives" placeholder="cms_b, service_extensions_search, … or * (none by default)" />
             <span>Permissions</span>
             <span>
               {permissions.map((p) => (
@@ -80,6 +87,7 @@ export default function Clients() {
             <th>Client</th>
             <th>Agents</th>
             <th>Permissions</th>
+            <th>Primitives</th>
             <th>State</th>
             <th />
           </tr>
@@ -95,6 +103,7 @@ export default function Clients() {
               </td>
               <td>{c.allowedAgents.join(', ') || '—'}</td>
               <td>{c.permissions.join(', ') || '—'}</td>
+              <td>{c.allowedPrimitives.join(', ') || '—'}</td>
               <td>{c.revoked ? 'revoked' : 'active'}</td>
               <td>
                 {c.revoked ? null : (

@@ -10,6 +10,7 @@ export interface OauthClientView {
   name: string;
   allowedAgents: string[];
   permissions: A2aPermission[];
+  allowedPrimitives: string[];
   revoked: boolean;
   secretRotatedAt: string;
   createdAt: string;
@@ -18,6 +19,7 @@ export interface OauthClientView {
 export interface ClientGrants {
   allowedAgents: string[];
   permissions: A2aPermission[];
+  allowedPrimitives?: string[];
 }
 
 /** Secrets are 256 random bits, so a plain SHA-256 is enough to make the stored value useless. */
@@ -29,6 +31,7 @@ function toView(row: {
   name: string;
   allowedAgents?: string[] | null;
   permissions?: string[] | null;
+  allowedPrimitives?: string[] | null;
   revokedAt?: Date | null;
   secretRotatedAt: Date;
   createdAt?: Date | null;
@@ -38,6 +41,7 @@ function toView(row: {
     name: row.name,
     allowedAgents: row.allowedAgents ?? [],
     permissions: (row.permissions ?? []) as A2aPermission[],
+    allowedPrimitives: row.allowedPrimitives ?? [],
     revoked: !!row.revokedAt,
     secretRotatedAt: row.secretRotatedAt.toISOString(),
     createdAt: (row.createdAt ?? new Date(0)).toISOString(),
@@ -53,7 +57,11 @@ function validateGrants(grants: ClientGrants): ClientGrants {
       throw new DomainError('VALIDATION_FAILED', `allowed agent "${agent}" must be @scope/name or *`);
     }
   }
-  return { allowedAgents: agents, permissions: [...new Set(grants.permissions)] };
+  const primitives = [...new Set((grants.allowedPrimitives ?? []).map((p) => p.trim()).filter(Boolean))];
+  for (const primitive of primitives) {
+    if (primitive !== '*' && !/^[a-z][a-z0-9_]*$/.test(primitive)) throw new DomainError('VALIDATION_FAILED', `allowed primitive "${primitive}" must be a primitive or connector name, or *`);
+  }
+  return { allowedAgents: agents, permissions: [...new Set(grants.permissions)], allowedPrimitives: primitives };
 }
 
 /** OAuth client registration, rotation and revocation (admins), and secret checks (token endpoint). */

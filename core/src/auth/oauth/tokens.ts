@@ -8,7 +8,7 @@ import { SIGNING_ALG, type SigningKeys } from './signing-keys.ts';
 export const ACCESS_TOKEN_TTL_SECONDS = 600;
 
 export interface AuthenticatedClient extends A2aActor {
-  grants: Pick<OauthClientView, 'allowedAgents' | 'permissions'>;
+  grants: Pick<OauthClientView, 'allowedAgents' | 'permissions' | 'allowedPrimitives'>;
   /** Unix seconds; lets MCP's bearer middleware know when the token lapses. */
   expiresAt: number;
 }
@@ -65,7 +65,7 @@ export function createAccessTokens(deps: { keys: SigningKeys; clients: OauthClie
       type: 'a2a',
       id: `oauth:${clientId}`,
       clientId,
-      grants: { allowedAgents: client.allowedAgents, permissions: client.permissions },
+      grants: { allowedAgents: client.allowedAgents, permissions: client.permissions, allowedPrimitives: client.allowedPrimitives },
       expiresAt: payload.exp,
     };
   }

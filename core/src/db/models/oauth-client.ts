@@ -12,6 +12,8 @@ export const oauthClientSchema = new Schema(
     /** Package names this client may use, or "*" for every agent. */
     allowedAgents: { type: [String], default: [] },
     permissions: { type: [String], enum: A2A_PERMISSIONS, default: [] },
+    /** MCP primitives (names, connector names, or "*") this client may call. */
+    allowedPrimitives: { type: [String], default: [] },
     revokedAt: { type: Date, default: null },
     secretRotatedAt: { type: Date, required: true },
     createdBy: { type: String, required: true },

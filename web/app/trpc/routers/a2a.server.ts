@@ -5,6 +5,7 @@ import { adminProcedure, router } from '../init.server.ts';
 const grants = z.object({
   allowedAgents: z.array(z.string().max(200)).max(200),
   permissions: z.array(z.enum(A2A_PERMISSIONS)).max(3),
+  allowedPrimitives: z.array(z.string().max(100)).max(200).default([]),
 });
 
 export const a2aRouter = router({

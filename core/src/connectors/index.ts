@@ -1,0 +1,3 @@
+export { definePrimitive, type Primitive, type PrimitiveAnnotations, type PrimitiveContext } from './primitive.ts';
+export { createPrimitiveRegistry, mayCallPrimitive, PRIMITIVE_ACCESS_DENIED, type PrimitiveRegistry } from './registry.ts';
+export { extensionsSearchPrimitive } from './service/extensions-search.ts';

@@ -1,0 +1,2 @@
+export { buildMcpServer } from './build-server.ts';
+export { createMcpHttpHandler } from './http-handler.ts';

@@ -1,0 +1,82 @@
+/**
+ * The standalone MCP server: the connector primitives over stdio or Streamable HTTP.
+ *
+ *   service-mcp --stdio            credentials of a registered OAuth client in
+ *                                  SERVICE_MCP_CLIENT_ID / SERVICE_MCP_CLIENT_SECRET (never argv)
+ *   service-mcp --http [--port N]  bearer JWT from the instance's token endpoint on every request
+ *
+ * Storage is the instance's: MONGODB_URI, or the embedded default's data dir.
+ * Logs go to stderr; in stdio mode stdout carries only the protocol.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { startServices } from '@service/core/boot';
+import { DomainError } from '@service/core/errors';
+import { sendWebResponse, toWebRequest } from '@service/core/http';
+import { createLogger } from '@service/core/log';
+import { buildMcpServer } from '@service/core/mcp';
+
+const args = process.argv.slice(2);
+const mode = args.includes('--stdio') ? 'stdio' : args.includes('--http') ? 'http' : null;
+const logger = createLogger({ level: 'info', stream: 'stderr' });
+
+async function main() {
+  if (!mode) {
+    process.stderr.write('usage: service-mcp --stdio | --http [--port N]\n');
+    process.exit(2);
+  }
+  const started = await startServices(process.env, { logger, createAdmin: false });
+  const { services } = started;
+  const stop = async () => {
+    await started.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+
+  if (mode === 'stdio') {
+    const clientId = process.env.SERVICE_MCP_CLIENT_ID;
+    const clientSecret = process.env.SERVICE_MCP_CLIENT_SECRET;
+    if (!clientId || !clientSecret) throw new Error('--stdio needs SERVICE_MCP_CLIENT_ID and SERVICE_MCP_CLIENT_SECRET (a client registered under Administration › A2A clients)');
+    const client = await services.oauth.clients.authenticate(clientId, clientSecret);
+    if (!client) throw new Error(`the OAuth client ${clientId} is unknown, revoked, or its secret is wrong`);
+    // Grants are read again for every call, so a revocation takes effect at once.
+    const actor = async () => {
+      const current = await services.oauth.clients.current(clientId);
+      if (!current || current.revoked) throw new DomainError('UNAUTHENTICATED', 'The MCP client was revoked');
+      return { type: 'a2a' as const, id: `oauth:${clientId}`, clientId, grants: { allowedAgents: current.allowedAgents, permissions: current.permissions, allowedPrimitives: current.allowedPrimitives } };
+    };
+    const server = buildMcpServer({ registry: services.primitives, actor, version: services.version, logger });
+    const transport = new StdioServerTransport();
+    transport.onclose = () => void stop();
+    await server.connect(transport);
+    logger.info(`mcp-server ready on stdio for client ${clientId}`);
+    return;
+  }
+
+  const portIndex = args.indexOf('--port');
+  const port = portIndex >= 0 ? Number(args[portIndex + 1]) : Number(process.env.PORT ?? 0);
+  const host = process.env.HOST ?? '127.0.0.1';
+  const server = http.createServer((req, res) => {
+    const origin = `http://${req.headers.host ?? `${host}:${port}`}`;
+    const path = new URL(req.url ?? '/', origin).pathname;
+    const handle = path === '/mcp' ? services.handlers.mcp(toWebRequest(req, origin)) : Promise.resolve(new Response('Not Found', { status: 404 }));
+    handle
+      .then((response) => sendWebResponse(res, response))
+      .catch((error: unknown) => {
+        logger.error('mcp request failed', { error });
+        if (!res.headersSent) res.writeHead(500);
+        res.end();
+      });
+  });
+  server.listen(port, host, () => {
+    const address = server.address() as AddressInfo;
+    logger.info(`mcp-server listening on http://${host}:${address.port}/mcp`);
+  });
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,52 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { tsxLoaderUrl } from '@service/core/runtime';
+import { stopChild } from './stop-child.ts';
+
+export const MCP_MAIN = fileURLToPath(new URL('../../mcp-server/src/main.ts', import.meta.url));
+export const TSX_LOADER = tsxLoaderUrl();
+
+/** The environment an MCP server process of a test instance runs with. */
+export function mcpEnv(mongodbUri: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    NODE_ENV: 'test',
+    MONGODB_URI: mongodbUri,
+    SERVICE_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'mcp-')),
+    SERVICE_BASE_URL: 'http://127.0.0.1:3999',
+    SERVICE_MASTER_KEY: randomBytes(32).toString('base64'),
+    SERVICE_SESSION_SECRET: randomBytes(32).toString('base64url'),
+    SERVICE_BRIDGE_TOKEN: randomBytes(32).toString('base64url'),
+    ...extra,
+  };
+}
+
+/** The standalone MCP server in HTTP mode, resolved once it prints its URL. */
+export async function startMcpHttp(env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, MCP_MAIN, '--http', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`mcp-server did not start:\n${output}`)), 30_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /mcp-server listening on (http:\/\/\S+?\/mcp)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`mcp-server exited ${code}:\n${output}`)));
+  });
+  return { url, stop: () => stopChild(child, env.SERVICE_DATA_DIR!) };
+}
+
+export function cleanup(env: Record<string, string>) {
+  rmSync(env.SERVICE_DATA_DIR!, { recursive: true, force: true });
+}

@@ -1,0 +1,105 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Services } from '@service/core';
+import { testServices, useTestDatabase } from '@service/core/testing';
+import { SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installExampleAgents } from '../helpers/a2a.ts';
+import { cleanup, MCP_MAIN, mcpEnv, startMcpHttp, TSX_LOADER } from '../helpers/mcp-process.ts';
+import { startService, type RunningService } from '../helpers/service-process.ts';
+
+const t = useTestDatabase();
+const admin = { type: 'ui', id: 'admin', email: 'a@acme.test', role: 'admin' } as const;
+let services: Services;
+let full: { clientId: string; clientSecret: string; token: string };
+let noGrant: { token: string };
+let env: Record<string, string>;
+let http: { url: string; stop(): Promise<void> };
+let web: RunningService;
+
+beforeAll(async () => {
+  await installExampleAgents(t.db, '@acme', ['summarizer']);
+  services = testServices(t.db, { SERVICE_VENDOR_SCOPE: '@acme' });
+  const granted = await services.oauth.clients.register(admin, { name: 'mcp', allowedAgents: [], permissions: [], allowedPrimitives: ['*'] });
+  full = { clientId: granted.client.clientId, clientSecret: granted.clientSecret, token: (await services.oauth.tokens.issue(granted.client)).access_token };
+  const bare = await services.oauth.clients.register(admin, { name: 'no grant', allowedAgents: ['*'], permissions: ['list', 'read', 'execute'] });
+  noGrant = { token: (await services.oauth.tokens.issue(bare.client)).access_token };
+  env = mcpEnv(t.uri, { SERVICE_VENDOR_SCOPE: '@acme' });
+  [http, web] = await Promise.all([startMcpHttp(env), startService({ mongodbUri: t.uri, env: { SERVICE_VENDOR_SCOPE: '@acme', SERVICE_BASE_URL: 'http://127.0.0.1:3999' } })]);
+});
+
+afterAll(async () => {
+  await Promise.all([http?.stop(), web?.stop()]);
+  if (env) cleanup(env);
+});
+
+async function connectHttp(url: string, token: string): Promise<Client> {
+  const client = new Client({ name: 'test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  return client;
+}
+
+async function expectPrimitives(client: Client) {
+  const { tools } = await client.listTools();
+  const search = tools.find((tool) => tool.name === 'service_extensions_search');
+  expect(search).toMatchObject({ annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true }, inputSchema: { type: 'object', properties: { query: expect.any(Object) } } });
+  expect(tools.map((tool) => tool.name).sort()).toEqual(services.primitives.list().map((p) => p.name).sort());
+  const result = await client.callTool({ name: 'service_extensions_search', arguments: { query: 'summar' } });
+  expect(result.isError).toBeFalsy();
+  expect(JSON.parse((result.content as { text: string }[])[0]!.text)).toEqual([expect.objectContaining({ packageName: '@acme/summarizer', visibility: 'public' })]);
+}
+
+describe('MCP', () => {
+  it('over stdio (the real mcp-server process), authenticated with a registered client', async () => {
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: ['--import', TSX_LOADER, MCP_MAIN, '--stdio'], env: { ...env, SERVICE_MCP_CLIENT_ID: full.clientId, SERVICE_MCP_CLIENT_SECRET: full.clientSecret }, stderr: 'pipe' }));
+    try {
+      await expectPrimitives(client);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('over HTTP, standalone and mounted at /api/mcp', async () => {
+    for (const url of [http.url, `${web.url}/api/mcp`]) {
+      const client = await connectHttp(url, full.token);
+      try {
+        await expectPrimitives(client);
+      } finally {
+        await client.close();
+      }
+    }
+  });
+
+  it('refuses no token, an expired token and a widget API key with 401', async () => {
+    const current = await services.oauth.keys.current();
+    const expired = await new SignJWT({ client_id: full.clientId })
+      .setProtectedHeader({ alg: 'ES256', kid: current.kid, typ: 'at+jwt' })
+      .setIssuer('http://127.0.0.1:3999')
+      .setAudience('http://127.0.0.1:3999')
+      .setSubject(full.clientId)
+      .setIssuedAt(Math.floor(Date.now() / 1000) - 1200)
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 600)
+      .sign(current.privateKey);
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
+    for (const url of [http.url, `${web.url}/api/mcp`]) {
+      for (const authorization of [null, `Bearer ${expired}`, 'Bearer wk_cms_b_widget_key_not_a_jwt']) {
+        const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(authorization ? { authorization } : {}) }, body });
+        expect(response.status, `${url} ${authorization?.slice(0, 12)}`).toBe(401);
+        expect(response.headers.get('www-authenticate')).toMatch(/^Bearer /);
+      }
+    }
+  });
+
+  it('answers a client without the grant with a tool error, not data', async () => {
+    const client = await connectHttp(http.url, noGrant.token);
+    try {
+      const result = await client.callTool({ name: 'service_extensions_search', arguments: { query: 'summar' } });
+      expect(result.isError).toBe(true);
+      expect((result.content as { text: string }[])[0]!.text).toBe('FORBIDDEN: You do not have access to this primitive');
+    } finally {
+      await client.close();
+    }
+  });
+});

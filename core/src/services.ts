@@ -9,7 +9,7 @@ import { createRegistryService, type NpmRunner, type RegistryService } from './r
 import { createOauthProvider, TOKEN_ENDPOINT_PATH, type OauthProvider } from './auth/oauth/index.ts';
 import { buildAgentCard, createA2aHandler, createAgentCardHandler, createAguiResumeHandler, type AgentCard } from './a2a/index.ts';
 import { createEventLog, createRunExecutor, createRunLeases, createRunStore, type EventLog, type RunExecutor, type RunStore } from './runs/index.ts';
-import { createScriptedProvider, type LlmProvider } from './llm/index.ts';
+import { selectLlmProvider, type LlmProvider } from './llm/index.ts';
 import { createAgentBridgeHandler, createLlmBridgeHandler } from './bridge/index.ts';
 import { createPrimitiveRegistry, extensionsSearchPrimitive, type PrimitiveRegistry } from './connectors/index.ts';
 import { createMcpHttpHandler } from './mcp/index.ts';
@@ -73,7 +73,7 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     ...(deps.npm ? { npm: deps.npm } : {}),
   });
   const oauth = createOauthProvider({ models: database.models, sealer, audit, logger: logger.child({ component: 'oauth' }), canonicalOrigin: () => config.baseUrl });
-  const llm = deps.llm ?? createScriptedProvider({ delayMs: config.llm.scriptedDelayMs });
+  const llm = deps.llm ?? selectLlmProvider(config, logger.child({ component: 'llm' }));
   const eventLog = createEventLog(database.models);
   const runs = createRunStore({ models: database.models, eventLog });
   const peers = createRemotePeers({ models: database.models, sealer, audit });

@@ -57,6 +57,10 @@ export const envSchema = z.object({
   SERVICE_WIDGET_VERSION: z.string().regex(/^[0-9A-Za-z.+-]{1,40}$/, 'must be a short version string').default('0.1.0'),
   SERVICE_ADMIN_EMAIL: z.string().email().optional(),
   SERVICE_ADMIN_PASSWORD: secret(12).optional(),
+  SERVICE_LLM_PROVIDER: z.enum(['scripted', 'openai-compatible', 'anthropic']).default('scripted'),
+  SERVICE_LLM_BASE_URL: z.string().url().optional(),
+  SERVICE_LLM_API_KEY: z.string().min(1).optional(),
+  SERVICE_LLM_MODEL: z.string().min(1).max(200).optional(),
   /** The offline scripted LLM waits this long per turn (demos and tests of long runs). */
   SERVICE_LLM_SCRIPTED_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
   SERVICE_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),

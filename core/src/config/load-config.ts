@@ -22,7 +22,7 @@ export interface ServiceConfig {
   widgetVersion: string;
   initialAdmin: { email: string; password: string } | undefined;
   logLevel: RawEnv['SERVICE_LOG_LEVEL'];
-  llm: { scriptedDelayMs: number };
+  llm: { provider: 'scripted' | 'openai-compatible' | 'anthropic'; baseUrl: string | undefined; apiKey: string | undefined; model: string | undefined; scriptedDelayMs: number };
 }
 
 /** Secrets the embedded default generates once and keeps in the data dir; production requires them. */
@@ -93,6 +93,12 @@ export function loadConfig(env: Env, logger?: Logger): ServiceConfig {
         ? { email: raw.SERVICE_ADMIN_EMAIL, password: raw.SERVICE_ADMIN_PASSWORD }
         : undefined,
     logLevel: raw.SERVICE_LOG_LEVEL,
-    llm: { scriptedDelayMs: raw.SERVICE_LLM_SCRIPTED_DELAY_MS },
+    llm: {
+      provider: raw.SERVICE_LLM_PROVIDER,
+      baseUrl: raw.SERVICE_LLM_BASE_URL,
+      apiKey: raw.SERVICE_LLM_API_KEY,
+      model: raw.SERVICE_LLM_MODEL,
+      scriptedDelayMs: raw.SERVICE_LLM_SCRIPTED_DELAY_MS,
+    },
   };
 }

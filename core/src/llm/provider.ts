@@ -3,18 +3,54 @@ export interface LlmMessage {
   content: string;
 }
 
+/** A function tool the model may call; `parameters` is a JSON Schema object. */
+export interface LlmToolDefinition {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
 export interface LlmTurn {
   messages: LlmMessage[];
+  tools?: LlmToolDefinition[];
 }
+
+export interface LlmToolCall {
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+}
+
+export type LlmStreamPart =
+  | { type: 'text-delta'; text: string }
+  | { type: 'tool-call'; call: LlmToolCall }
+  | { type: 'finish'; finishReason: string };
 
 export interface LlmResult {
   text: string;
+  toolCalls: LlmToolCall[];
   provider: string;
   model: string;
 }
 
-/** One interface for every provider; the host holds the credentials, agents never do. */
+/**
+ * One interface for every provider: a turn with history and tools, streamed (text deltas and
+ * tool calls as they complete) or collected. The host holds the credentials; agents never do.
+ */
 export interface LlmProvider {
   name: string;
+  model: string;
+  stream(turn: LlmTurn, signal?: AbortSignal): AsyncIterable<LlmStreamPart>;
   complete(turn: LlmTurn, signal?: AbortSignal): Promise<LlmResult>;
+}
+
+/** Collects a stream into one result. */
+export async function collect(provider: Pick<LlmProvider, 'name' | 'model' | 'stream'>, turn: LlmTurn, signal?: AbortSignal): Promise<LlmResult> {
+  let text = '';
+  const toolCalls: LlmToolCall[] = [];
+  for await (const part of provider.stream(turn, signal)) {
+    if (part.type === 'text-delta') text += part.text;
+    if (part.type === 'tool-call') toolCalls.push(part.call);
+  }
+  return { text, toolCalls, provider: provider.name, model: provider.model };
 }

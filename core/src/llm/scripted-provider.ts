@@ -1,20 +1,73 @@
-import type { LlmProvider } from './provider.ts';
+import { collect, type LlmProvider, type LlmStreamPart, type LlmTurn } from './provider.ts';
+
+export interface ScriptedEdit {
+  op: 'set' | 'replace' | 'append';
+  field: string;
+  value?: string;
+  find?: string;
+}
+
+const QUOTED = String.raw`"((?:[^"\\]|\\.)*)"`;
+const FIELD = String.raw`([A-Za-z_][\w.]*)`;
+const PATTERNS: [RegExp, (m: RegExpExecArray) => ScriptedEdit][] = [
+  [new RegExp(String.raw`^set (?:the )?${FIELD} to ${QUOTED}$`, 'i'), (m) => ({ op: 'set', field: m[1]!, value: unescape(m[2]!) })],
+  [new RegExp(String.raw`^replace ${QUOTED} with ${QUOTED} in (?:the )?${FIELD}$`, 'i'), (m) => ({ op: 'replace', field: m[3]!, find: unescape(m[1]!), value: unescape(m[2]!) })],
+  [new RegExp(String.raw`^append ${QUOTED} to (?:the )?${FIELD}$`, 'i'), (m) => ({ op: 'append', field: m[2]!, value: unescape(m[1]!) })],
+];
+
+function unescape(text: string): string {
+  return text.replace(/\\(.)/g, '$1');
+}
 
 /**
- * The offline provider used when no LLM API key is configured: deterministic, no network.
- * It answers with the first sentences of the last user message, marked as scripted, so flows
- * run end to end and the UI can say plainly that no real model is connected.
+ * The edit instructions the offline provider understands, one per line or separated by `;`:
+ *   set <field> to "<value>"
+ *   replace "<old>" with "<new>" in <field>
+ *   append "<text>" to <field>
+ */
+export function parseEditInstructions(text: string): ScriptedEdit[] {
+  const edits: ScriptedEdit[] = [];
+  for (const raw of text.split(/\n|;/)) {
+    const line = raw.trim().replace(/[.!]$/, '');
+    for (const [pattern, build] of PATTERNS) {
+      const match = pattern.exec(line);
+      if (match) {
+        edits.push(build(match));
+        break;
+      }
+    }
+  }
+  return edits;
+}
+
+/**
+ * The offline provider used when no LLM is configured: deterministic, no network, named
+ * "scripted" wherever a provider is shown. Offered a tool and given edit instructions, it calls
+ * the first tool with `{ edits: [...] }`; otherwise it answers with the first sentences of the
+ * last user message, marked as scripted.
  */
 export function createScriptedProvider(options: { delayMs?: number } = {}): LlmProvider {
-  return {
+  async function* stream(turn: LlmTurn, signal?: AbortSignal): AsyncGenerator<LlmStreamPart> {
+    if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
+    if (signal?.aborted) throw new Error('aborted');
+    const last = [...turn.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+    const edits = parseEditInstructions(last);
+    const tool = turn.tools?.[0];
+    if (tool && edits.length > 0) {
+      yield { type: 'text-delta', text: `[scripted] Applying ${edits.length} edit${edits.length === 1 ? '' : 's'}.` };
+      yield { type: 'tool-call', call: { toolCallId: 'scripted-1', toolName: tool.name, input: { edits } } };
+      yield { type: 'finish', finishReason: 'tool-calls' };
+      return;
+    }
+    const sentences = last.replace(/\s+/g, ' ').trim().match(/[^.!?]+[.!?]?/g) ?? [''];
+    yield { type: 'text-delta', text: `[scripted] ${sentences.slice(0, 2).map((s) => s.trim()).join(' ').slice(0, 400)}` };
+    yield { type: 'finish', finishReason: 'stop' };
+  }
+  const provider: LlmProvider = {
     name: 'scripted',
-    async complete({ messages }, signal) {
-      if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
-      if (signal?.aborted) throw new Error('aborted');
-      const last = [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';
-      const sentences = last.replace(/\s+/g, ' ').trim().match(/[^.!?]+[.!?]?/g) ?? [''];
-      const gist = sentences.slice(0, 2).map((s) => s.trim()).join(' ').slice(0, 400);
-      return { text: `[scripted] ${gist}`, provider: 'scripted', model: 'scripted-v1' };
-    },
+    model: 'scripted-v1',
+    stream: (turn, signal) => stream(turn, signal),
+    complete: (turn, signal) => collect(provider, turn, signal),
   };
+  return provider;
 }

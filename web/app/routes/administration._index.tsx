@@ -26,6 +26,8 @@ export default function Overview() {
         <dd>{info.version}</dd>
         <dt>Database</dt>
         <dd>{info.database === 'embedded' ? 'embedded (local FerretDB)' : 'external (MONGODB_URI)'}</dd>
+        <dt>LLM</dt>
+        <dd>{info.llm.provider === 'scripted' ? 'scripted (offline, no model configured)' : `${info.llm.provider} · ${info.llm.model}`}</dd>
         <dt>A2A over HTTP</dt>
         <dd>{info.flags.a2aHttpEnabled ? 'enabled' : 'disabled'}</dd>
         <dt>External AG-UI stream</dt>

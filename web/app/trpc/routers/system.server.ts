@@ -11,6 +11,7 @@ export const systemRouter = router({
       mode: config.mode,
       database: config.mongodbUri ? 'external' : 'embedded',
       flags: ctx.services.flags(),
+      llm: { provider: ctx.services.llm.name, model: ctx.services.llm.model },
     };
   }),
 });

@@ -1,0 +1,52 @@
+import { APICallError, jsonSchema, streamText, tool, type LanguageModel, type ToolSet } from 'ai';
+import { DomainError } from '../errors/index.ts';
+import { collect, type LlmProvider, type LlmStreamPart, type LlmTurn } from './provider.ts';
+
+/**
+ * A provider backed by the Vercel AI SDK (ADR 0006): the SDK speaks the vendor's wire format;
+ * this maps our turn to its call and its stream parts back to ours. Tools are offered without
+ * `execute`, so calls come back to the caller instead of running here. Upstream failures become
+ * one clean error naming the status; nothing is retried silently.
+ */
+export function createAiSdkProvider(name: string, modelId: string, model: LanguageModel): LlmProvider {
+  async function* stream(turn: LlmTurn, signal?: AbortSignal): AsyncGenerator<LlmStreamPart> {
+    const tools: ToolSet = {};
+    for (const definition of turn.tools ?? []) {
+      tools[definition.name] = tool({ description: definition.description, inputSchema: jsonSchema(definition.parameters as Parameters<typeof jsonSchema>[0]) });
+    }
+    const system = turn.messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n');
+    const result = streamText({
+      model,
+      ...(system ? { system } : {}),
+      messages: turn.messages.filter((m) => m.role !== 'system').map((m) => ({ role: m.role as 'user' | 'assistant', content: m.content })),
+      ...(turn.tools?.length ? { tools } : {}),
+      maxRetries: 0,
+      // The error arrives as an `error` part below; the SDK's default handler would also print it.
+      onError: () => undefined,
+      ...(signal ? { abortSignal: signal } : {}),
+    });
+    for await (const part of result.fullStream) {
+      if (part.type === 'text-delta') yield { type: 'text-delta', text: part.text };
+      else if (part.type === 'tool-call') yield { type: 'tool-call', call: { toolCallId: part.toolCallId, toolName: part.toolName, input: part.input } };
+      else if (part.type === 'finish') yield { type: 'finish', finishReason: part.finishReason };
+      else if (part.type === 'error') throw upstreamError(name, part.error);
+    }
+  }
+
+  const provider: LlmProvider = {
+    name,
+    model: modelId,
+    stream: (turn, signal) => stream(turn, signal),
+    complete: (turn, signal) => collect(provider, turn, signal),
+  };
+  return provider;
+}
+
+function upstreamError(provider: string, error: unknown): DomainError {
+  if (APICallError.isInstance(error)) {
+    const status = error.statusCode;
+    const what = status === 429 ? 'rate limited' : status && status >= 500 ? 'server error' : 'request refused';
+    return new DomainError('UPSTREAM_FAILED', `The ${provider} LLM answered ${status ?? 'with an error'} (${what})`, { cause: error });
+  }
+  return new DomainError('UPSTREAM_FAILED', `The ${provider} LLM call failed`, { cause: error });
+}

@@ -1,0 +1,9 @@
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createAiSdkProvider } from './ai-sdk-provider.ts';
+import type { LlmProvider } from './provider.ts';
+
+/** Anthropic's Messages API. */
+export function createAnthropicProvider(options: { apiKey: string; model: string; baseUrl?: string }): LlmProvider {
+  const provider = createAnthropic({ apiKey: options.apiKey, ...(options.baseUrl ? { baseURL: options.baseUrl } : {}) });
+  return createAiSdkProvider('anthropic', options.model, provider(options.model));
+}

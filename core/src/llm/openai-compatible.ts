@@ -1,0 +1,9 @@
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { createAiSdkProvider } from './ai-sdk-provider.ts';
+import type { LlmProvider } from './provider.ts';
+
+/** Any OpenAI-compatible chat completions endpoint: OpenAI, Azure, Ollama, vLLM, LM Studio. */
+export function createOpenAiCompatibleProvider(options: { baseUrl: string; apiKey?: string; model: string }): LlmProvider {
+  const provider = createOpenAICompatible({ name: 'openai-compatible', baseURL: options.baseUrl, ...(options.apiKey ? { apiKey: options.apiKey } : {}) });
+  return createAiSdkProvider('openai-compatible', options.model, provider.chatModel(options.model));
+}

@@ -1,0 +1,67 @@
+import { createAnthropicProvider, createOpenAiCompatibleProvider, createScriptedProvider, type LlmProvider, type LlmStreamPart } from '@service/core/llm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAnthropicWire, startOpenAiWire, type WireServer } from '../helpers/llm-wire.ts';
+
+const tools = [{ name: 'set_fields', description: 'Set field values on the draft', parameters: { type: 'object', properties: { edits: { type: 'array' } }, required: ['edits'] } }];
+const turn = { messages: [{ role: 'system' as const, content: 'You edit posts.' }, { role: 'user' as const, content: 'Shorten the title.' }], tools };
+
+let openai: WireServer;
+let anthropic: WireServer;
+beforeAll(async () => {
+  [openai, anthropic] = await Promise.all([startOpenAiWire(), startAnthropicWire()]);
+});
+afterAll(async () => {
+  await Promise.all([openai?.close(), anthropic?.close()]);
+});
+
+async function parts(provider: LlmProvider): Promise<LlmStreamPart[]> {
+  const out: LlmStreamPart[] = [];
+  for await (const part of provider.stream(turn)) out.push(part);
+  return out;
+}
+
+const cases: [string, () => WireServer, () => LlmProvider][] = [
+  ['openai-compatible', () => openai, () => createOpenAiCompatibleProvider({ baseUrl: openai.baseUrl, apiKey: 'sk-test', model: 'test-model' })],
+  ['anthropic', () => anthropic, () => createAnthropicProvider({ baseUrl: anthropic.baseUrl, apiKey: 'sk-ant-test', model: 'test-model' })],
+];
+
+describe.each(cases)('%s provider against its wire format', (name, wire, make) => {
+  it('streams text deltas in order', async () => {
+    wire().next({ kind: 'text', chunks: ['Short', 'er ', 'title'] });
+    const streamed = await parts(make());
+    expect(streamed.filter((p) => p.type === 'text-delta').map((p) => (p as { text: string }).text)).toEqual(['Short', 'er ', 'title']);
+    expect(streamed.at(-1)).toEqual({ type: 'finish', finishReason: 'stop' });
+    const request = wire().requests.at(-1)!;
+    expect(JSON.stringify(request)).toContain('You edit posts.');
+    expect(JSON.stringify(request)).toContain('set_fields');
+  });
+
+  it('assembles a tool call from streamed argument deltas', async () => {
+    wire().next({ kind: 'tool', name: 'set_fields', argumentChunks: ['{"edits":[{"op":"set",', '"field":"title","value":"New"}]}'] });
+    const result = await make().complete(turn);
+    expect(result).toMatchObject({ provider: name, model: 'test-model', toolCalls: [{ toolName: 'set_fields', input: { edits: [{ op: 'set', field: 'title', value: 'New' }] } }] });
+  });
+
+  it.each([429, 500])('surfaces an upstream %i as a clean error', async (status) => {
+    wire().next({ kind: 'status', status });
+    const error = await make().complete(turn).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'DomainError', code: 'UPSTREAM_FAILED', message: expect.stringContaining(String(status)) });
+  });
+});
+
+describe('the offline scripted provider', () => {
+  it('turns documented edit instructions into a call of the offered tool, deterministically', async () => {
+    const scripted = createScriptedProvider();
+    const instructions = 'Set title to "A shorter title"; replace "teh" with "the" in content\nappend " (updated)" to excerpt';
+    const result = await scripted.complete({ messages: [{ role: 'user', content: instructions }], tools });
+    expect(result.toolCalls).toEqual([
+      { toolCallId: 'scripted-1', toolName: 'set_fields', input: { edits: [
+        { op: 'set', field: 'title', value: 'A shorter title' },
+        { op: 'replace', field: 'content', find: 'teh', value: 'the' },
+        { op: 'append', field: 'excerpt', value: ' (updated)' },
+      ] } },
+    ]);
+    expect(await scripted.complete({ messages: [{ role: 'user', content: instructions }], tools })).toEqual(result);
+    expect((await scripted.complete({ messages: [{ role: 'user', content: 'Hello there. How are you?' }] })).text).toBe('[scripted] Hello there. How are you?');
+  });
+});

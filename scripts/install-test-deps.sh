@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# What the test suite needs beyond Node 20 on a fresh Debian machine: pnpm 10 and Debian's
-# Chromium (for the browser tests). FerretDB, the test database, is built on first use by the
+# What the test suite needs beyond Node 20 on a fresh Debian machine: pnpm 10, Debian's
+# Chromium (browser tests) and WordPress with PHP and MariaDB (CMS-B tests). FerretDB, the test database, is built on first use by the
 # test setup through the Go module proxy (`pnpm db:install` does it ahead of time).
 set -euo pipefail
 
@@ -9,10 +9,15 @@ if ! command -v pnpm >/dev/null 2>&1 || ! pnpm --version 2>/dev/null | grep -q '
   npm install -g pnpm@10
 fi
 
-if [ -z "${CHROMIUM_PATH:-}" ] && [ ! -x /usr/bin/chromium ]; then
-  echo "installing Debian's chromium for the browser tests"
-  sudo=""
-  [ "$(id -u)" = 0 ] || sudo="sudo"
+sudo=""
+[ "$(id -u)" = 0 ] || sudo="sudo"
+packages=""
+if [ -z "${CHROMIUM_PATH:-}" ] && [ ! -x /usr/bin/chromium ]; then packages="chromium fonts-dejavu-core"; fi
+# CMS-B tests run a real WordPress: Debian's package, PHP's CLI server and a private MariaDB.
+if [ ! -f /usr/share/wordpress/wp-load.php ] || [ ! -x /usr/bin/php ] || [ ! -x /usr/sbin/mariadbd ]; then packages="$packages wordpress php-cli php-mysql mariadb-server"; fi
+if [ -n "$packages" ]; then
+  echo "installing Debian packages for the tests:$packages"
   $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core >/dev/null
+  # shellcheck disable=SC2086
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $packages >/dev/null
 fi

@@ -1,0 +1,123 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { canConnect, findFreePort } from '@service/core/net';
+
+const run = promisify(execFile);
+const HERE = fileURLToPath(new URL('./wordpress/', import.meta.url));
+const WORDPRESS_SOURCE = '/usr/share/wordpress';
+
+export interface RunningWordPress {
+  /** Site URL, e.g. http://127.0.0.1:PORT */
+  url: string;
+  username: string;
+  applicationPassword: string;
+  stop(): Promise<void>;
+}
+
+/** Debian's wordpress, php-cli, php-mysql and mariadb-server, installed when missing (root on these machines). */
+export async function ensureWordPressPackages(): Promise<void> {
+  const missing = !existsSync(`${WORDPRESS_SOURCE}/wp-load.php`) || !existsSync('/usr/bin/php') || !existsSync('/usr/sbin/mariadbd') || !existsSync('/usr/bin/mariadb-install-db');
+  if (!missing) return;
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  await run('apt-get', ['update', '-qq'], { env, maxBuffer: 1 << 26 });
+  await run('apt-get', ['install', '-y', '-qq', 'wordpress', 'php-cli', 'php-mysql', 'mariadb-server'], { env, maxBuffer: 1 << 26 });
+}
+
+async function waitForPort(port: number, child: ChildProcess, what: string, output: () => string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${what} exited with ${child.exitCode}:\n${output()}`);
+    if (await canConnect('127.0.0.1', port, 250)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${what} did not listen on ${port}:\n${output()}`);
+}
+
+/**
+ * A real WordPress for tests: a private MariaDB (temp datadir, own socket, free port) and
+ * WordPress under `php -S` on a free loopback port, installed with an editor user and an
+ * application password. Nothing touches a system MariaDB or Apache.
+ */
+export async function startWordPress(): Promise<RunningWordPress> {
+  await ensureWordPressPackages();
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'wordpress-'));
+  const children: ChildProcess[] = [];
+  const stop = async () => {
+    for (const child of children.reverse()) {
+      if (child.exitCode === null) {
+        await new Promise<void>((resolve) => {
+          child.once('exit', () => resolve());
+          child.kill('SIGTERM');
+        });
+      }
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    const datadir = path.join(dir, 'mariadb');
+    const socket = path.join(dir, 'mariadb.sock');
+    await run('mariadb-install-db', [`--datadir=${datadir}`, '--user=root', '--auth-root-authentication-method=normal', '--skip-test-db'], { maxBuffer: 1 << 24 });
+    const dbPort = await findFreePort();
+    let dbOutput = '';
+    const mariadb = spawn('mariadbd', [`--datadir=${datadir}`, `--socket=${socket}`, `--port=${dbPort}`, '--bind-address=127.0.0.1', '--user=root', '--skip-log-error', `--pid-file=${path.join(dir, 'mariadb.pid')}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+    mariadb.stdout?.on('data', (c: Buffer) => (dbOutput += c.toString()));
+    mariadb.stderr?.on('data', (c: Buffer) => (dbOutput += c.toString()));
+    children.push(mariadb);
+    await waitForPort(dbPort, mariadb, 'mariadbd', () => dbOutput);
+    const dbPassword = randomBytes(12).toString('hex');
+    await run('mariadb', [`--socket=${socket}`, '-uroot', '-e', `CREATE DATABASE wordpress; CREATE USER 'wp'@'127.0.0.1' IDENTIFIED BY '${dbPassword}'; GRANT ALL ON wordpress.* TO 'wp'@'127.0.0.1';`]);
+
+    const root = path.join(dir, 'htdocs');
+    // The package holds symlinks (wp-content, JavaScript libraries): copy what they point at.
+    cpSync(WORDPRESS_SOURCE, root, { recursive: true, dereference: true });
+    mkdirSync(path.join(root, 'wp-content', 'uploads'), { recursive: true });
+    const port = await findFreePort();
+    const host = `127.0.0.1:${port}`;
+    const salts = ['AUTH_KEY', 'SECURE_AUTH_KEY', 'LOGGED_IN_KEY', 'NONCE_KEY', 'AUTH_SALT', 'SECURE_AUTH_SALT', 'LOGGED_IN_SALT', 'NONCE_SALT']
+      .map((name) => `define('${name}', '${randomBytes(24).toString('hex')}');`)
+      .join('\n');
+    // Our own config: Debian's wp-config.php picks /etc/wordpress/config-<host>.php by host name.
+    writeFileSync(
+      path.join(root, 'wp-config.php'),
+      `<?php
+define('DB_NAME', 'wordpress');
+define('DB_USER', 'wp');
+define('DB_PASSWORD', '${dbPassword}');
+define('DB_HOST', '127.0.0.1:${dbPort}');
+define('DB_CHARSET', 'utf8mb4');
+define('DB_COLLATE', '');
+${salts}
+define('WP_ENVIRONMENT_TYPE', 'local');
+define('WP_CONTENT_DIR', __DIR__ . '/wp-content');
+define('WP_HOME', 'http://${host}');
+define('WP_SITEURL', 'http://${host}');
+define('FS_METHOD', 'direct');
+// No network but loopback here: no update checks, no outbound HTTP, no cron on page loads.
+define('WP_HTTP_BLOCK_EXTERNAL', true);
+define('AUTOMATIC_UPDATER_DISABLED', true);
+define('DISABLE_WP_CRON', true);
+define('WP_DEBUG', false);
+$table_prefix = 'wp_';
+if (!defined('ABSPATH')) define('ABSPATH', __DIR__ . '/');
+require_once ABSPATH . 'wp-settings.php';
+`,
+    );
+    const { stdout } = await run('php', [path.join(HERE, 'bootstrap.php')], { cwd: root, env: { ...process.env, WP_TEST_HOST: host }, maxBuffer: 1 << 24 });
+    const credentials = JSON.parse(stdout.slice(stdout.indexOf('{'))) as { username: string; applicationPassword: string };
+    let phpOutput = '';
+    const php = spawn('php', ['-S', host, '-t', root, path.join(HERE, 'router.php')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    php.stdout?.on('data', (c: Buffer) => (phpOutput = (phpOutput + c.toString()).slice(-4000)));
+    php.stderr?.on('data', (c: Buffer) => (phpOutput = (phpOutput + c.toString()).slice(-4000)));
+    children.push(php);
+    await waitForPort(port, php, 'php -S', () => phpOutput);
+    return { url: `http://${host}`, username: credentials.username, applicationPassword: credentials.applicationPassword, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

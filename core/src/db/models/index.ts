@@ -12,6 +12,7 @@ import { runSchema } from './run.ts';
 import { runEventSchema } from './run-event.ts';
 import { runIdempotencySchema } from './run-idempotency.ts';
 import { remotePeerSchema } from './remote-peer.ts';
+import { connectorInstanceSchema } from './connector-instance.ts';
 
 /** Binds every model to one connection; each collection's schema lives in its own file. */
 export function bindModels(connection: Connection) {
@@ -29,6 +30,7 @@ export function bindModels(connection: Connection) {
     RunEvent: connection.model('RunEvent', runEventSchema),
     RunIdempotency: connection.model('RunIdempotency', runIdempotencySchema),
     RemotePeer: connection.model('RemotePeer', remotePeerSchema),
+    ConnectorInstance: connection.model('ConnectorInstance', connectorInstanceSchema),
   };
 }
 

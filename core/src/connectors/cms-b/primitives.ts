@@ -1,0 +1,167 @@
+import { z } from 'zod';
+import { DomainError } from '../../errors/index.ts';
+import type { ConnectorInstances } from '../instances.ts';
+import { definePrimitive, type Primitive } from '../primitive.ts';
+import { createCmsBClient, type CmsBClient } from './client.ts';
+import type { ContentEditor } from './content-editor.ts';
+import { instanceId, postFields, postId, postStatus } from './schemas.ts';
+
+const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true };
+const WRITE = { readOnlyHint: false, destructiveHint: false, idempotentHint: true };
+
+export const CMS_B = 'cms_b';
+
+/** A client for one configured instance, its application password opened for this call. */
+export async function cmsBClientFor(instances: ConnectorInstances, id: string): Promise<CmsBClient> {
+  const instance = await instances.withCredential(CMS_B, id);
+  if (!instance.username) throw new DomainError('VALIDATION_FAILED', `CMS-B instance ${id} has no username`);
+  return createCmsBClient({ siteUrl: instance.siteUrl, username: instance.username, applicationPassword: instance.credential });
+}
+
+/** Every primitive of the spec's CMS-B table. */
+export function cmsBPrimitives(deps: { instances: ConnectorInstances; contentEditor: ContentEditor }): Primitive[] {
+  const client = (id: string) => cmsBClientFor(deps.instances, id);
+  return [
+    definePrimitive({
+      name: 'cms_b_status',
+      connector: CMS_B,
+      description: 'Connection status of a configured CMS-B (WordPress) instance: reachable, and who the credential acts as.',
+      input: z.object({ instanceId }),
+      annotations: READ,
+      permission: 'read',
+      async handler(_context, input) {
+        try {
+          const me = await (await client(input.instanceId)).me();
+          return { instanceId: input.instanceId, connected: true, user: me.slug };
+        } catch (error) {
+          if (error instanceof DomainError && error.code === 'NOT_FOUND' && error.message.startsWith('No cms_b instance')) throw error;
+          return { instanceId: input.instanceId, connected: false, reason: error instanceof Error ? error.message : String(error) };
+        }
+      },
+    }),
+    definePrimitive({
+      name: 'cms_b_instances_list',
+      connector: CMS_B,
+      description: 'All configured CMS-B instances (no credentials).',
+      input: z.object({}).strict(),
+      annotations: READ,
+      permission: 'read',
+      handler: () => deps.instances.list(CMS_B),
+    }),
+    definePrimitive({
+      name: 'cms_b_post_get',
+      connector: CMS_B,
+      description: 'A post with its raw (edit context) title, content and excerpt.',
+      input: z.object({ instanceId, id: postId }),
+      annotations: READ,
+      permission: 'read',
+      handler: async (_c, input) => (await client(input.instanceId)).getPost(input.id),
+    }),
+    definePrimitive({
+      name: 'cms_b_posts_list',
+      connector: CMS_B,
+      description: 'Posts, newest first, optionally filtered by status or a search text.',
+      input: z.object({ instanceId, status: z.enum(['any', 'publish', 'draft', 'pending', 'private', 'future']).default('any'), search: z.string().max(200).optional(), limit: z.number().int().min(1).max(100).default(10) }),
+      annotations: READ,
+      permission: 'read',
+      handler: async (_c, input) => (await client(input.instanceId)).listPosts({ status: input.status, perPage: input.limit, ...(input.search ? { search: input.search } : {}) }),
+    }),
+    definePrimitive({
+      name: 'cms_b_post_get_latest',
+      connector: CMS_B,
+      description: 'The most recently modified post, whatever its status.',
+      input: z.object({ instanceId }),
+      annotations: READ,
+      permission: 'read',
+      async handler(_c, input) {
+        const [latest] = await (await client(input.instanceId)).listPosts({ perPage: 1, orderby: 'modified' });
+        if (!latest) throw new DomainError('NOT_FOUND', 'The instance has no posts');
+        return latest;
+      },
+    }),
+    definePrimitive({
+      name: 'cms_b_post_status',
+      connector: CMS_B,
+      description: 'The publication status of a post.',
+      input: z.object({ instanceId, id: postId }),
+      annotations: READ,
+      permission: 'read',
+      async handler(_c, input) {
+        const post = await (await client(input.instanceId)).getPost(input.id);
+        return { id: post.id, status: post.status, link: post.link, modified: post.modified };
+      },
+    }),
+    definePrimitive({
+      name: 'cms_b_post_create_draft',
+      connector: CMS_B,
+      description: 'Creates a new draft post.',
+      input: z.object({ instanceId, title: z.string().min(1).max(1_000), content: z.string().max(500_000).default(''), excerpt: z.string().max(10_000).optional() }),
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+      permission: 'write',
+      handler: async (_c, { instanceId: id, ...fields }) => (await client(id)).createPost({ ...fields, status: 'draft' }),
+    }),
+    definePrimitive({
+      name: 'cms_b_post_update',
+      connector: CMS_B,
+      description: 'Updates fields of a post; at least one field is required. Demote to draft with status "draft" before editing a published post.',
+      input: z
+        .object({ instanceId, id: postId, ...postFields })
+        .refine((value) => ['title', 'content', 'excerpt', 'status', 'slug'].some((field) => value[field as keyof typeof value] !== undefined), {
+          message: 'name at least one field to change (title, content, excerpt, status or slug)',
+          path: ['fields'],
+        }),
+      annotations: WRITE,
+      permission: 'write',
+      handler: async (_c, { instanceId: id, id: post, ...fields }) => (await client(id)).updatePost(post, fields),
+    }),
+    definePrimitive({
+      name: 'cms_b_post_update_meta',
+      connector: CMS_B,
+      description: 'Updates registered meta fields of a post.',
+      input: z.object({ instanceId, id: postId, meta: z.record(z.string().min(1).max(200), z.union([z.string(), z.number(), z.boolean(), z.null()])).refine((m) => Object.keys(m).length > 0, 'name at least one meta field') }),
+      annotations: WRITE,
+      permission: 'write',
+      handler: async (_c, input) => (await client(input.instanceId)).updatePost(input.id, { meta: input.meta }),
+    }),
+    definePrimitive({
+      name: 'cms_b_post_delete',
+      connector: CMS_B,
+      description: 'Moves a post to the trash, or deletes it for good with force: true.',
+      input: z.object({ instanceId, id: postId, force: z.boolean().default(false) }),
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
+      permission: 'write',
+      async handler(_c, input) {
+        const result = await (await client(input.instanceId)).deletePost(input.id, input.force);
+        return { id: input.id, deleted: input.force ? result.deleted === true : false, trashed: !input.force };
+      },
+    }),
+    definePrimitive({
+      name: 'cms_b_media_upload',
+      connector: CMS_B,
+      description: 'Uploads a file (base64) to the media library.',
+      input: z.object({
+        instanceId,
+        filename: z.string().regex(/^[\w.-]{1,200}$/, 'a plain file name'),
+        mimeType: z.string().regex(/^(image|audio|video|application)\/[\w.+-]+$/, 'a media MIME type'),
+        dataBase64: z.string().min(1).max(14_000_000),
+      }),
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+      permission: 'write',
+      async handler(_c, input) {
+        const media = await (await client(input.instanceId)).uploadMedia(input.filename, input.mimeType, Buffer.from(input.dataBase64, 'base64'));
+        return { id: media.id, url: media.source_url, mimeType: media.mime_type };
+      },
+    }),
+    definePrimitive({
+      name: 'cms_b_content_editor_run',
+      connector: CMS_B,
+      description: 'Hands an edit task for one post to the content-editor agent; answers the field diff it wrote to the draft.',
+      input: z.object({ instanceId, id: postId, task: z.string().min(1).max(20_000) }),
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+      permission: 'write',
+      handler: (context, input) => deps.contentEditor.run(context.actor, input),
+    }),
+  ];
+}
+
+export { postStatus };

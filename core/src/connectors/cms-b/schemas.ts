@@ -1,0 +1,22 @@
+import { z } from 'zod';
+
+/**
+ * CMS-B ids are positive integers. A numeric string is accepted ("12" → 12); anything else,
+ * `true`, 0, -1 and 1.5 included, is refused (z.coerce would turn `true` into 1).
+ */
+export const postId = z.preprocess((value) => (typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value.trim()) : value), z.number().int().positive());
+
+export const instanceId = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'must be a configured instance id');
+
+export const postStatus = z.enum(['publish', 'draft', 'pending', 'private', 'future']);
+
+/** The fields `cms_b_post_update` can change; at least one is required. */
+export const postFields = {
+  title: z.string().max(1_000).optional(),
+  content: z.string().max(500_000).optional(),
+  excerpt: z.string().max(10_000).optional(),
+  status: postStatus.optional(),
+  slug: z.string().regex(/^[a-z0-9-]{1,200}$/).optional(),
+};
+export const EDITABLE_FIELDS = ['title', 'content', 'excerpt'] as const;
+export type EditableField = (typeof EDITABLE_FIELDS)[number];

@@ -1,0 +1,61 @@
+import type { AuditLog } from '../audit/index.ts';
+import { isAdmin, type Actor } from '../auth/index.ts';
+import type { Sealer } from '../crypto/index.ts';
+import type { Models } from '../db/index.ts';
+import { DomainError } from '../errors/index.ts';
+
+export interface ConnectorInstanceView {
+  id: string;
+  connector: string;
+  name: string;
+  siteUrl: string;
+  username: string | null;
+}
+
+const label = (connector: string, id: string) => `connector.${connector}.${id}.credential`;
+
+/**
+ * The CMS sites each connector talks to. Credentials are write-only: sealed on save, opened
+ * only by the connector's client for one call.
+ */
+export function createConnectorInstances(deps: { models: Models; sealer: Sealer; audit: AuditLog }) {
+  const { ConnectorInstance } = deps.models;
+  const view = (row: { _id: string; connector: string; name: string; siteUrl: string; username?: string | null }): ConnectorInstanceView => ({
+    id: row._id,
+    connector: row.connector,
+    name: row.name,
+    siteUrl: row.siteUrl,
+    username: row.username ?? null,
+  });
+
+  return {
+    async put(actor: Actor, input: { connector: string; id: string; name: string; siteUrl: string; username?: string | null; credential?: string }): Promise<ConnectorInstanceView> {
+      if (!isAdmin(actor) && actor.type !== 'worker') throw new DomainError('FORBIDDEN', 'Only an admin may configure connector instances');
+      if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(input.id)) throw new DomainError('VALIDATION_FAILED', 'instance id: lowercase letters, digits and dashes', { details: [{ path: 'id', reason: 'lowercase letters, digits and dashes' }] });
+      if (!URL.canParse(input.siteUrl) || !/^https?:$/.test(new URL(input.siteUrl).protocol) || new URL(input.siteUrl).username) {
+        throw new DomainError('VALIDATION_FAILED', 'siteUrl must be an http(s) URL without credentials', { details: [{ path: 'siteUrl', reason: 'http(s) URL without credentials' }] });
+      }
+      const existing = await ConnectorInstance.findById(input.id).lean();
+      if (existing && existing.connector !== input.connector) throw new DomainError('CONFLICT', `instance ${input.id} belongs to ${existing.connector}`);
+      if (!existing && !input.credential) throw new DomainError('VALIDATION_FAILED', 'a new instance needs its credential', { details: [{ path: 'credential', reason: 'required' }] });
+      const set: Record<string, unknown> = { connector: input.connector, name: input.name, siteUrl: input.siteUrl.replace(/\/+$/, ''), username: input.username ?? null };
+      if (input.credential) set.credentialSealed = deps.sealer.seal(input.credential, label(input.connector, input.id));
+      await ConnectorInstance.updateOne({ _id: input.id }, { $set: set }, { upsert: true });
+      deps.audit.record(actor, { action: 'connector_instance.save', resourceType: input.connector, resourceId: input.id, details: { siteUrl: set.siteUrl, credentialChanged: !!input.credential } });
+      return view({ _id: input.id, ...(set as { connector: string; name: string; siteUrl: string; username: string | null }) });
+    },
+
+    async list(connector: string): Promise<ConnectorInstanceView[]> {
+      return (await ConnectorInstance.find({ connector }).sort({ _id: 1 }).lean()).map(view);
+    },
+
+    /** The instance with its credential opened, for one call of its connector's client. */
+    async withCredential(connector: string, id: string): Promise<ConnectorInstanceView & { credential: string }> {
+      const row = await ConnectorInstance.findById(id).lean();
+      if (!row || row.connector !== connector) throw new DomainError('NOT_FOUND', `No ${connector} instance "${id}"`);
+      return { ...view(row), credential: deps.sealer.open(row.credentialSealed, label(connector, id)) };
+    },
+  };
+}
+
+export type ConnectorInstances = ReturnType<typeof createConnectorInstances>;

@@ -11,6 +11,10 @@ if (!is_blog_installed()) {
     wp_install('Service test site', 'admin', 'admin@example.test', false, '', wp_generate_password(24));
 }
 update_option('permalink_structure', '/%postname%/');
+// Start without the sample post and page, so tests see only what they create.
+foreach (get_posts(['post_type' => ['post', 'page'], 'post_status' => 'any', 'numberposts' => -1]) as $sample) {
+    wp_delete_post($sample->ID, true);
+}
 update_option('siteurl', 'http://' . getenv('WP_TEST_HOST'));
 update_option('home', 'http://' . getenv('WP_TEST_HOST'));
 

@@ -11,4 +11,4 @@ export function cmsBConnector(deps: { instances: ConnectorInstances; llm: () => 
 
 export { createCmsBClient, type CmsBClient, type CmsBPost } from './client.ts';
 export { postId } from './schemas.ts';
-export type { FieldChange, ContentEditorResult } from './content-editor.ts';
+

@@ -19,4 +19,3 @@ export const postFields = {
   slug: z.string().regex(/^[a-z0-9-]{1,200}$/).optional(),
 };
 export const EDITABLE_FIELDS = ['title', 'content', 'excerpt'] as const;
-export type EditableField = (typeof EDITABLE_FIELDS)[number];

@@ -11,7 +11,7 @@ import { buildAgentCard, createA2aHandler, createAgentCardHandler, createAguiRes
 import { createEventLog, createRunExecutor, createRunLeases, createRunStore, type EventLog, type RunExecutor, type RunStore } from './runs/index.ts';
 import { selectLlmProvider, type LlmProvider } from './llm/index.ts';
 import { createAgentBridgeHandler, createLlmBridgeHandler } from './bridge/index.ts';
-import { cmsBConnector, createConnectorInstances, createPrimitiveRegistry, extensionsSearchPrimitive, type ConnectorInstances, type PrimitiveRegistry } from './connectors/index.ts';
+import { cmsAConnector, cmsBConnector, createConnectorInstances, createPrimitiveRegistry, extensionsSearchPrimitive, type ConnectorInstances, type PrimitiveRegistry } from './connectors/index.ts';
 import { createMcpHttpHandler } from './mcp/index.ts';
 import { callRemoteAgent, createA2aClient, createRemoteBridge, createRemotePeers, type A2aClient, type RemoteBridge, type RemotePeers } from './a2a/client/index.ts';
 import type { Logger } from './log/index.ts';
@@ -104,7 +104,7 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
   );
   const remote = createRemoteBridge({ client: a2aClient, runs, eventLog, leases: createRunLeases(database.models), logger: logger.child({ component: 'a2a-client' }) });
   const connectorInstances = createConnectorInstances({ models: database.models, sealer, audit });
-  const connectors = [cmsBConnector({ instances: connectorInstances, llm: () => llm })];
+  const connectors = [cmsAConnector({ instances: connectorInstances, llm: () => llm }), cmsBConnector({ instances: connectorInstances, llm: () => llm })];
   const primitives = createPrimitiveRegistry({ primitives: [extensionsSearchPrimitive(extensions), ...connectors.flatMap((c) => c.primitives)], audit });
   const bridge = { bridgeToken: () => config.bridgeToken, card: agentCard, executor, llm, logger: logger.child({ component: 'bridge' }) };
   return {

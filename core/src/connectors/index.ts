@@ -3,4 +3,5 @@ export { createPrimitiveRegistry, mayCallPrimitive, PRIMITIVE_ACCESS_DENIED, typ
 export { extensionsSearchPrimitive } from './service/extensions-search.ts';
 export { createConnectorInstances, type ConnectorInstances, type ConnectorInstanceView } from './instances.ts';
 export { cmsBConnector } from './cms-b/index.ts';
+export { cmsAConnector } from './cms-a/index.ts';
 export { diffFields, proposeEdits, setFieldsTool, type FieldChange, type ContentEditorResult } from './content-edit.ts';

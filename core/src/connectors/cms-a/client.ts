@@ -1,0 +1,50 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { DomainError } from '../../errors/index.ts';
+
+/** A node as the `_mcp_tools` module returns it (docs/cms-a-mcp-tools.md). */
+export interface CmsANode {
+  nid: string;
+  type: string;
+  title: string;
+  status: 'published' | 'draft';
+  revisionId: number;
+  publishedRevisionId: number | null;
+  fields: { body: string; summary: string; media?: { url: string; alt?: string }[] } & Record<string, unknown>;
+}
+
+/**
+ * The CMS-A tools module at `<siteUrl>/_mcp_tools`: an MCP server over Streamable HTTP, reached
+ * with the instance's MCP key as a bearer token. One short session per call.
+ */
+export function createCmsAClient(site: { siteUrl: string; mcpKey: string }) {
+  async function tool<T>(name: string, args: Record<string, unknown>): Promise<T> {
+    const client = new Client({ name: 'service-cms-a-connector', version: '1.0.0' });
+    const transport = new StreamableHTTPClientTransport(new URL(`${site.siteUrl}/_mcp_tools`), { requestInit: { headers: { authorization: `Bearer ${site.mcpKey}` } } });
+    try {
+      await client.connect(transport);
+    } catch (error) {
+      const unauthorized = /401|Unauthorized/i.test(String(error));
+      throw new DomainError(unauthorized ? 'FORBIDDEN' : 'UPSTREAM_FAILED', unauthorized ? `CMS-A at ${site.siteUrl} refused the MCP key` : `CMS-A at ${site.siteUrl} is unreachable`, { cause: error });
+    }
+    try {
+      const result = await client.callTool({ name, arguments: args });
+      const text = (result.content as { type: string; text?: string }[]).find((c) => c.type === 'text')?.text ?? '';
+      if (result.isError) throw new DomainError(/not found/i.test(text) ? 'NOT_FOUND' : 'UPSTREAM_FAILED', `CMS-A ${name}: ${text}`);
+      return (result.structuredContent ?? JSON.parse(text)) as T;
+    } finally {
+      await client.close().catch(() => undefined);
+    }
+  }
+
+  return {
+    siteInfo: () => tool<{ name: string; version: string }>('site_info', {}),
+    /** Reads go through the tools' search proxy; `editContext` returns the latest (draft) revision. */
+    search: async (query: { nid?: string; text?: string; status?: string; limit?: number; editContext?: boolean }) => (await tool<{ nodes: CmsANode[] }>('node_search', query)).nodes,
+    createDraftRevision: (nid: string, message?: string) => tool<CmsANode>('node_create_draft_revision', { nid, ...(message ? { message } : {}) }),
+    update: (nid: string, fields: Record<string, unknown>) => tool<CmsANode>('node_update', { nid, fields }),
+    publish: (nid: string) => tool<CmsANode>('node_publish', { nid }),
+  };
+}
+
+export type CmsAClient = ReturnType<typeof createCmsAClient>;

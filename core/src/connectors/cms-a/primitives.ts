@@ -1,0 +1,152 @@
+import { z } from 'zod';
+import { DomainError } from '../../errors/index.ts';
+import type { AgentAccessActor } from '../../auth/index.ts';
+import type { LlmProvider } from '../../llm/index.ts';
+import { diffFields, editStep, proposeEdits, type ContentEditorResult } from '../content-edit.ts';
+import type { ConnectorInstances } from '../instances.ts';
+import { definePrimitive, type Primitive } from '../primitive.ts';
+import { createCmsAClient, type CmsAClient, type CmsANode } from './client.ts';
+
+export const CMS_A = 'cms_a';
+const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true };
+
+/** CMS-A node ids are strings; alphanumeric ids are allowed, and a number is taken as its digits. */
+const nodeId = z.preprocess((value) => (typeof value === 'number' && Number.isInteger(value) && value > 0 ? String(value) : value), z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a node id (letters, digits, _ or -)'));
+const instanceId = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'must be a configured instance id');
+const EDITABLE = ['title', 'body', 'summary'] as const;
+
+async function clientFor(instances: ConnectorInstances, id: string): Promise<CmsAClient> {
+  const instance = await instances.withCredential(CMS_A, id);
+  return createCmsAClient({ siteUrl: instance.siteUrl, mcpKey: instance.credential });
+}
+
+async function getWithEditContext(client: CmsAClient, nid: string): Promise<CmsANode> {
+  const [node] = await client.search({ nid, editContext: true, limit: 1 });
+  if (!node) throw new DomainError('NOT_FOUND', `No node ${nid}`);
+  return node;
+}
+
+const fieldsOf = (node: CmsANode) => ({ title: node.title, body: node.fields.body ?? '', summary: node.fields.summary ?? '' });
+
+/**
+ * The CMS-A content editor: a true draft revision first (the published revision is never
+ * touched), LLM edits through set_fields, written to the draft, diff read back.
+ */
+export function createCmsAContentEditor(deps: { instances: ConnectorInstances; llm: () => LlmProvider }) {
+  return {
+    async run(_actor: AgentAccessActor, input: { instanceId: string; id: string; task: string }): Promise<ContentEditorResult> {
+      const client = await editStep('connect', () => clientFor(deps.instances, input.instanceId));
+      const current = await editStep('read node', () => getWithEditContext(client, input.id));
+      const draft = current.status === 'draft' ? current : await editStep('create draft revision', () => client.createDraftRevision(input.id, 'Content editor'));
+      const { updates, summary } = await editStep('llm turn', () =>
+        proposeEdits(deps.llm(), {
+          system: 'You edit one CMS-A node. Change fields only through the set_fields tool. Fields: title, body, summary.',
+          document: `Node ${draft.nid} (${draft.type})\nTitle: ${draft.title}\nSummary: ${draft.fields.summary ?? ''}\nBody:\n${draft.fields.body ?? ''}`,
+          task: input.task,
+          current: fieldsOf(draft),
+          fields: EDITABLE,
+        }),
+      );
+      if (Object.keys(updates).length === 0) return { changes: [], nodeId: draft.nid, postId: draft.nid, noChanges: true, summary };
+      const { title, ...fields } = updates;
+      await editStep('write draft', () => client.update(input.id, { ...(title !== undefined ? { title } : {}), ...fields }));
+      const after = await editStep('read back', () => getWithEditContext(client, input.id));
+      const changes = diffFields(fieldsOf(draft), fieldsOf(after), EDITABLE);
+      return { changes, nodeId: draft.nid, postId: draft.nid, noChanges: changes.length === 0, summary };
+    },
+  };
+}
+
+/** Every primitive of the spec's CMS-A table. */
+export function cmsAPrimitives(deps: { instances: ConnectorInstances; contentEditor: ReturnType<typeof createCmsAContentEditor> }): Primitive[] {
+  const client = (id: string) => clientFor(deps.instances, id);
+  return [
+    definePrimitive({
+      name: 'cms_a_status',
+      connector: CMS_A,
+      description: 'Connection status of a configured CMS-A (Drupal) instance through its tools module.',
+      input: z.object({ instanceId }),
+      annotations: READ,
+      permission: 'read',
+      async handler(_c, input) {
+        const site = await client(input.instanceId);
+        try {
+          const info = await site.siteInfo();
+          return { instanceId: input.instanceId, connected: true, site: info.name, version: info.version };
+        } catch (error) {
+          return { instanceId: input.instanceId, connected: false, reason: error instanceof Error ? error.message : String(error) };
+        }
+      },
+    }),
+    definePrimitive({
+      name: 'cms_a_instances_list',
+      connector: CMS_A,
+      description: 'All configured CMS-A instances (no credentials).',
+      input: z.object({}).strict(),
+      annotations: READ,
+      permission: 'read',
+      handler: () => deps.instances.list(CMS_A),
+    }),
+    definePrimitive({
+      name: 'cms_a_node_get',
+      connector: CMS_A,
+      description: 'A node with edit context: its latest revision, the draft when there is one. Media are inline in the fields.',
+      input: z.object({ instanceId, id: nodeId }),
+      annotations: READ,
+      permission: 'read',
+      handler: async (_c, input) => getWithEditContext(await client(input.instanceId), input.id),
+    }),
+    definePrimitive({
+      name: 'cms_a_node_list',
+      connector: CMS_A,
+      description: 'Nodes matching a text, optionally by status.',
+      input: z.object({ instanceId, query: z.string().max(200).optional(), status: z.enum(['published', 'draft', 'any']).default('any'), limit: z.number().int().min(1).max(100).default(10) }),
+      annotations: READ,
+      permission: 'read',
+      handler: async (_c, input) => (await client(input.instanceId)).search({ status: input.status, limit: input.limit, ...(input.query ? { text: input.query } : {}) }),
+    }),
+    definePrimitive({
+      name: 'cms_a_node_create_draft_revision',
+      connector: CMS_A,
+      description: 'Creates a draft revision of a node from its latest revision; the published revision stays live.',
+      input: z.object({ instanceId, id: nodeId, message: z.string().max(500).optional() }),
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+      permission: 'write',
+      handler: async (_c, input) => (await client(input.instanceId)).createDraftRevision(input.id, input.message),
+    }),
+    definePrimitive({
+      name: 'cms_a_node_update',
+      connector: CMS_A,
+      description: 'Writes fields to the node\'s draft revision (create one first). At least one field.',
+      input: z.object({
+        instanceId,
+        id: nodeId,
+        fields: z
+          .object({ title: z.string().max(1_000).optional(), body: z.string().max(500_000).optional(), summary: z.string().max(10_000).optional(), media: z.array(z.object({ url: z.string().url(), alt: z.string().max(500).optional() })).max(50).optional() })
+          .strict()
+          .refine((f) => Object.values(f).some((v) => v !== undefined), 'name at least one field to change (title, body, summary or media)'),
+      }),
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+      permission: 'write',
+      handler: async (_c, input) => (await client(input.instanceId)).update(input.id, input.fields),
+    }),
+    definePrimitive({
+      name: 'cms_a_node_publish',
+      connector: CMS_A,
+      description: 'Publishes the node\'s draft revision.',
+      input: z.object({ instanceId, id: nodeId }),
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+      permission: 'write',
+      handler: async (_c, input) => (await client(input.instanceId)).publish(input.id),
+    }),
+    definePrimitive({
+      name: 'cms_a_content_editor_run',
+      connector: CMS_A,
+      description: 'Hands an edit task for one node to the content-editor agent; answers the field diff it wrote to a draft revision.',
+      input: z.object({ instanceId, id: nodeId, task: z.string().min(1).max(20_000) }),
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+      permission: 'write',
+      handler: (context, input) => deps.contentEditor.run(context.actor, input),
+    }),
+  ];
+}

@@ -1,0 +1,72 @@
+import { randomBytes } from 'node:crypto';
+import type { Services } from '@service/core';
+import { testServices, useTestDatabase } from '@service/core/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCmsADouble, type CmsADouble } from '../helpers/cms-a-double.ts';
+
+const t = useTestDatabase();
+let site: CmsADouble;
+let services: Services;
+const admin = { type: 'ui', id: 'admin', email: 'a@acme.test', role: 'admin' } as const;
+const worker = { type: 'worker', id: 'worker:test', job: 'test' } as const;
+const call = <T = any>(name: string, input: Record<string, unknown>) => services.primitives.call(worker, name, input) as Promise<T>;
+
+beforeAll(async () => {
+  site = await startCmsADouble(`mcpkey_${randomBytes(16).toString('hex')}`);
+  services = testServices(t.db, { SERVICE_VENDOR_SCOPE: '@acme' });
+  await services.connectorInstances.put(admin, { connector: 'cms_a', id: 'drupal', name: 'Drupal site', siteUrl: site.siteUrl, credential: site.key });
+  await services.connectorInstances.put(admin, { connector: 'cms_a', id: 'wrong-key', name: 'Wrong key', siteUrl: site.siteUrl, credential: 'not-the-key' });
+});
+
+afterAll(async () => {
+  await site?.close();
+});
+
+describe('CMS-A primitives against the _mcp_tools contract double over HTTP', () => {
+  it('status: connected with the MCP key, refused without it', async () => {
+    expect(await call('cms_a_status', { instanceId: 'drupal' })).toMatchObject({ connected: true, site: 'CMS-A double' });
+    expect(await call('cms_a_status', { instanceId: 'wrong-key' })).toMatchObject({ connected: false, reason: expect.stringContaining('refused the MCP key') });
+    expect((await call<any[]>('cms_a_instances_list', {})).map((i) => i.id)).toEqual(['drupal', 'wrong-key']);
+  });
+
+  it('reads nodes by string id (alphanumeric too) with media inline, and lists them', async () => {
+    expect(await call('cms_a_node_get', { instanceId: 'drupal', id: 42 })).toMatchObject({ nid: '42', title: 'Published title', fields: { media: [{ url: 'https://media.example.test/cover.png' }] } });
+    expect(await call('cms_a_node_get', { instanceId: 'drupal', id: 'abc123' })).toMatchObject({ nid: 'abc123' });
+    expect((await call<any[]>('cms_a_node_list', { instanceId: 'drupal', query: 'alphanumeric' })).map((n) => n.nid)).toEqual(['abc123']);
+    await expect(call('cms_a_node_get', { instanceId: 'drupal', id: 'nope' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('drafts, updates and publishes through a true draft revision', async () => {
+    const draft = await call('cms_a_node_create_draft_revision', { instanceId: 'drupal', id: 'abc123' });
+    expect(draft).toMatchObject({ status: 'draft', publishedRevisionId: expect.any(Number) });
+    await call('cms_a_node_update', { instanceId: 'drupal', id: 'abc123', fields: { title: 'Draft title' } });
+    expect(site.published('abc123')!.title).toBe('Alphanumeric node');
+    expect(await call('cms_a_node_publish', { instanceId: 'drupal', id: 'abc123' })).toMatchObject({ status: 'published', title: 'Draft title' });
+    await expect(call('cms_a_node_update', { instanceId: 'drupal', id: 'abc123', fields: {} })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringContaining('at least one field') });
+    await expect(call('cms_a_node_update', { instanceId: 'drupal', id: 'abc123', fields: { title: 'x' } })).rejects.toMatchObject({ message: expect.stringContaining('no draft revision') });
+  });
+
+  it('the content editor writes to a new draft revision and never touches the published one', async () => {
+    const publishedBefore = structuredClone(site.published('42'));
+    const result = await call('cms_a_content_editor_run', { instanceId: 'drupal', id: '42', task: 'set title to "Edited title"\nreplace "Teh" with "The" in body' });
+    expect(result).toEqual({
+      changes: [
+        { field: 'title', before: 'Published title', after: 'Edited title' },
+        { field: 'body', before: 'Teh body.', after: 'The body.' },
+      ],
+      nodeId: '42',
+      postId: '42',
+      noChanges: false,
+      summary: expect.stringContaining('[scripted]'),
+    });
+    expect(site.published('42')).toEqual(publishedBefore);
+    expect(await call('cms_a_node_get', { instanceId: 'drupal', id: '42' })).toMatchObject({ status: 'draft', title: 'Edited title', fields: { body: 'The body.', media: [{ alt: 'Cover' }] } });
+  });
+
+  it('validates node ids and fields, naming them', async () => {
+    for (const id of ['', 'has space', '../etc', -3, true]) {
+      await expect(call('cms_a_node_get', { instanceId: 'drupal', id }), String(id)).rejects.toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringContaining('id') });
+    }
+    await expect(call('cms_a_node_update', { instanceId: 'drupal', id: '42', fields: { colour: 'red' } })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringContaining('colour') });
+  });
+});

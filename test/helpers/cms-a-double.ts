@@ -1,0 +1,118 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { sendWebResponse, toWebRequest } from '@service/core/http';
+import { z } from 'zod';
+
+/**
+ * A contract double of CMS-A's `<siteUrl>/_mcp_tools` (docs/cms-a-mcp-tools.md): an MCP server
+ * with a bearer check and nodes with revisions. It holds state in memory for one test file.
+ */
+interface Revision {
+  revisionId: number;
+  status: 'published' | 'draft';
+  title: string;
+  fields: { body: string; summary: string; media?: { url: string; alt?: string }[] };
+}
+interface StoredNode {
+  nid: string;
+  type: string;
+  revisions: Revision[];
+}
+
+export interface CmsADouble {
+  siteUrl: string;
+  key: string;
+  nodes: Map<string, StoredNode>;
+  /** The published revision as visitors see it. */
+  published(nid: string): Revision | undefined;
+  close(): Promise<void>;
+}
+
+export async function startCmsADouble(key: string): Promise<CmsADouble> {
+  let nextRevision = 100;
+  const nodes = new Map<string, StoredNode>();
+  const seed = (nid: string, title: string, body: string, media?: Revision['fields']['media']) =>
+    nodes.set(nid, { nid, type: 'article', revisions: [{ revisionId: nextRevision++, status: 'published', title, fields: { body, summary: '', ...(media ? { media } : {}) } }] });
+  seed('42', 'Published title', 'Teh body.', [{ url: 'https://media.example.test/cover.png', alt: 'Cover' }]);
+  seed('abc123', 'Alphanumeric node', 'Body of abc123.');
+
+  const latest = (node: StoredNode) => node.revisions.at(-1)!;
+  const publishedOf = (node: StoredNode) => [...node.revisions].reverse().find((r) => r.status === 'published');
+  const view = (node: StoredNode, revision: Revision) => ({ nid: node.nid, type: node.type, title: revision.title, status: revision.status, revisionId: revision.revisionId, publishedRevisionId: publishedOf(node)?.revisionId ?? null, fields: revision.fields });
+  const json = (value: unknown) => ({ content: [{ type: 'text' as const, text: JSON.stringify(value) }] });
+  const fail = (text: string) => ({ isError: true, content: [{ type: 'text' as const, text }] });
+  const find = (nid: string) => nodes.get(nid);
+
+  function buildServer(): McpServer {
+    const server = new McpServer({ name: 'cms-a-mcp-tools-double', version: '1.0.0' });
+    server.registerTool('site_info', { description: 'Site name and version', inputSchema: {} }, async () => json({ name: 'CMS-A double', version: '11.0' }));
+    server.registerTool(
+      'node_search',
+      { description: 'Search nodes; editContext returns the latest revision', inputSchema: { nid: z.string().optional(), text: z.string().optional(), status: z.string().optional(), limit: z.number().optional(), editContext: z.boolean().optional() } },
+      async ({ nid, text, status, limit, editContext }) => {
+        const found = [...nodes.values()]
+          .filter((node) => (nid ? node.nid === nid : true))
+          .map((node) => view(node, editContext ? latest(node) : (publishedOf(node) ?? latest(node))))
+          .filter((node) => (text ? `${node.title} ${node.fields.body}`.toLowerCase().includes(text.toLowerCase()) : true))
+          .filter((node) => (status && status !== 'any' ? node.status === status : true))
+          .slice(0, limit ?? 10);
+        return json({ nodes: found });
+      },
+    );
+    server.registerTool('node_create_draft_revision', { description: 'New draft revision from the latest', inputSchema: { nid: z.string(), message: z.string().optional() } }, async ({ nid }) => {
+      const node = find(nid);
+      if (!node) return fail(`Node ${nid} not found`);
+      const revision: Revision = { ...structuredClone(latest(node)), revisionId: nextRevision++, status: 'draft' };
+      node.revisions.push(revision);
+      return json(view(node, revision));
+    });
+    server.registerTool('node_update', { description: 'Write fields to the draft revision', inputSchema: { nid: z.string(), fields: z.record(z.string(), z.unknown()) } }, async ({ nid, fields }) => {
+      const node = find(nid);
+      if (!node) return fail(`Node ${nid} not found`);
+      const revision = latest(node);
+      if (revision.status !== 'draft') return fail(`Node ${nid} has no draft revision; create one first`);
+      const { title, ...rest } = fields as { title?: string } & Record<string, unknown>;
+      if (typeof title === 'string') revision.title = title;
+      Object.assign(revision.fields, rest);
+      return json(view(node, revision));
+    });
+    server.registerTool('node_publish', { description: 'Publish the draft revision', inputSchema: { nid: z.string() } }, async ({ nid }) => {
+      const node = find(nid);
+      if (!node) return fail(`Node ${nid} not found`);
+      const revision = latest(node);
+      if (revision.status !== 'draft') return fail(`Node ${nid} has no draft revision to publish`);
+      revision.status = 'published';
+      return json(view(node, revision));
+    });
+    return server;
+  }
+
+  const httpServer = http.createServer((req, res) => {
+    void (async () => {
+      const request = toWebRequest(req, `http://${req.headers.host}`);
+      if (new URL(request.url).pathname !== '/_mcp_tools') return sendWebResponse(res, new Response('Not Found', { status: 404 }));
+      if (request.headers.get('authorization') !== `Bearer ${key}`) return sendWebResponse(res, new Response('Unauthorized', { status: 401 }));
+      const server = buildServer();
+      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      await server.connect(transport);
+      await sendWebResponse(res, await transport.handleRequest(request));
+      await server.close();
+    })().catch(() => {
+      res.statusCode = 500;
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
+  return {
+    siteUrl: `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`,
+    key,
+    nodes,
+    published: (nid) => {
+      const node = nodes.get(nid);
+      return node ? [...node.revisions].reverse().find((r) => r.status === 'published') : undefined;
+    },
+    close: () => new Promise((resolve) => httpServer.close(() => resolve())),
+  };
+}

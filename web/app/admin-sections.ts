@@ -8,6 +8,8 @@ export const ADMIN_SECTIONS: { to: string; label: string; end?: boolean }[] = [
   { to: '/administration/agents', label: 'Agents' },
   { to: '/administration/environment/registries', label: 'Environment › Registries' },
   { to: '/administration/runs', label: 'Runs' },
+  { to: '/administration/connectors/cms-a-widget', label: 'Connectors › CMS-A' },
+  { to: '/administration/connectors/cms-b-widget', label: 'Connectors › CMS-B' },
   { to: '/administration/a2a/clients', label: 'A2A clients' },
   { to: '/administration/a2a/peers', label: 'Remote peers' },
   { to: '/administration/audit', label: 'Audit log' },

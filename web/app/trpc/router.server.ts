@@ -6,6 +6,7 @@ import { extensionsRouter } from './routers/extensions.server.ts';
 import { registriesRouter } from './routers/registries.server.ts';
 import { a2aRouter } from './routers/a2a.server.ts';
 import { runsRouter } from './routers/runs.server.ts';
+import { connectorsRouter } from './routers/connectors.server.ts';
 
 export const appRouter = router({
   system: systemRouter,
@@ -15,6 +16,7 @@ export const appRouter = router({
   registries: registriesRouter,
   a2a: a2aRouter,
   runs: runsRouter,
+  connectors: connectorsRouter,
 });
 
 export type AppRouter = typeof appRouter;

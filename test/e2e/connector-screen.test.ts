@@ -1,0 +1,45 @@
+import { randomBytes } from 'node:crypto';
+import { createUserStore } from '@service/core/auth';
+import { useTestDatabase } from '@service/core/testing';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../helpers/browser.ts';
+import { startCmsADouble, type CmsADouble } from '../helpers/cms-a-double.ts';
+import { startService, type RunningService } from '../helpers/service-process.ts';
+
+const t = useTestDatabase();
+let service: RunningService;
+let browser: Browser;
+let site: CmsADouble;
+
+beforeAll(async () => {
+  await createUserStore(t.db.models).create({ email: 'ops@acme.test', password: 'correct horse battery', role: 'admin' });
+  [service, browser, site] = await Promise.all([startService({ mongodbUri: t.uri }), launchChromium(), startCmsADouble(`key_${randomBytes(8).toString('hex')}`)]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await service?.stop();
+  await site?.close();
+});
+
+describe('the CMS-A connector screen', () => {
+  it('adds an instance with a write-only key and tests the connection', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${service.url}/sign-in`);
+    await page.getByLabel('Email').fill('ops@acme.test');
+    await page.getByLabel('Password').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${service.url}/administration`);
+    await page.getByRole('link', { name: 'Connectors › CMS-A' }).click();
+    await page.getByLabel('Instance id').fill('drupal');
+    await page.getByLabel('Name').fill('Newsroom');
+    await page.getByLabel('Site URL').fill(site.siteUrl);
+    await page.getByLabel('MCP key of the tools module').fill(site.key);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toBe('Saved Newsroom.');
+    expect(await page.content()).not.toContain(site.key);
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toBe('drupal: connected');
+  });
+});

@@ -39,7 +39,8 @@ describe('CMS-B primitives against a real WordPress', () => {
     expect((await call('cms_b_post_get_latest', { instanceId: 'site' })).id).toBe(draft.id);
     await call('cms_b_post_update', { instanceId: 'site', id: draft.id, status: 'publish' });
     expect(await call('cms_b_post_status', { instanceId: 'site', id: draft.id })).toMatchObject({ id: draft.id, status: 'publish' });
-    expect(await call('cms_b_post_update_meta', { instanceId: 'site', id: draft.id, meta: { footnotes: '' } })).toMatchObject({ id: draft.id });
+    expect(await call('cms_b_post_update_meta', { instanceId: 'site', id: draft.id, meta: { service_subtitle: 'A subtitle' } })).toMatchObject({ id: draft.id });
+    expect((await call('cms_b_post_get', { instanceId: 'site', id: draft.id })).meta).toMatchObject({ service_subtitle: 'A subtitle' });
     expect(await call('cms_b_post_delete', { instanceId: 'site', id: draft.id })).toEqual({ id: draft.id, deleted: false, trashed: true });
     expect(await call('cms_b_post_status', { instanceId: 'site', id: draft.id })).toMatchObject({ status: 'trash' });
     expect(await call('cms_b_post_delete', { instanceId: 'site', id: draft.id, force: true })).toEqual({ id: draft.id, deleted: true, trashed: false });

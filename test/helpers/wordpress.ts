@@ -76,6 +76,12 @@ export async function startWordPress(): Promise<RunningWordPress> {
     // The package holds symlinks (wp-content, JavaScript libraries): copy what they point at.
     cpSync(WORDPRESS_SOURCE, root, { recursive: true, dereference: true });
     mkdirSync(path.join(root, 'wp-content', 'uploads'), { recursive: true });
+    // A meta field the REST API exposes, so meta writes can be read back.
+    mkdirSync(path.join(root, 'wp-content', 'mu-plugins'), { recursive: true });
+    writeFileSync(
+      path.join(root, 'wp-content', 'mu-plugins', 'service-test-meta.php'),
+      `<?php\nadd_action('init', function () {\n  register_post_meta('post', 'service_subtitle', ['show_in_rest' => true, 'single' => true, 'type' => 'string', 'auth_callback' => function () { return current_user_can('edit_posts'); }]);\n});\n`,
+    );
     const port = await findFreePort();
     const host = `127.0.0.1:${port}`;
     const salts = ['AUTH_KEY', 'SECURE_AUTH_KEY', 'LOGGED_IN_KEY', 'NONCE_KEY', 'AUTH_SALT', 'SECURE_AUTH_SALT', 'LOGGED_IN_SALT', 'NONCE_SALT']

@@ -11,7 +11,7 @@ import { buildAgentCard, createA2aHandler, createAgentCardHandler, createAguiRes
 import { createEventLog, createRunExecutor, createRunLeases, createRunStore, type EventLog, type RunExecutor, type RunStore } from './runs/index.ts';
 import { selectLlmProvider, type LlmProvider } from './llm/index.ts';
 import { createAgentBridgeHandler, createLlmBridgeHandler } from './bridge/index.ts';
-import { cmsAConnector, cmsBConnector, createConnectorInstances, createPrimitiveRegistry, extensionsSearchPrimitive, type ConnectorInstances, type PrimitiveRegistry } from './connectors/index.ts';
+import { cmsAConnector, cmsBConnector, createConnectorInstances, createPrimitiveRegistry, createStreamRegistry, extensionsSearchPrimitive, type ConnectorInstances, type PrimitiveRegistry, type StreamRegistry } from './connectors/index.ts';
 import { createMcpHttpHandler } from './mcp/index.ts';
 import { callRemoteAgent, createA2aClient, createRemoteBridge, createRemotePeers, type A2aClient, type RemoteBridge, type RemotePeers } from './a2a/client/index.ts';
 import type { Logger } from './log/index.ts';
@@ -41,6 +41,8 @@ export interface Services {
   primitives: PrimitiveRegistry;
   /** CMS sites of every connector, credentials sealed. */
   connectorInstances: ConnectorInstances;
+  /** Connector units by widget stream slug (`cms-a-content-editor`, `cms-b-content-editor`). */
+  streams: StreamRegistry;
   /** Read at call time so flags can change without a restart. */
   flags(): FeatureFlags;
   version: string;
@@ -128,6 +130,7 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     remote,
     primitives,
     connectorInstances,
+    streams: createStreamRegistry(connectors),
     flags,
     version: SERVICE_VERSION,
     handlers: {

@@ -5,3 +5,4 @@ export { createConnectorInstances, type ConnectorInstances, type ConnectorInstan
 export { cmsBConnector } from './cms-b/index.ts';
 export { cmsAConnector } from './cms-a/index.ts';
 export { diffFields, proposeEdits, setFieldsTool, type FieldChange, type ContentEditorResult } from './content-edit.ts';
+export { createStreamRegistry, widgetChatTool, type ConnectorUnit, type StreamRegistry } from './connector-unit.ts';

@@ -1,11 +1,19 @@
 import type { LlmProvider } from '../../llm/index.ts';
 import type { ConnectorInstances } from '../instances.ts';
+import { widgetChatTool, type ConnectorUnit } from '../connector-unit.ts';
 import { CMS_A, cmsAPrimitives, createCmsAContentEditor } from './primitives.ts';
 
 /** The CMS-A (Drupal) connector unit: its primitives and its content-editor agent. */
-export function cmsAConnector(deps: { instances: ConnectorInstances; llm: () => LlmProvider }) {
+export function cmsAConnector(deps: { instances: ConnectorInstances; llm: () => LlmProvider }): ConnectorUnit {
   const contentEditor = createCmsAContentEditor(deps);
-  return { kind: 'connector' as const, name: CMS_A, contentEditor, primitives: cmsAPrimitives({ instances: deps.instances, contentEditor }) };
+  return {
+    kind: 'connector',
+    name: CMS_A,
+    contentEditor,
+    primitives: cmsAPrimitives({ instances: deps.instances, contentEditor }),
+    widgetChatTool: widgetChatTool(CMS_A, 'node'),
+    stream: { slug: 'cms-a-content-editor', widgetAuthKey: 'cms_a_widget_auth' },
+  };
 }
 
 export { createCmsAClient, type CmsAClient, type CmsANode } from './client.ts';

@@ -63,6 +63,13 @@ describe('CMS-A primitives against the _mcp_tools contract double over HTTP', ()
     expect(await call('cms_a_node_get', { instanceId: 'drupal', id: '42' })).toMatchObject({ status: 'draft', title: 'Edited title', fields: { body: 'The body.', media: [{ alt: 'Cover' }] } });
   });
 
+  it('a CMS error mid-way names the step and leaves the draft consistent', async () => {
+    const error = await call('cms_a_content_editor_run', { instanceId: 'drupal', id: 'locked', task: 'set title to "Changed"' }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ message: expect.stringMatching(/^content editor failed at "write draft": .*locked by another editor/) });
+    const node = site.nodes.get('locked')!;
+    expect(node.revisions.map((r) => [r.status, r.title])).toEqual([['published', 'Locked node'], ['draft', 'Locked node']]);
+  });
+
   it('validates node ids and fields, naming them', async () => {
     for (const id of ['', 'has space', '../etc', -3, true]) {
       await expect(call('cms_a_node_get', { instanceId: 'drupal', id }), String(id)).rejects.toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringContaining('id') });

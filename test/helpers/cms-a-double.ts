@@ -37,6 +37,8 @@ export async function startCmsADouble(key: string): Promise<CmsADouble> {
     nodes.set(nid, { nid, type: 'article', revisions: [{ revisionId: nextRevision++, status: 'published', title, fields: { body, summary: '', ...(media ? { media } : {}) } }] });
   seed('42', 'Published title', 'Teh body.', [{ url: 'https://media.example.test/cover.png', alt: 'Cover' }]);
   seed('abc123', 'Alphanumeric node', 'Body of abc123.');
+  // A node whose updates the CMS refuses, to exercise failures in the middle of an edit.
+  seed('locked', 'Locked node', 'Locked body.');
 
   const latest = (node: StoredNode) => node.revisions.at(-1)!;
   const publishedOf = (node: StoredNode) => [...node.revisions].reverse().find((r) => r.status === 'published');
@@ -73,6 +75,7 @@ export async function startCmsADouble(key: string): Promise<CmsADouble> {
       if (!node) return fail(`Node ${nid} not found`);
       const revision = latest(node);
       if (revision.status !== 'draft') return fail(`Node ${nid} has no draft revision; create one first`);
+      if (nid === 'locked') return fail(`Node ${nid} is locked by another editor`);
       const { title, ...rest } = fields as { title?: string } & Record<string, unknown>;
       if (typeof title === 'string') revision.title = title;
       Object.assign(revision.fields, rest);

@@ -13,6 +13,8 @@ import { selectLlmProvider, type LlmProvider } from './llm/index.ts';
 import { createAgentBridgeHandler, createLlmBridgeHandler } from './bridge/index.ts';
 import { cmsAConnector, cmsBConnector, createConnectorInstances, createPrimitiveRegistry, createStreamRegistry, extensionsSearchPrimitive, type ConnectorInstances, type PrimitiveRegistry, type StreamRegistry } from './connectors/index.ts';
 import { createMcpHttpHandler } from './mcp/index.ts';
+import { createWidgetKeys, createWidgetStreamHandler, type WidgetKeys } from './widget/index.ts';
+import { createRateLimiter } from './http/index.ts';
 import { callRemoteAgent, createA2aClient, createRemoteBridge, createRemotePeers, type A2aClient, type RemoteBridge, type RemotePeers } from './a2a/client/index.ts';
 import type { Logger } from './log/index.ts';
 import { SERVICE_VERSION } from './version.ts';
@@ -43,6 +45,7 @@ export interface Services {
   connectorInstances: ConnectorInstances;
   /** Connector units by widget stream slug (`cms-a-content-editor`, `cms-b-content-editor`). */
   streams: StreamRegistry;
+  widgetKeys: WidgetKeys;
   /** Read at call time so flags can change without a restart. */
   flags(): FeatureFlags;
   version: string;
@@ -56,6 +59,7 @@ export interface Services {
     llmBridge: (request: Request) => Promise<Response>;
     aguiResume: (request: Request) => Promise<Response>;
     mcp: (request: Request) => Promise<Response>;
+    widgetStream: (request: Request, slug: string) => Promise<Response>;
   };
 }
 
@@ -108,6 +112,8 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
   const connectorInstances = createConnectorInstances({ models: database.models, sealer, audit });
   const connectors = [cmsAConnector({ instances: connectorInstances, llm: () => llm }), cmsBConnector({ instances: connectorInstances, llm: () => llm })];
   const primitives = createPrimitiveRegistry({ primitives: [extensionsSearchPrimitive(extensions), ...connectors.flatMap((c) => c.primitives)], audit });
+  const streams = createStreamRegistry(connectors);
+  const widgetKeys = createWidgetKeys({ models: database.models, audit });
   const bridge = { bridgeToken: () => config.bridgeToken, card: agentCard, executor, llm, logger: logger.child({ component: 'bridge' }) };
   return {
     config,
@@ -130,7 +136,8 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     remote,
     primitives,
     connectorInstances,
-    streams: createStreamRegistry(connectors),
+    streams,
+    widgetKeys,
     flags,
     version: SERVICE_VERSION,
     handlers: {
@@ -141,6 +148,7 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
       agentBridge: createAgentBridgeHandler(bridge),
       aguiResume: createAguiResumeHandler({ flags, verifyToken: oauth.tokens.verify, runs, executor, logger: logger.child({ component: 'agui' }) }),
       llmBridge: createLlmBridgeHandler(bridge),
+      widgetStream: createWidgetStreamHandler({ streams, widgetKeys, llm: () => llm, rateLimiter: createRateLimiter({ limit: 60, windowMs: 60_000 }), logger: logger.child({ component: 'widget' }) }),
       mcp: createMcpHttpHandler({ registry: primitives, verifyToken: oauth.tokens.verify, version: SERVICE_VERSION, logger: logger.child({ component: 'mcp' }) }),
       a2a: createA2aHandler({ flags, verifyToken: oauth.tokens.verify, card: agentCard, runs, eventLog, executor, logger: logger.child({ component: 'a2a' }) }),
     },

@@ -12,6 +12,23 @@ export const connectorInstanceSchema = new Schema(
     siteUrl: { type: String, required: true },
     username: { type: String, default: null },
     credentialSealed: { type: String, required: true },
+    /**
+     * The widget's configuration, stored under the spec's key (`cms_a_widget_auth` /
+     * `cms_b_widget_auth`): the SHA-256 of the widget API key (never the key), the origins
+     * allowed to call the stream route, and how many recent turns reach the LLM.
+     */
+    widget: {
+      type: new Schema(
+        {
+          keyHash: { type: String, default: null },
+          keyPrefix: { type: String, default: null },
+          allowedOrigins: { type: [String], default: [] },
+          historyTurns: { type: Number, default: 10 },
+        },
+        { _id: false },
+      ),
+      default: () => ({}),
+    },
   },
   { timestamps: true, collection: 'connector_instances' },
 );

@@ -1,0 +1,132 @@
+import { randomBytes } from 'node:crypto';
+import type { Services } from '@service/core';
+import { createRateLimiter } from '@service/core/http';
+import { createMemoryLogger } from '@service/core/log';
+import type { LlmProvider, LlmTurn } from '@service/core/llm';
+import { testServices, useTestDatabase } from '@service/core/testing';
+import { createWidgetStreamHandler, widgetEventSchemas, type WidgetEventName } from '@service/core/widget';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCmsADouble, type CmsADouble } from '../helpers/cms-a-double.ts';
+
+const t = useTestDatabase();
+let site: CmsADouble;
+let services: Services;
+let key: string;
+const admin = { type: 'ui', id: 'admin', email: 'a@acme.test', role: 'admin' } as const;
+const slug = 'cms-a-content-editor';
+
+beforeAll(async () => {
+  site = await startCmsADouble(`mcpkey_${randomBytes(8).toString('hex')}`);
+  services = testServices(t.db);
+  await services.connectorInstances.put(admin, { connector: 'cms_a', id: 'drupal', name: 'Drupal', siteUrl: site.siteUrl, credential: site.key });
+  ({ key } = await services.widgetKeys.rotate(admin, 'cms_a', 'drupal'));
+  await services.widgetKeys.configure(admin, 'cms_a', 'drupal', { historyTurns: 3 });
+});
+
+afterAll(async () => {
+  await site?.close();
+});
+
+function request(body: unknown, options: { origin?: string | null; key?: string | null; instanceId?: string; method?: string } = {}) {
+  const origin = options.origin === undefined ? site.siteUrl : options.origin;
+  const bearer = options.key === undefined ? key : options.key;
+  return new Request(`http://127.0.0.1:3999/api/agents/${slug}/stream?instanceId=${options.instanceId ?? 'drupal'}`, {
+    method: options.method ?? 'POST',
+    headers: { 'content-type': 'application/json', ...(origin ? { origin } : {}), ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) },
+    ...(options.method === 'OPTIONS' ? {} : { body: JSON.stringify(body) }),
+  });
+}
+
+async function events(response: Response): Promise<{ event: WidgetEventName; data: unknown }[]> {
+  expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+  const frames = (await response.text()).split('\n\n').filter(Boolean);
+  return frames.map((frame) => {
+    const event = /^event: (\w+)$/m.exec(frame)![1] as WidgetEventName;
+    const data = JSON.parse(/^data: (.*)$/m.exec(frame)![1]!) as unknown;
+    // Every event must validate against the frozen schemas.
+    expect(widgetEventSchemas[event].safeParse(data).success, frame).toBe(true);
+    return { event, data };
+  });
+}
+
+const ask = (text: string, itemId: string | number = '42') => ({ itemId, messages: [{ role: 'user', content: text }] });
+
+describe('the widget stream route', () => {
+  it('checks the origin before the key: a wrong origin is 403 without the key being looked at', async () => {
+    let verified = 0;
+    const handler = createWidgetStreamHandler({
+      streams: services.streams,
+      widgetKeys: { ...services.widgetKeys, verify: async (...args) => (verified++, services.widgetKeys.verify(...args)) },
+      llm: () => services.llm,
+      rateLimiter: createRateLimiter({ limit: 100, windowMs: 60_000 }),
+      logger: createMemoryLogger(),
+    });
+    for (const origin of ['https://evil.example', null]) {
+      const response = await handler(request(ask('hi'), { origin }), slug);
+      expect(response.status).toBe(403);
+      expect(response.headers.get('access-control-allow-origin')).toBeNull();
+    }
+    expect((await handler(request(ask('hi'), { origin: 'https://evil.example', key: 'swk_wrong' }), slug)).status).toBe(403);
+    expect(verified).toBe(0);
+    const wrongKey = await handler(request(ask('hi'), { key: 'swk_wrong' }), slug);
+    expect(wrongKey.status).toBe(401);
+    expect(verified).toBe(1);
+    expect((await handler(request(ask('hi'), { key: null }), slug)).status).toBe(401);
+  });
+
+  it('answers 404 for an unknown slug, preflight only for allowlisted origins, 400 for bad bodies', async () => {
+    expect((await services.handlers.widgetStream(request(ask('hi')), 'nobody-content-editor')).status).toBe(404);
+    const preflight = await services.handlers.widgetStream(request(null, { method: 'OPTIONS' }), slug);
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe(site.siteUrl);
+    expect((await services.handlers.widgetStream(request(null, { method: 'OPTIONS', origin: 'https://evil.example' }), slug)).status).toBe(403);
+    for (const body of [{}, { itemId: '42', messages: [] }, { itemId: '42', messages: Array.from({ length: 101 }, () => ({ role: 'user', content: 'x' })) }]) {
+      expect((await services.handlers.widgetStream(request(body), slug)).status).toBe(400);
+    }
+  });
+
+  it('streams text, the changes read back from the draft, then done', async () => {
+    const got = await events(await services.handlers.widgetStream(request(ask('set title to "Widget title"')), slug));
+    expect(got.map((e) => e.event)).toEqual(['text', 'changes', 'done']);
+    expect(got[1]!.data).toEqual({ fields: [{ field: 'title', before: 'Published title', after: 'Widget title' }], nodeId: '42', postId: '42' });
+    expect(got[2]!.data).toEqual({});
+  });
+
+  it('ends with done {fallback: true} when nothing changes, and with error when the agent fails', async () => {
+    const nothing = await events(await services.handlers.widgetStream(request(ask('What is this page about?')), slug));
+    expect(nothing.map((e) => e.event)).toEqual(['text', 'done']);
+    expect(nothing.at(-1)!.data).toEqual({ fallback: true });
+
+    const failing = await events(await services.handlers.widgetStream(request(ask('set title to "x"', 'locked')), slug));
+    expect(failing.at(-1)).toEqual({ event: 'error', data: { message: expect.stringContaining('write draft') } });
+  });
+
+  it('passes only the most recent turns to the LLM', async () => {
+    const seen: LlmTurn[] = [];
+    const spy: LlmProvider = {
+      name: 'spy',
+      model: 'spy',
+      async *stream(turn) {
+        seen.push(turn);
+        yield { type: 'text-delta', text: 'ok' };
+      },
+      complete: () => Promise.reject(new Error('unused')),
+    };
+    const handler = createWidgetStreamHandler({ streams: services.streams, widgetKeys: services.widgetKeys, llm: () => spy, rateLimiter: createRateLimiter({ limit: 100, windowMs: 60_000 }), logger: createMemoryLogger() });
+    const messages = Array.from({ length: 8 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `turn ${i}` }));
+    await events(await handler(request({ itemId: '42', messages }), slug));
+    expect(seen[0]!.messages.filter((m) => m.role !== 'system').map((m) => m.content)).toEqual(['turn 5', 'turn 6', 'turn 7']);
+  });
+
+  it('keeps the widget key and the CMS credential independent', async () => {
+    const before = (await t.db.models.ConnectorInstance.findById('drupal').lean())!;
+    const { key: rotated } = await services.widgetKeys.rotate(admin, 'cms_a', 'drupal');
+    const afterKey = (await t.db.models.ConnectorInstance.findById('drupal').lean())!;
+    expect(afterKey.credentialSealed).toBe(before.credentialSealed);
+    expect(JSON.stringify(afterKey)).not.toContain(rotated);
+    expect(await services.widgetKeys.verify('cms_a', 'drupal', key)).toBe(false);
+    await services.connectorInstances.put(admin, { connector: 'cms_a', id: 'drupal', name: 'Drupal', siteUrl: site.siteUrl, credential: site.key });
+    expect(await services.widgetKeys.verify('cms_a', 'drupal', rotated)).toBe(true);
+    key = rotated;
+  });
+});

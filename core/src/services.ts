@@ -13,7 +13,7 @@ import { selectLlmProvider, type LlmProvider } from './llm/index.ts';
 import { createAgentBridgeHandler, createLlmBridgeHandler } from './bridge/index.ts';
 import { cmsAConnector, cmsBConnector, createConnectorInstances, createPrimitiveRegistry, createStreamRegistry, extensionsSearchPrimitive, type ConnectorInstances, type PrimitiveRegistry, type StreamRegistry } from './connectors/index.ts';
 import { createMcpHttpHandler } from './mcp/index.ts';
-import { createWidgetKeys, createWidgetStreamHandler, type WidgetKeys } from './widget/index.ts';
+import { createBundleHandler, createWidgetKeys, createWidgetStreamHandler, createWidgetUndoHandler, type WidgetKeys } from './widget/index.ts';
 import { createRateLimiter } from './http/index.ts';
 import { callRemoteAgent, createA2aClient, createRemoteBridge, createRemotePeers, type A2aClient, type RemoteBridge, type RemotePeers } from './a2a/client/index.ts';
 import type { Logger } from './log/index.ts';
@@ -60,6 +60,8 @@ export interface Services {
     aguiResume: (request: Request) => Promise<Response>;
     mcp: (request: Request) => Promise<Response>;
     widgetStream: (request: Request, slug: string) => Promise<Response>;
+    widgetUndo: (request: Request, slug: string) => Promise<Response>;
+    widgetBundle: (request: Request) => Promise<Response>;
   };
 }
 
@@ -114,6 +116,7 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
   const primitives = createPrimitiveRegistry({ primitives: [extensionsSearchPrimitive(extensions), ...connectors.flatMap((c) => c.primitives)], audit });
   const streams = createStreamRegistry(connectors);
   const widgetKeys = createWidgetKeys({ models: database.models, audit });
+  const widgetDeps = { streams, widgetKeys, llm: () => llm, rateLimiter: createRateLimiter({ limit: 60, windowMs: 60_000 }), logger: logger.child({ component: 'widget' }) };
   const bridge = { bridgeToken: () => config.bridgeToken, card: agentCard, executor, llm, logger: logger.child({ component: 'bridge' }) };
   return {
     config,
@@ -148,7 +151,9 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
       agentBridge: createAgentBridgeHandler(bridge),
       aguiResume: createAguiResumeHandler({ flags, verifyToken: oauth.tokens.verify, runs, executor, logger: logger.child({ component: 'agui' }) }),
       llmBridge: createLlmBridgeHandler(bridge),
-      widgetStream: createWidgetStreamHandler({ streams, widgetKeys, llm: () => llm, rateLimiter: createRateLimiter({ limit: 60, windowMs: 60_000 }), logger: logger.child({ component: 'widget' }) }),
+      widgetStream: createWidgetStreamHandler(widgetDeps),
+      widgetUndo: createWidgetUndoHandler(widgetDeps),
+      widgetBundle: createBundleHandler(),
       mcp: createMcpHttpHandler({ registry: primitives, verifyToken: oauth.tokens.verify, version: SERVICE_VERSION, logger: logger.child({ component: 'mcp' }) }),
       a2a: createA2aHandler({ flags, verifyToken: oauth.tokens.verify, card: agentCard, runs, eventLog, executor, logger: logger.child({ component: 'a2a' }) }),
     },

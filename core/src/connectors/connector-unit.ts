@@ -15,6 +15,8 @@ export interface ConnectorUnit {
   primitives: Primitive[];
   /** Called through its `<name>_content_editor_run` primitive, which validates the input. */
   contentEditor: { run(actor: AgentAccessActor, input: never): Promise<ContentEditorResult> };
+  /** Undo: writes the given values back to the item's draft and returns the diff read back. */
+  restore(actor: AgentAccessActor, input: { instanceId: string; id: string; values: Record<string, string> }): Promise<ContentEditorResult>;
   /** The function tool of the widget chat; calling it runs `<name>_content_editor_run`. */
   widgetChatTool: LlmToolDefinition & { primitive: string };
   /** The stream route `/api/agents/<slug>/stream` serves this connector's widget. */

@@ -1,3 +1,4 @@
 export { widgetEventSchemas, encodeWidgetEvent, type WidgetEvent, type WidgetEventName } from './events.ts';
 export { createWidgetKeys, DEFAULT_HISTORY_TURNS, type WidgetKeys, type WidgetSettings } from './widget-keys.ts';
-export { createWidgetStreamHandler, MAX_WIDGET_BODY_BYTES, MAX_WIDGET_TURNS } from './stream-handler.ts';
+export { createWidgetStreamHandler, createWidgetUndoHandler, MAX_WIDGET_BODY_BYTES, MAX_WIDGET_TURNS } from './stream-handler.ts';
+export { createBundleHandler, WIDGET_BUNDLE_PATH } from './bundle-handler.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { RouteActor } from '../auth/index.ts';
-import type { StreamRegistry } from '../connectors/index.ts';
+import type { ConnectorUnit, StreamRegistry } from '../connectors/index.ts';
 import { DomainError } from '../errors/index.ts';
 import { bearerToken, json, readBodyLimited, type RateLimiter } from '../http/index.ts';
 import type { LlmProvider } from '../llm/index.ts';
@@ -23,78 +23,138 @@ function cors(origin: string): Record<string, string> {
   return { 'access-control-allow-origin': origin, vary: 'Origin' };
 }
 
-/**
- * `/api/agents/<slug>/stream`. In this order, before any other work: the slug (404), the
- * request's Origin against the instance's allowlist (403, without CORS headers), the bearer
- * against the instance's widget key (401), the per-key rate limit (429); then the body (400/413)
- * and an LLM turn whose widget-chat tool runs the connector's content editor, streamed in the
- * frozen format: `text`, `changes`, `error`, `done`.
- */
-export function createWidgetStreamHandler(deps: { streams: StreamRegistry; widgetKeys: WidgetKeys; llm: () => LlmProvider; rateLimiter: RateLimiter; logger: Logger }) {
-  return async (request: Request, slug: string): Promise<Response> => {
-    const unit = deps.streams.get(slug);
-    if (!unit) return json({ error: { code: 'NOT_FOUND', message: `No agent ${slug}` } }, { status: 404 });
-    const instanceId = new URL(request.url).searchParams.get('instanceId') ?? '';
-    const origin = request.headers.get('origin');
-    const settings = instanceId ? await deps.widgetKeys.settings(unit.name, instanceId) : null;
-    if (!origin || !settings || !settings.allowedOrigins.includes(origin)) {
-      return json({ error: { code: 'ORIGIN_NOT_ALLOWED', message: 'This origin may not use the assistant' } }, { status: 403 });
-    }
-    if (request.method === 'OPTIONS') {
-      return new Response(null, {
-        status: 204,
-        headers: { ...cors(origin), 'access-control-allow-methods': 'POST', 'access-control-allow-headers': 'authorization, content-type', 'access-control-max-age': '600' },
-      });
-    }
-    const key = bearerToken(request);
-    if (!(await deps.widgetKeys.verify(unit.name, instanceId, key))) {
-      return json({ error: { code: 'UNAUTHENTICATED', message: 'Wrong or missing widget API key' } }, { status: 401, headers: { ...cors(origin), 'www-authenticate': 'Bearer' } });
-    }
-    const limit = deps.rateLimiter.take(`widget:${unit.name}:${instanceId}`);
-    if (!limit.allowed) return json({ error: { code: 'RATE_LIMITED', message: 'Too many requests' } }, { status: 429, headers: { ...cors(origin), 'retry-after': String(limit.retryAfterSeconds) } });
+type Guarded = { unit: ConnectorUnit; instanceId: string; origin: string; historyTurns: number };
 
+/**
+ * The checks every widget request passes, in this order and before any other work: the slug
+ * (404), the request's Origin against the instance's allowlist (403, without CORS headers), the
+ * bearer against the instance's widget key (401), the per-key rate limit (429).
+ */
+async function guard(deps: WidgetDeps, request: Request, slug: string): Promise<Guarded | Response> {
+  const unit = deps.streams.get(slug);
+  if (!unit) return json({ error: { code: 'NOT_FOUND', message: `No agent ${slug}` } }, { status: 404 });
+  const instanceId = new URL(request.url).searchParams.get('instanceId') ?? '';
+  const origin = request.headers.get('origin');
+  const settings = instanceId ? await deps.widgetKeys.settings(unit.name, instanceId) : null;
+  if (!origin || !settings || !settings.allowedOrigins.includes(origin)) {
+    return json({ error: { code: 'ORIGIN_NOT_ALLOWED', message: 'This origin may not use the assistant' } }, { status: 403 });
+  }
+  if (request.method === 'OPTIONS') {
+    return new Response(null, { status: 204, headers: { ...cors(origin), 'access-control-allow-methods': 'POST', 'access-control-allow-headers': 'authorization, content-type', 'access-control-max-age': '600' } });
+  }
+  if (!(await deps.widgetKeys.verify(unit.name, instanceId, bearerToken(request)))) {
+    return json({ error: { code: 'UNAUTHENTICATED', message: 'Wrong or missing widget API key' } }, { status: 401, headers: { ...cors(origin), 'www-authenticate': 'Bearer' } });
+  }
+  const limit = deps.rateLimiter.take(`widget:${unit.name}:${instanceId}`);
+  if (!limit.allowed) return json({ error: { code: 'RATE_LIMITED', message: 'Too many requests' } }, { status: 429, headers: { ...cors(origin), 'retry-after': String(limit.retryAfterSeconds) } });
+  return { unit, instanceId, origin, historyTurns: settings.historyTurns };
+}
+
+async function readBody<T>(request: Request, schema: z.ZodType<T>): Promise<T> {
+  let value: unknown;
+  try {
+    value = JSON.parse(await readBodyLimited(request, MAX_WIDGET_BODY_BYTES));
+  } catch (error) {
+    throw error instanceof DomainError ? error : new DomainError('BAD_REQUEST', 'The body must be JSON');
+  }
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new DomainError('VALIDATION_FAILED', `Invalid body: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ')}`);
+  return parsed.data;
+}
+
+/** An SSE response of frozen widget events; a failure becomes `error` and ends the stream. */
+function eventStream(origin: string, logger: Logger, produce: (send: (event: WidgetEvent) => void) => Promise<void>): Response {
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      const send = (event: WidgetEvent) => controller.enqueue(encoder.encode(encodeWidgetEvent(event)));
+      try {
+        await produce(send);
+      } catch (error) {
+        logger.warn('widget request failed', { error });
+        send({ event: 'error', data: { message: error instanceof DomainError ? error.message : 'The assistant failed' } });
+      } finally {
+        controller.close();
+      }
+    },
+  });
+  return new Response(body, { status: 200, headers: { ...cors(origin), 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' } });
+}
+
+interface WidgetDeps {
+  streams: StreamRegistry;
+  widgetKeys: WidgetKeys;
+  llm: () => LlmProvider;
+  rateLimiter: RateLimiter;
+  logger: Logger;
+}
+
+const actorFor = (guarded: Guarded, path: string): RouteActor => ({ type: 'route', id: `widget:${guarded.unit.name}:${guarded.instanceId}`, route: path });
+
+/**
+ * `/api/agents/<slug>/stream`: after the guard, the body (400/413) and an LLM turn whose
+ * widget-chat tool runs the connector's content editor, streamed as `text`, `changes`,
+ * `error`, `done`.
+ */
+export function createWidgetStreamHandler(deps: WidgetDeps) {
+  return async (request: Request, slug: string): Promise<Response> => {
+    const guarded = await guard(deps, request, slug);
+    if (guarded instanceof Response) return guarded;
+    const { unit, instanceId, origin } = guarded;
     let body: z.infer<typeof streamBodySchema>;
     try {
-      const parsed = streamBodySchema.safeParse(JSON.parse(await readBodyLimited(request, MAX_WIDGET_BODY_BYTES)));
-      if (!parsed.success) {
-        throw new DomainError('VALIDATION_FAILED', `Invalid body: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ')}`);
-      }
-      body = parsed.data;
+      body = await readBody(request, streamBodySchema);
     } catch (error) {
-      const domain = error instanceof DomainError ? error : new DomainError('BAD_REQUEST', 'The body must be JSON');
+      const domain = error as DomainError;
       return json({ error: domain.toPublicJSON() }, { status: domain.httpStatus, headers: cors(origin) });
     }
-
-    const actor: RouteActor = { type: 'route', id: `widget:${unit.name}:${instanceId}`, route: `/api/agents/${slug}/stream` };
-    const history = body.messages.slice(-settings.historyTurns);
+    const history = body.messages.slice(-guarded.historyTurns);
     const editor = unit.primitives.find((p) => p.name === unit.widgetChatTool.primitive)!;
-    const encoder = new TextEncoder();
-    const stream = new ReadableStream<Uint8Array>({
-      async start(controller) {
-        const send = (event: WidgetEvent) => controller.enqueue(encoder.encode(encodeWidgetEvent(event)));
-        try {
-          let edited = false;
-          for await (const part of deps.llm().stream({ messages: [{ role: 'system', content: SYSTEM }, ...history], tools: [unit.widgetChatTool] }, request.signal)) {
-            if (part.type === 'text-delta' && part.text) send({ event: 'text', data: { content: part.text } });
-            if (part.type === 'tool-call' && part.call.toolName === unit.widgetChatTool.name && !edited) {
-              edited = true;
-              const task = String((part.call.input as { task?: unknown }).task ?? history.at(-1)!.content);
-              // The widget key unlocks this one tool only: the content editor, with its input validated.
-              const input = editor.input.parse({ instanceId, id: body.itemId, task });
-              const result = await unit.contentEditor.run(actor, input as never);
-              if (result.noChanges) return send({ event: 'done', data: { fallback: true } });
-              send({ event: 'changes', data: { fields: result.changes, nodeId: result.nodeId, postId: result.postId } });
-            }
-          }
-          send({ event: 'done', data: edited ? {} : { fallback: true } });
-        } catch (error) {
-          deps.logger.warn('widget turn failed', { error, slug, instanceId });
-          send({ event: 'error', data: { message: error instanceof DomainError ? error.message : 'The assistant failed' } });
-        } finally {
-          controller.close();
+    return eventStream(origin, deps.logger, async (send) => {
+      let edited = false;
+      for await (const part of deps.llm().stream({ messages: [{ role: 'system', content: SYSTEM }, ...history], tools: [unit.widgetChatTool] }, request.signal)) {
+        if (part.type === 'text-delta' && part.text) send({ event: 'text', data: { content: part.text } });
+        if (part.type === 'tool-call' && part.call.toolName === unit.widgetChatTool.name && !edited) {
+          edited = true;
+          const task = String((part.call.input as { task?: unknown }).task ?? history.at(-1)!.content);
+          // The widget key unlocks this one tool only: the content editor, with its input validated.
+          const input = editor.input.parse({ instanceId, id: body.itemId, task });
+          const result = await unit.contentEditor.run(actorFor(guarded, new URL(request.url).pathname), input as never);
+          if (result.noChanges) return send({ event: 'done', data: { fallback: true } });
+          send({ event: 'changes', data: { fields: result.changes, nodeId: result.nodeId, postId: result.postId } });
         }
-      },
+      }
+      send({ event: 'done', data: edited ? {} : { fallback: true } });
     });
-    return new Response(stream, { status: 200, headers: { ...cors(origin), 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' } });
+  };
+}
+
+const undoBodySchema = z.object({
+  itemId: z.union([z.string().min(1).max(64), z.number().int().positive()]),
+  fields: z.array(z.object({ field: z.string().min(1).max(100), before: z.string().max(500_000), after: z.string().max(500_000) })).min(1).max(20),
+});
+
+/**
+ * `/api/agents/<slug>/undo`: the widget's Undo. Same guard; writes each change's `before` back
+ * to the draft and streams the resulting diff (`changes`, then `done`).
+ */
+export function createWidgetUndoHandler(deps: WidgetDeps) {
+  return async (request: Request, slug: string): Promise<Response> => {
+    const guarded = await guard(deps, request, slug);
+    if (guarded instanceof Response) return guarded;
+    let body: z.infer<typeof undoBodySchema>;
+    try {
+      body = await readBody(request, undoBodySchema);
+    } catch (error) {
+      const domain = error as DomainError;
+      return json({ error: domain.toPublicJSON() }, { status: domain.httpStatus, headers: cors(guarded.origin) });
+    }
+    return eventStream(guarded.origin, deps.logger, async (send) => {
+      const values = Object.fromEntries(body.fields.map((change) => [change.field, change.before]));
+      const result = await guarded.unit.restore(actorFor(guarded, new URL(request.url).pathname), { instanceId: guarded.instanceId, id: String(body.itemId), values });
+      if (result.noChanges) return send({ event: 'done', data: { fallback: true } });
+      send({ event: 'changes', data: { fields: result.changes, nodeId: result.nodeId, postId: result.postId } });
+      send({ event: 'done', data: {} });
+    });
   };
 }

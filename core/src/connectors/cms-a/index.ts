@@ -11,6 +11,7 @@ export function cmsAConnector(deps: { instances: ConnectorInstances; llm: () => 
     name: CMS_A,
     contentEditor,
     primitives: cmsAPrimitives({ instances: deps.instances, contentEditor }),
+    restore: (actor, input) => contentEditor.restore(actor, input),
     widgetChatTool: widgetChatTool(CMS_A, 'node'),
     stream: { slug: 'cms-a-content-editor', widgetAuthKey: 'cms_a_widget_auth' },
   };

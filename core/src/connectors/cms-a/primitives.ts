@@ -34,6 +34,18 @@ const fieldsOf = (node: CmsANode) => ({ title: node.title, body: node.fields.bod
  */
 export function createCmsAContentEditor(deps: { instances: ConnectorInstances; llm: () => LlmProvider }) {
   return {
+    /** Undo: puts the given values back on the node's draft revision (made first if needed). */
+    async restore(_actor: AgentAccessActor, input: { instanceId: string; id: string; values: Record<string, string> }): Promise<ContentEditorResult> {
+      const client = await editStep('connect', () => clientFor(deps.instances, input.instanceId));
+      const current = await editStep('read node', () => getWithEditContext(client, input.id));
+      const draft = current.status === 'draft' ? current : await editStep('create draft revision', () => client.createDraftRevision(input.id, 'Undo'));
+      const values = Object.fromEntries(Object.entries(input.values).filter(([field]) => (EDITABLE as readonly string[]).includes(field)));
+      await editStep('write draft', () => client.update(input.id, values));
+      const after = await editStep('read back', () => getWithEditContext(client, input.id));
+      const changes = diffFields(fieldsOf(draft), fieldsOf(after), EDITABLE);
+      return { changes, nodeId: draft.nid, postId: draft.nid, noChanges: changes.length === 0, summary: 'Restored.' };
+    },
+
     async run(_actor: AgentAccessActor, input: { instanceId: string; id: string; task: string }): Promise<ContentEditorResult> {
       const client = await editStep('connect', () => clientFor(deps.instances, input.instanceId));
       const current = await editStep('read node', () => getWithEditContext(client, input.id));

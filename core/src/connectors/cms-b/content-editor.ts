@@ -34,7 +34,19 @@ export function createCmsBContentEditor(deps: { instances: ConnectorInstances; l
     const changes = diffFields(fieldsOf(before), fieldsOf(after), EDITABLE_FIELDS);
     return { changes, postId: id, nodeId: id, noChanges: changes.length === 0, summary };
   }
-  return { run };
+  /** Undo: puts the given values back on the post's draft (demoting it first if needed). */
+  async function restore(_actor: AgentAccessActor, input: { instanceId: string; id: number; values: Record<string, string> }): Promise<ContentEditorResult> {
+    const client = await editStep('connect', () => cmsBClientFor(deps.instances, input.instanceId));
+    const before = await editStep('read post', () => client.getPost(input.id));
+    const values = Object.fromEntries(Object.entries(input.values).filter(([field]) => (EDITABLE_FIELDS as readonly string[]).includes(field)));
+    await editStep('write draft', () => client.updatePost(input.id, { ...values, ...(before.status !== 'draft' ? { status: 'draft' } : {}) }));
+    const after = await editStep('read back', () => client.getPost(input.id));
+    const changes = diffFields(fieldsOf(before), fieldsOf(after), EDITABLE_FIELDS);
+    const id = String(before.id);
+    return { changes, postId: id, nodeId: id, noChanges: changes.length === 0, summary: 'Restored.' };
+  }
+
+  return { run, restore };
 }
 
 export type ContentEditor = ReturnType<typeof createCmsBContentEditor>;

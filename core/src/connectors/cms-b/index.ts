@@ -12,6 +12,7 @@ export function cmsBConnector(deps: { instances: ConnectorInstances; llm: () => 
     name: CMS_B,
     contentEditor,
     primitives: cmsBPrimitives({ instances: deps.instances, contentEditor }),
+    restore: (actor, input) => contentEditor.restore(actor, { ...input, id: Number(input.id) }),
     widgetChatTool: widgetChatTool(CMS_B, 'post'),
     stream: { slug: 'cms-b-content-editor', widgetAuthKey: 'cms_b_widget_auth' },
   };

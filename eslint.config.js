@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/build/**', '**/dist/**', '.data/**', 'test/.artifacts/**', 'core/test-fixtures/**'] },
+  { ignores: ['**/node_modules/**', '**/build/**', '**/dist/**', '.data/**', 'test/.artifacts/**', 'core/test-fixtures/**', '**/dist-*/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

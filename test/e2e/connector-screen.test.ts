@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createUserStore } from '@service/core/auth';
-import { useTestDatabase } from '@service/core/testing';
+import { testServices, useTestDatabase } from '@service/core/testing';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../helpers/browser.ts';
@@ -41,5 +41,15 @@ describe('the CMS-A connector screen', () => {
     expect(await page.content()).not.toContain(site.key);
     await page.getByRole('button', { name: 'Test connection' }).click();
     await expect.poll(() => page.getByRole('status').textContent()).toBe('drupal: connected');
+
+    // Its assistant: a widget key generated and shown once, then only its prefix.
+    await page.getByRole('link', { name: 'Assistants › CMS-A' }).click();
+    await page.getByRole('button', { name: 'Generate key' }).click();
+    const key = (await page.getByTestId('widget-key').textContent())!;
+    expect(key).toMatch(/^swk_[A-Za-z0-9_-]{43}$/);
+    expect(await testServices(t.db).widgetKeys.verify('cms_a', 'drupal', key)).toBe(true);
+    await page.reload();
+    expect(await page.content()).not.toContain(key);
+    expect(await page.getByText(`${key.slice(0, 8)}…`).count()).toBe(1);
   });
 });

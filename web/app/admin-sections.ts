@@ -10,6 +10,8 @@ export const ADMIN_SECTIONS: { to: string; label: string; end?: boolean }[] = [
   { to: '/administration/runs', label: 'Runs' },
   { to: '/administration/connectors/cms-a-widget', label: 'Connectors › CMS-A' },
   { to: '/administration/connectors/cms-b-widget', label: 'Connectors › CMS-B' },
+  { to: '/administration/assistants/cms-a-widget', label: 'Assistants › CMS-A' },
+  { to: '/administration/assistants/cms-b-widget', label: 'Assistants › CMS-B' },
   { to: '/administration/a2a/clients', label: 'A2A clients' },
   { to: '/administration/a2a/peers', label: 'Remote peers' },
   { to: '/administration/audit', label: 'Audit log' },

@@ -7,6 +7,7 @@ import { registriesRouter } from './routers/registries.server.ts';
 import { a2aRouter } from './routers/a2a.server.ts';
 import { runsRouter } from './routers/runs.server.ts';
 import { connectorsRouter } from './routers/connectors.server.ts';
+import { assistantsRouter } from './routers/assistants.server.ts';
 
 export const appRouter = router({
   system: systemRouter,
@@ -17,6 +18,7 @@ export const appRouter = router({
   a2a: a2aRouter,
   runs: runsRouter,
   connectors: connectorsRouter,
+  assistants: assistantsRouter,
 });
 
 export type AppRouter = typeof appRouter;

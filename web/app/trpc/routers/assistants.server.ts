@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import { adminProcedure, router } from '../init.server.ts';
+
+const connector = z.enum(['cms_a', 'cms_b']);
+const target = z.object({ connector, instanceId: z.string().max(63) });
+
+export const assistantsRouter = router({
+  /** Widget settings of every instance of a connector; the key only as "set" and its prefix. */
+  list: adminProcedure.input(z.object({ connector })).query(async ({ ctx, input }) => {
+    const instances = await ctx.services.connectorInstances.list(input.connector);
+    return Promise.all(instances.map(async (instance) => ({ instance, widget: (await ctx.services.widgetKeys.settings(input.connector, instance.id))! })));
+  }),
+  /** A new key, in this response only. */
+  rotateKey: adminProcedure.input(target).mutation(({ ctx, input }) => ctx.services.widgetKeys.rotate(ctx.actor, input.connector, input.instanceId)),
+  revokeKey: adminProcedure.input(target).mutation(({ ctx, input }) => ctx.services.widgetKeys.revoke(ctx.actor, input.connector, input.instanceId)),
+  configure: adminProcedure
+    .input(target.extend({ allowedOrigins: z.array(z.string().max(300)).max(50), historyTurns: z.number().int() }))
+    .mutation(({ ctx, input }) => ctx.services.widgetKeys.configure(ctx.actor, input.connector, input.instanceId, input)),
+});

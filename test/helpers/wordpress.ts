@@ -14,8 +14,13 @@ const WORDPRESS_SOURCE = '/usr/share/wordpress';
 export interface RunningWordPress {
   /** Site URL, e.g. http://127.0.0.1:PORT */
   url: string;
+  /** The editor (no manage_options) and its application password. */
   username: string;
   applicationPassword: string;
+  /** Browser sign-in passwords, and an application password of the administrator. */
+  adminPassword: string;
+  editorPassword: string;
+  adminApplicationPassword: string;
   stop(): Promise<void>;
 }
 
@@ -43,7 +48,7 @@ async function waitForPort(port: number, child: ChildProcess, what: string, outp
  * WordPress under `php -S` on a free loopback port, installed with an editor user and an
  * application password. Nothing touches a system MariaDB or Apache.
  */
-export async function startWordPress(): Promise<RunningWordPress> {
+export async function startWordPress(options: { plugins?: { dir: string; main: string }[] } = {}): Promise<RunningWordPress> {
   await ensureWordPressPackages();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'wordpress-'));
   const children: ChildProcess[] = [];
@@ -76,6 +81,7 @@ export async function startWordPress(): Promise<RunningWordPress> {
     // The package holds symlinks (wp-content, JavaScript libraries): copy what they point at.
     cpSync(WORDPRESS_SOURCE, root, { recursive: true, dereference: true });
     mkdirSync(path.join(root, 'wp-content', 'uploads'), { recursive: true });
+    for (const plugin of options.plugins ?? []) cpSync(plugin.dir, path.join(root, 'wp-content', 'plugins', path.basename(plugin.dir)), { recursive: true });
     // A meta field the REST API exposes, so meta writes can be read back.
     mkdirSync(path.join(root, 'wp-content', 'mu-plugins'), { recursive: true });
     writeFileSync(
@@ -113,15 +119,30 @@ if (!defined('ABSPATH')) define('ABSPATH', __DIR__ . '/');
 require_once ABSPATH . 'wp-settings.php';
 `,
     );
-    const { stdout } = await run('php', [path.join(HERE, 'bootstrap.php')], { cwd: root, env: { ...process.env, WP_TEST_HOST: host }, maxBuffer: 1 << 24 });
-    const credentials = JSON.parse(stdout.slice(stdout.indexOf('{'))) as { username: string; applicationPassword: string };
+    const adminPassword = randomBytes(12).toString('base64url');
+    const editorPassword = randomBytes(12).toString('base64url');
+    const activate = (options.plugins ?? []).map((p) => `${path.basename(p.dir)}/${p.main}`).join(',');
+    const { stdout } = await run('php', [path.join(HERE, 'bootstrap.php')], {
+      cwd: root,
+      env: { ...process.env, WP_TEST_HOST: host, WP_ADMIN_PASSWORD: adminPassword, WP_EDITOR_PASSWORD: editorPassword, WP_ACTIVATE_PLUGINS: activate },
+      maxBuffer: 1 << 24,
+    });
+    const credentials = JSON.parse(stdout.slice(stdout.indexOf('{'))) as { username: string; applicationPassword: string; adminApplicationPassword: string };
     let phpOutput = '';
     const php = spawn('php', ['-S', host, '-t', root, path.join(HERE, 'router.php')], { stdio: ['ignore', 'pipe', 'pipe'] });
     php.stdout?.on('data', (c: Buffer) => (phpOutput = (phpOutput + c.toString()).slice(-4000)));
     php.stderr?.on('data', (c: Buffer) => (phpOutput = (phpOutput + c.toString()).slice(-4000)));
     children.push(php);
     await waitForPort(port, php, 'php -S', () => phpOutput);
-    return { url: `http://${host}`, username: credentials.username, applicationPassword: credentials.applicationPassword, stop };
+    return {
+      url: `http://${host}`,
+      username: credentials.username,
+      applicationPassword: credentials.applicationPassword,
+      adminPassword,
+      editorPassword,
+      adminApplicationPassword: credentials.adminApplicationPassword,
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;

@@ -1,0 +1,29 @@
+import { execFile } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { ensureWordPressPackages } from '../helpers/wordpress.ts';
+
+const run = promisify(execFile);
+const pluginsDir = fileURLToPath(new URL('../../cms-plugins/', import.meta.url));
+
+function phpFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    return entry.isDirectory() ? phpFiles(full) : /\.(php|module|inc|install)$/.test(entry.name) ? [full] : [];
+  });
+}
+
+describe('CMS-side code', () => {
+  it('every PHP file passes php -l', async () => {
+    await ensureWordPressPackages();
+    const files = phpFiles(pluginsDir);
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) {
+      const { stdout } = await run('php', ['-l', file]);
+      expect(stdout, file).toMatch(/No syntax errors detected/);
+    }
+  }, 120_000);
+});

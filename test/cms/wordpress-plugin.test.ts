@@ -1,0 +1,124 @@
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { testServices, useTestDatabase } from '@service/core/testing';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../helpers/browser.ts';
+import { startService, type RunningService } from '../helpers/service-process.ts';
+import { startWordPress, type RunningWordPress } from '../helpers/wordpress.ts';
+
+const PLUGIN = { dir: fileURLToPath(new URL('../../cms-plugins/cms-b/service-widget/', import.meta.url)), main: 'service-widget.php' };
+const t = useTestDatabase();
+let wp: RunningWordPress;
+let service: RunningService;
+let browser: Browser;
+let widgetKey: string;
+const webhookSecret = randomBytes(16).toString('hex');
+
+const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+const asAdmin = () => basic('admin', wp.adminApplicationPassword);
+const asEditor = () => basic(wp.username, wp.applicationPassword);
+
+beforeAll(async () => {
+  const masterKey = randomBytes(32).toString('base64');
+  wp = await startWordPress({ plugins: [PLUGIN] });
+  const services = testServices(t.db, { SERVICE_MASTER_KEY: masterKey });
+  const admin = { type: 'ui', id: 'admin', email: 'a@acme.test', role: 'admin' } as const;
+  await services.connectorInstances.put(admin, { connector: 'cms_b', id: 'blog', name: 'Blog', siteUrl: wp.url, username: wp.username, credential: wp.applicationPassword });
+  ({ key: widgetKey } = await services.widgetKeys.rotate(admin, 'cms_b', 'blog'));
+  [service, browser] = await Promise.all([startService({ mongodbUri: t.uri, env: { SERVICE_MASTER_KEY: masterKey } }), launchChromium()]);
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await service?.stop();
+  await wp?.stop();
+});
+
+async function signIn(page: Page, user: string, password: string) {
+  await page.goto(`${wp.url}/wp-login.php`);
+  await page.locator('#user_login').fill(user);
+  await page.locator('#user_pass').fill(password);
+  await page.locator('#wp-submit').click();
+  await page.waitForURL(/wp-admin/);
+}
+
+async function createPost(title: string, status: string): Promise<number> {
+  const response = await fetch(`${wp.url}/wp-json/wp/v2/posts`, { method: 'POST', headers: { authorization: asEditor(), 'content-type': 'application/json' }, body: JSON.stringify({ title, content: 'Body.', status }) });
+  return ((await response.json()) as { id: number }).id;
+}
+
+async function post(id: number): Promise<{ status: string; title: { raw: string } }> {
+  return (await (await fetch(`${wp.url}/wp-json/wp/v2/posts/${id}?context=edit`, { headers: { authorization: asEditor() } })).json()) as { status: string; title: { raw: string } };
+}
+
+describe('the WordPress plugin in a real WordPress', () => {
+  it('is configured on its settings page; an admin editing a post uses the widget to retitle it and to undo', async () => {
+    const page = await browser.newPage();
+    await signIn(page, 'admin', wp.adminPassword);
+    await page.goto(`${wp.url}/wp-admin/options-general.php?page=service-widget`);
+    await page.getByLabel('Service URL').fill(service.url);
+    await page.getByLabel('API key').fill(widgetKey);
+    await page.getByLabel('Instance ID').fill('blog');
+    await page.getByLabel('Webhook secret (optional)').fill(webhookSecret);
+    await page.locator('#submit').click();
+    await page.waitForURL(/settings-updated=true/);
+    // The form never shows the stored key (the widget itself needs it in admin pages, by design).
+    expect(await page.getByLabel('API key').inputValue()).toBe('');
+    expect(await page.getByLabel('API key').getAttribute('placeholder')).toBe('set — type to replace');
+
+    const id = await createPost('Published by WordPress', 'publish');
+    await page.goto(`${wp.url}/wp-admin/post.php?post=${id}&action=edit`);
+    const scripts = await page.locator('script[src*="/api/cms-b-widget/bundle.js"]').getAttribute('src');
+    expect(scripts).toContain('?v=0.1.0');
+    // The block editor's welcome guide is modal (it hides the rest of the page, the widget too): close it.
+    const guide = page.getByRole('dialog', { name: /Welcome to the block editor/ });
+    await guide.waitFor({ timeout: 15_000 }).then(() => guide.getByRole('button', { name: 'Close' }).click(), () => undefined);
+    await page.getByRole('button', { name: /Open assistant/ }).click();
+    await page.getByLabel('Message the assistant').fill('set title to "Retitled by the assistant"');
+    await page.getByLabel('Message the assistant').press('Enter');
+    const log = page.getByRole('log');
+    await expect.poll(() => log.getByRole('table', { name: 'Changes' }).count(), { timeout: 30_000 }).toBe(1);
+    expect(await log.textContent()).toContain('[scripted]');
+    expect(await post(id)).toMatchObject({ status: 'draft', title: { raw: 'Retitled by the assistant' } });
+
+    await log.getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => log.getByRole('table', { name: 'Changes' }).count(), { timeout: 30_000 }).toBe(2);
+    expect((await post(id)).title.raw).toBe('Published by WordPress');
+  });
+
+  it('does not load the bundle for a user without manage_options, nor on the front end', async () => {
+    const id = await createPost('Editor post', 'draft');
+    const page = await browser.newPage();
+    await signIn(page, 'editor', wp.editorPassword);
+    await page.goto(`${wp.url}/wp-admin/post.php?post=${id}&action=edit`);
+    expect(await page.locator('script[src*="bundle.js"]').count()).toBe(0);
+    const front = await (await fetch(`${wp.url}/`)).text();
+    expect(front).not.toContain('bundle.js');
+  });
+
+  it('keeps webhook subscriptions behind manage_options', async () => {
+    expect((await fetch(`${wp.url}/wp-json/service/v1/webhooks`, { headers: { authorization: asEditor() } })).status).toBe(403);
+    const created = await fetch(`${wp.url}/wp-json/service/v1/webhooks`, { method: 'POST', headers: { authorization: asAdmin(), 'content-type': 'application/json' }, body: JSON.stringify({ event: 'publish.completed' }) });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    expect(((await (await fetch(`${wp.url}/wp-json/service/v1/webhooks`, { headers: { authorization: asAdmin() } })).json()) as { id: string }[]).map((h) => h.id)).toEqual([id]);
+    expect((await fetch(`${wp.url}/wp-json/service/v1/webhooks/${id}`, { method: 'DELETE', headers: { authorization: asEditor() } })).status).toBe(403);
+    expect((await fetch(`${wp.url}/wp-json/service/v1/webhooks/${id}`, { method: 'DELETE', headers: { authorization: asAdmin() } })).status).toBe(200);
+  });
+
+  it('accepts a signed notification once, and rejects a bad signature, an old timestamp and a replay', async () => {
+    const send = (body: string, timestamp: number, secret = webhookSecret) =>
+      fetch(`${wp.url}/wp-json/service/v1/receive`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-service-timestamp': String(timestamp), 'x-service-signature': createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex') },
+        body,
+      });
+    const now = Math.floor(Date.now() / 1000);
+    const event = JSON.stringify({ id: randomUUID(), type: 'publish.completed', data: { postId: 1 } });
+    expect((await send(event, now, 'wrong secret')).status).toBe(401);
+    expect((await send(event, now - 3_600)).status).toBe(401);
+    expect((await send(event, now)).status).toBe(202);
+    expect((await send(event, now)).status).toBe(409);
+  });
+});

@@ -15,6 +15,7 @@ import { cmsAConnector, cmsBConnector, createConnectorInstances, createPrimitive
 import { createMcpHttpHandler } from './mcp/index.ts';
 import { createBundleHandler, createWidgetKeys, createWidgetStreamHandler, createWidgetUndoHandler, type WidgetKeys } from './widget/index.ts';
 import { createRateLimiter } from './http/index.ts';
+import { createCmsBNotifier } from './notifications/index.ts';
 import { callRemoteAgent, createA2aClient, createRemoteBridge, createRemotePeers, type A2aClient, type RemoteBridge, type RemotePeers } from './a2a/client/index.ts';
 import type { Logger } from './log/index.ts';
 import { SERVICE_VERSION } from './version.ts';
@@ -46,6 +47,8 @@ export interface Services {
   /** Connector units by widget stream slug (`cms-a-content-editor`, `cms-b-content-editor`). */
   streams: StreamRegistry;
   widgetKeys: WidgetKeys;
+  /** Signed notifications to CMS-B sites (retried with backoff). */
+  notifyCmsB: ReturnType<typeof createCmsBNotifier>;
   /** Read at call time so flags can change without a restart. */
   flags(): FeatureFlags;
   version: string;
@@ -141,6 +144,7 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     connectorInstances,
     streams,
     widgetKeys,
+    notifyCmsB: createCmsBNotifier({ instances: connectorInstances, logger: logger.child({ component: 'notifications' }) }),
     flags,
     version: SERVICE_VERSION,
     handlers: {

@@ -1,6 +1,11 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { testServices, useTestDatabase } from '@service/core/testing';
+import { createCmsBNotifier } from '@service/core/notifications';
+import { createMemoryLogger } from '@service/core/log';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Services } from '@service/core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../helpers/browser.ts';
@@ -13,6 +18,8 @@ let wp: RunningWordPress;
 let service: RunningService;
 let browser: Browser;
 let widgetKey: string;
+let services: Services;
+const admin = { type: 'ui', id: 'admin', email: 'a@acme.test', role: 'admin' } as const;
 const webhookSecret = randomBytes(16).toString('hex');
 
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
@@ -22,9 +29,8 @@ const asEditor = () => basic(wp.username, wp.applicationPassword);
 beforeAll(async () => {
   const masterKey = randomBytes(32).toString('base64');
   wp = await startWordPress({ plugins: [PLUGIN] });
-  const services = testServices(t.db, { SERVICE_MASTER_KEY: masterKey });
-  const admin = { type: 'ui', id: 'admin', email: 'a@acme.test', role: 'admin' } as const;
-  await services.connectorInstances.put(admin, { connector: 'cms_b', id: 'blog', name: 'Blog', siteUrl: wp.url, username: wp.username, credential: wp.applicationPassword });
+  services = testServices(t.db, { SERVICE_MASTER_KEY: masterKey });
+  await services.connectorInstances.put(admin, { connector: 'cms_b', id: 'blog', name: 'Blog', siteUrl: wp.url, username: wp.username, credential: wp.applicationPassword, webhookSecret });
   ({ key: widgetKey } = await services.widgetKeys.rotate(admin, 'cms_b', 'blog'));
   [service, browser] = await Promise.all([startService({ mongodbUri: t.uri, env: { SERVICE_MASTER_KEY: masterKey } }), launchChromium()]);
 }, 180_000);
@@ -120,5 +126,33 @@ describe('the WordPress plugin in a real WordPress', () => {
     expect((await send(event, now - 3_600)).status).toBe(401);
     expect((await send(event, now)).status).toBe(202);
     expect((await send(event, now)).status).toBe(409);
+  });
+});
+
+describe('outbound notifications from the service', () => {
+  it('are signed with the instance\'s webhook secret and accepted by the plugin', async () => {
+    expect(await services.notifyCmsB('blog', 'publish.completed', { postId: 1, network: 'mastodon' })).toMatchObject({ attempts: 1 });
+    await services.connectorInstances.put(admin, { connector: 'cms_b', id: 'wrong', name: 'Wrong secret', siteUrl: wp.url, username: wp.username, credential: wp.applicationPassword, webhookSecret: 'not the secret' });
+    await expect(services.notifyCmsB('wrong', 'publish.completed', {})).rejects.toMatchObject({ message: expect.stringContaining('refused the notification (401)') });
+  });
+
+  it('are retried with backoff while the site answers 5xx', async () => {
+    let calls = 0;
+    const flaky = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        calls++;
+        res.writeHead(calls < 3 ? 503 : 202).end('{}');
+      });
+    });
+    await new Promise<void>((resolve) => flaky.listen(0, '127.0.0.1', resolve));
+    try {
+      await services.connectorInstances.put(admin, { connector: 'cms_b', id: 'flaky', name: 'Flaky', siteUrl: `http://127.0.0.1:${(flaky.address() as AddressInfo).port}`, username: 'x', credential: 'x', webhookSecret: 's' });
+      const notify = createCmsBNotifier({ instances: services.connectorInstances, logger: createMemoryLogger(), baseDelayMs: 10 });
+      expect(await notify('flaky', 'publish.completed', {})).toMatchObject({ attempts: 3 });
+      expect(calls).toBe(3);
+    } finally {
+      flaky.close();
+    }
   });
 });

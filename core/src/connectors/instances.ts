@@ -29,7 +29,7 @@ export function createConnectorInstances(deps: { models: Models; sealer: Sealer;
   });
 
   return {
-    async put(actor: Actor, input: { connector: string; id: string; name: string; siteUrl: string; username?: string | null; credential?: string }): Promise<ConnectorInstanceView> {
+    async put(actor: Actor, input: { connector: string; id: string; name: string; siteUrl: string; username?: string | null; credential?: string; webhookSecret?: string }): Promise<ConnectorInstanceView> {
       if (!isAdmin(actor) && actor.type !== 'worker') throw new DomainError('FORBIDDEN', 'Only an admin may configure connector instances');
       if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(input.id)) throw new DomainError('VALIDATION_FAILED', 'instance id: lowercase letters, digits and dashes', { details: [{ path: 'id', reason: 'lowercase letters, digits and dashes' }] });
       if (!URL.canParse(input.siteUrl) || !/^https?:$/.test(new URL(input.siteUrl).protocol) || new URL(input.siteUrl).username) {
@@ -40,6 +40,7 @@ export function createConnectorInstances(deps: { models: Models; sealer: Sealer;
       if (!existing && !input.credential) throw new DomainError('VALIDATION_FAILED', 'a new instance needs its credential', { details: [{ path: 'credential', reason: 'required' }] });
       const set: Record<string, unknown> = { connector: input.connector, name: input.name, siteUrl: input.siteUrl.replace(/\/+$/, ''), username: input.username ?? null };
       if (input.credential) set.credentialSealed = deps.sealer.seal(input.credential, label(input.connector, input.id));
+      if (input.webhookSecret) set.webhookSecretSealed = deps.sealer.seal(input.webhookSecret, `connector.${input.connector}.${input.id}.webhook-secret`);
       await ConnectorInstance.updateOne({ _id: input.id }, { $set: set }, { upsert: true });
       deps.audit.record(actor, { action: 'connector_instance.save', resourceType: input.connector, resourceId: input.id, details: { siteUrl: set.siteUrl, credentialChanged: !!input.credential } });
       return view({ _id: input.id, ...(set as { connector: string; name: string; siteUrl: string; username: string | null }) });
@@ -47,6 +48,13 @@ export function createConnectorInstances(deps: { models: Models; sealer: Sealer;
 
     async list(connector: string): Promise<ConnectorInstanceView[]> {
       return (await ConnectorInstance.find({ connector }).sort({ _id: 1 }).lean()).map(view);
+    },
+
+    /** The webhook secret, opened for signing one notification; null when none is configured. */
+    async webhookSecret(connector: string, id: string): Promise<{ siteUrl: string; secret: string } | null> {
+      const row = await ConnectorInstance.findById(id).lean();
+      if (!row || row.connector !== connector || !row.webhookSecretSealed) return null;
+      return { siteUrl: row.siteUrl, secret: deps.sealer.open(row.webhookSecretSealed, `connector.${connector}.${id}.webhook-secret`) };
     },
 
     /** The instance with its credential opened, for one call of its connector's client. */

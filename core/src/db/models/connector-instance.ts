@@ -12,6 +12,8 @@ export const connectorInstanceSchema = new Schema(
     siteUrl: { type: String, required: true },
     username: { type: String, default: null },
     credentialSealed: { type: String, required: true },
+    /** CMS-B: the secret notifications to the plugin are signed with, sealed under `connector.cms_b.<id>.webhook-secret`. */
+    webhookSecretSealed: { type: String, default: null },
     /**
      * The widget's configuration, stored under the spec's key (`cms_a_widget_auth` /
      * `cms_b_widget_auth`): the SHA-256 of the widget API key (never the key), the origins

@@ -1,0 +1,50 @@
+import { createHmac, randomUUID } from 'node:crypto';
+import type { ConnectorInstances } from '../connectors/index.ts';
+import { DomainError } from '../errors/index.ts';
+import type { Logger } from '../log/index.ts';
+
+export interface Notification {
+  id: string;
+  type: string;
+  data: Record<string, unknown>;
+}
+
+/**
+ * Notifies a CMS-B site: POST `<site>/wp-json/service/v1/receive` with
+ * `X-Service-Timestamp` and `X-Service-Signature` (hex HMAC-SHA256 of `<timestamp>.<body>` with
+ * the instance's webhook secret). Server errors and network failures are retried with
+ * exponential backoff (each retry signs afresh; the event id stays, so the plugin drops
+ * duplicates); a 4xx is final.
+ */
+export function createCmsBNotifier(deps: { instances: ConnectorInstances; logger: Logger; attempts?: number; baseDelayMs?: number }) {
+  const attempts = deps.attempts ?? 4;
+  const baseDelay = deps.baseDelayMs ?? 500;
+  return async function notify(instanceId: string, type: string, data: Record<string, unknown>): Promise<{ id: string; attempts: number }> {
+    if (!/^[a-z][a-z0-9_.]{1,63}$/.test(type)) throw new DomainError('VALIDATION_FAILED', `event type "${type}" must be lowercase dotted words`);
+    const target = await deps.instances.webhookSecret('cms_b', instanceId);
+    if (!target) throw new DomainError('NOT_FOUND', `CMS-B instance ${instanceId} has no webhook secret`);
+    const event: Notification = { id: randomUUID(), type, data };
+    const body = JSON.stringify(event);
+    for (let attempt = 1; ; attempt++) {
+      const timestamp = String(Math.floor(Date.now() / 1000));
+      const signature = createHmac('sha256', target.secret).update(`${timestamp}.${body}`).digest('hex');
+      let status = 0;
+      try {
+        const response = await fetch(`${target.siteUrl}/wp-json/service/v1/receive`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-service-timestamp': timestamp, 'x-service-signature': signature },
+          body,
+        });
+        status = response.status;
+        // 409: the plugin already has this event (an earlier attempt got through).
+        if (response.ok || status === 409) return { id: event.id, attempts: attempt };
+        if (status < 500) throw new DomainError('UPSTREAM_FAILED', `CMS-B refused the notification (${status})`);
+      } catch (error) {
+        if (error instanceof DomainError) throw error;
+      }
+      if (attempt >= attempts) throw new DomainError('UPSTREAM_FAILED', `CMS-B did not take the notification after ${attempts} attempts (last: ${status || 'network error'})`);
+      deps.logger.warn('notification failed, retrying', { instanceId, type, attempt, status });
+      await new Promise((resolve) => setTimeout(resolve, baseDelay * 2 ** (attempt - 1)));
+    }
+  };
+}

@@ -1,0 +1,1 @@
+export { createCmsBNotifier, type Notification } from './cms-b-notifier.ts';

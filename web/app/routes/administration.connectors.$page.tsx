@@ -33,7 +33,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       const status = (await caller.connectors.test({ connector: page.connector, id: field('id') })) as { connected: boolean; reason?: string };
       return { tested: { id: field('id'), ...status } };
     }
-    await caller.connectors.save({ connector: page.connector, id: field('id'), name: field('name'), siteUrl: field('siteUrl'), username: field('username') || null, credential: field('credential') });
+    await caller.connectors.save({ connector: page.connector, id: field('id'), name: field('name'), siteUrl: field('siteUrl'), username: field('username') || null, credential: field('credential'), webhookSecret: field('webhookSecret') });
     return { notice: `Saved ${field('name')}.` };
   });
 }
@@ -69,6 +69,12 @@ export default function ConnectorPage() {
             ) : null}
             <label htmlFor="credential">{page.credential}</label>
             <input id="credential" name="credential" type="password" autoComplete="off" placeholder="leave empty to keep the stored one" />
+            {page.needsUsername ? (
+              <>
+                <label htmlFor="webhookSecret">Webhook secret (optional, as in the plugin)</label>
+                <input id="webhookSecret" name="webhookSecret" type="password" autoComplete="off" placeholder="leave empty to keep the stored one" />
+              </>
+            ) : null}
           </div>
           <button type="submit" name="intent" value="save">
             Save

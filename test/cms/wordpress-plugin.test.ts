@@ -41,7 +41,12 @@ afterAll(async () => {
   await wp?.stop();
 });
 
+/** WordPress under php -S serves one request at a time; with the whole suite running in parallel, pages can be slow. */
+const SLOW = 90_000;
+
 async function signIn(page: Page, user: string, password: string) {
+  page.setDefaultTimeout(SLOW);
+  page.setDefaultNavigationTimeout(SLOW);
   await page.goto(`${wp.url}/wp-login.php`);
   await page.locator('#user_login').fill(user);
   await page.locator('#user_pass').fill(password);
@@ -79,19 +84,19 @@ describe('the WordPress plugin in a real WordPress', () => {
     expect(scripts).toContain('?v=0.1.0');
     // The block editor's welcome guide is modal (it hides the rest of the page, the widget too): close it.
     const guide = page.getByRole('dialog', { name: /Welcome to the block editor/ });
-    await guide.waitFor({ timeout: 15_000 }).then(() => guide.getByRole('button', { name: 'Close' }).click(), () => undefined);
+    await guide.waitFor({ timeout: 20_000 }).then(() => guide.getByRole('button', { name: 'Close' }).click(), () => undefined);
     await page.getByRole('button', { name: /Open assistant/ }).click();
     await page.getByLabel('Message the assistant').fill('set title to "Retitled by the assistant"');
     await page.getByLabel('Message the assistant').press('Enter');
     const log = page.getByRole('log');
-    await expect.poll(() => log.getByRole('table', { name: 'Changes' }).count(), { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => log.getByRole('table', { name: 'Changes' }).count(), { timeout: SLOW }).toBe(1);
     expect(await log.textContent()).toContain('[scripted]');
     expect(await post(id)).toMatchObject({ status: 'draft', title: { raw: 'Retitled by the assistant' } });
 
     await log.getByRole('button', { name: 'Undo' }).click();
-    await expect.poll(() => log.getByRole('table', { name: 'Changes' }).count(), { timeout: 30_000 }).toBe(2);
+    await expect.poll(() => log.getByRole('table', { name: 'Changes' }).count(), { timeout: SLOW }).toBe(2);
     expect((await post(id)).title.raw).toBe('Published by WordPress');
-  });
+  }, 240_000);
 
   it('does not load the bundle for a user without manage_options, nor on the front end', async () => {
     const id = await createPost('Editor post', 'draft');
@@ -101,7 +106,7 @@ describe('the WordPress plugin in a real WordPress', () => {
     expect(await page.locator('script[src*="bundle.js"]').count()).toBe(0);
     const front = await (await fetch(`${wp.url}/`)).text();
     expect(front).not.toContain('bundle.js');
-  });
+  }, 180_000);
 
   it('keeps webhook subscriptions behind manage_options', async () => {
     expect((await fetch(`${wp.url}/wp-json/service/v1/webhooks`, { headers: { authorization: asEditor() } })).status).toBe(403);

@@ -10,6 +10,7 @@ const newKey = () => `swk_${randomBytes(32).toString('base64url')}`;
 const hash = (key: string) => createHash('sha256').update(key).digest('base64url');
 
 export const DEFAULT_HISTORY_TURNS = 10;
+const CACHE_MS = 1_000;
 
 export interface WidgetSettings {
   instanceId: string;
@@ -30,9 +31,19 @@ export function createWidgetKeys(deps: { models: Models; audit: AuditLog }) {
   const requireAdmin = (actor: Actor) => {
     if (!isAdmin(actor)) throw new DomainError('FORBIDDEN', 'Only an admin may manage widget keys');
   };
+  // Every widget request reads the instance twice (origin, then key); a one-second cache keeps
+  // that off the database. Changes made here clear it at once; other processes see them within 1 s.
+  const cache = new Map<string, { at: number; row: Awaited<ReturnType<typeof fetchRow>> }>();
+  const fetchRow = (instanceId: string) => ConnectorInstance.findById(instanceId).lean();
   const load = async (connector: string, instanceId: string) => {
-    const row = instanceId.length <= 63 ? await ConnectorInstance.findById(instanceId).lean() : null;
-    return row && row.connector === connector ? row : null;
+    if (instanceId.length > 63) return null;
+    let entry = cache.get(instanceId);
+    if (!entry || Date.now() - entry.at > CACHE_MS) {
+      entry = { at: Date.now(), row: await fetchRow(instanceId) };
+      cache.set(instanceId, entry);
+      if (cache.size > 1_000) cache.delete(cache.keys().next().value!);
+    }
+    return entry.row && entry.row.connector === connector ? entry.row : null;
   };
 
   return {
@@ -42,6 +53,7 @@ export function createWidgetKeys(deps: { models: Models; audit: AuditLog }) {
       if (!(await load(connector, instanceId))) throw new DomainError('NOT_FOUND', `No ${connector} instance "${instanceId}"`);
       const key = newKey();
       await ConnectorInstance.updateOne({ _id: instanceId }, { $set: { 'widget.keyHash': hash(key), 'widget.keyPrefix': key.slice(0, 8) } });
+      cache.delete(instanceId);
       deps.audit.record(actor, { action: 'widget_key.rotate', resourceType: `${connector}_widget_auth`, resourceId: instanceId });
       return { key };
     },
@@ -49,6 +61,7 @@ export function createWidgetKeys(deps: { models: Models; audit: AuditLog }) {
     async revoke(actor: Actor, connector: string, instanceId: string): Promise<void> {
       requireAdmin(actor);
       await ConnectorInstance.updateOne({ _id: instanceId, connector }, { $set: { 'widget.keyHash': null, 'widget.keyPrefix': null } });
+      cache.delete(instanceId);
       deps.audit.record(actor, { action: 'widget_key.revoke', resourceType: `${connector}_widget_auth`, resourceId: instanceId });
     },
 
@@ -65,6 +78,7 @@ export function createWidgetKeys(deps: { models: Models; audit: AuditLog }) {
         set['widget.historyTurns'] = input.historyTurns;
       }
       await ConnectorInstance.updateOne({ _id: instanceId, connector }, { $set: set });
+      cache.delete(instanceId);
       deps.audit.record(actor, { action: 'widget.configure', resourceType: `${connector}_widget_auth`, resourceId: instanceId, details: set });
     },
 

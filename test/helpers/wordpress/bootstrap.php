@@ -13,6 +13,14 @@ if (!is_blog_installed()) {
     wp_install('Service test site', 'admin', 'admin@example.test', false, '', $admin_password);
 }
 wp_set_password($admin_password, get_user_by('login', 'admin')->ID);
+// No block-editor welcome guide: it is a modal that hides the rest of the page.
+global $wpdb;
+foreach (['admin', 'editor'] as $login) {
+    $u = get_user_by('login', $login);
+    if ($u) {
+        update_user_meta($u->ID, $wpdb->get_blog_prefix() . 'persisted_preferences', ['core/edit-post' => ['welcomeGuide' => false], '_modified' => gmdate('c')]);
+    }
+}
 foreach (array_filter(explode(',', (string) getenv('WP_ACTIVATE_PLUGINS'))) as $plugin) {
     $result = activate_plugin($plugin);
     if (is_wp_error($result)) { fwrite(STDERR, $result->get_error_message()); exit(1); }
@@ -29,6 +37,7 @@ $user = get_user_by('login', 'editor');
 $user_id = $user ? $user->ID : wp_insert_user(['user_login' => 'editor', 'user_pass' => $editor_password, 'user_email' => 'editor@example.test', 'role' => 'editor']);
 if (is_wp_error($user_id)) { fwrite(STDERR, $user_id->get_error_message()); exit(1); }
 wp_set_password($editor_password, $user_id);
+update_user_meta($user_id, $wpdb->get_blog_prefix() . 'persisted_preferences', ['core/edit-post' => ['welcomeGuide' => false], '_modified' => gmdate('c')]);
 [$password] = WP_Application_Passwords::create_new_application_password($user_id, ['name' => 'service-' . wp_generate_password(6, false)]);
 [$admin_app] = WP_Application_Passwords::create_new_application_password(get_user_by('login', 'admin')->ID, ['name' => 'tests-' . wp_generate_password(6, false)]);
 echo json_encode(['username' => 'editor', 'applicationPassword' => $password, 'userId' => $user_id, 'adminApplicationPassword' => $admin_app]);

@@ -7,24 +7,31 @@ export type AgentAccessActor = Actor & { grants?: { allowedAgents: string[]; per
 
 export const ACCESS_DENIED = 'You do not have access to this agent';
 
+type Grants = NonNullable<AgentAccessActor['grants']>;
+
 /**
- * The one run-access check, for the UI and for inbound A2A alike: admins may do anything, OAuth
- * clients what their grants allow, the service's own workers everything, anyone else nothing.
- * A denial is the same error whoever asks.
+ * The shape of every access decision here: admins (UI) and the service's own workers may do
+ * anything, an OAuth client what `granted` finds in its grants, anyone else nothing.
  */
-export function mayAccessAgent(actor: AgentAccessActor, agent: string, permission: A2aPermission): boolean {
+export function mayActorDo(actor: AgentAccessActor, granted: (grants: Grants) => boolean): boolean {
   switch (actor.type) {
     case 'ui':
       return actor.role === 'admin';
     case 'worker':
       return true;
-    case 'a2a': {
-      const grants = actor.grants;
-      return !!grants && grants.permissions.includes(permission) && (grants.allowedAgents.includes('*') || grants.allowedAgents.includes(agent));
-    }
+    case 'a2a':
+      return !!actor.grants && granted(actor.grants);
     default:
       return false;
   }
+}
+
+/**
+ * The one run-access check, for the UI and for inbound A2A alike. A denial is the same error
+ * whoever asks.
+ */
+export function mayAccessAgent(actor: AgentAccessActor, agent: string, permission: A2aPermission): boolean {
+  return mayActorDo(actor, (grants) => grants.permissions.includes(permission) && (grants.allowedAgents.includes('*') || grants.allowedAgents.includes(agent)));
 }
 
 export function assertAgentAccess(actor: AgentAccessActor, agent: string, permission: A2aPermission): void {

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { AuditLog } from '../audit/index.ts';
 import { isAdmin, type Actor } from '../auth/index.ts';
 import type { Sealer } from '../crypto/index.ts';
@@ -13,6 +14,10 @@ export interface ConnectorInstanceView {
 }
 
 const label = (connector: string, id: string) => `connector.${connector}.${id}.credential`;
+
+const INSTANCE_ID = /^[a-z0-9][a-z0-9-]{0,62}$/;
+/** A connector instance id, as every connector's primitives take it. */
+export const instanceId = z.string().regex(INSTANCE_ID, 'must be a configured instance id');
 
 /**
  * The CMS sites each connector talks to. Credentials are write-only: sealed on save, opened
@@ -31,7 +36,7 @@ export function createConnectorInstances(deps: { models: Models; sealer: Sealer;
   return {
     async put(actor: Actor, input: { connector: string; id: string; name: string; siteUrl: string; username?: string | null; credential?: string; webhookSecret?: string }): Promise<ConnectorInstanceView> {
       if (!isAdmin(actor) && actor.type !== 'worker') throw new DomainError('FORBIDDEN', 'Only an admin may configure connector instances');
-      if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(input.id)) throw new DomainError('VALIDATION_FAILED', 'instance id: lowercase letters, digits and dashes', { details: [{ path: 'id', reason: 'lowercase letters, digits and dashes' }] });
+      if (!INSTANCE_ID.test(input.id)) throw new DomainError('VALIDATION_FAILED', 'instance id: lowercase letters, digits and dashes', { details: [{ path: 'id', reason: 'lowercase letters, digits and dashes' }] });
       if (!URL.canParse(input.siteUrl) || !/^https?:$/.test(new URL(input.siteUrl).protocol) || new URL(input.siteUrl).username) {
         throw new DomainError('VALIDATION_FAILED', 'siteUrl must be an http(s) URL without credentials', { details: [{ path: 'siteUrl', reason: 'http(s) URL without credentials' }] });
       }

@@ -1,7 +1,6 @@
 import type { AuditLog } from '../audit/index.ts';
-import type { AgentAccessActor } from '../auth/index.ts';
-import { DomainError } from '../errors/index.ts';
-import { formatPath } from '../agents/findings.ts';
+import { mayActorDo, type AgentAccessActor } from '../auth/index.ts';
+import { DomainError, parseOrThrow } from '../errors/index.ts';
 import type { Primitive } from './primitive.ts';
 
 export const PRIMITIVE_ACCESS_DENIED = 'You do not have access to this primitive';
@@ -12,18 +11,7 @@ export const PRIMITIVE_ACCESS_DENIED = 'You do not have access to this primitive
  * or `*`); anyone else (a widget key's route actor included) nothing.
  */
 export function mayCallPrimitive(actor: AgentAccessActor, primitive: Pick<Primitive, 'name' | 'connector'>): boolean {
-  switch (actor.type) {
-    case 'ui':
-      return actor.role === 'admin';
-    case 'worker':
-      return true;
-    case 'a2a': {
-      const allowed = actor.grants?.allowedPrimitives ?? [];
-      return allowed.includes('*') || allowed.includes(primitive.name) || allowed.includes(primitive.connector);
-    }
-    default:
-      return false;
-  }
+  return mayActorDo(actor, ({ allowedPrimitives = [] }) => allowedPrimitives.includes('*') || allowedPrimitives.includes(primitive.name) || allowedPrimitives.includes(primitive.connector));
 }
 
 /** Every primitive of every connector, called the same way by MCP and by agents. */
@@ -38,14 +26,10 @@ export function createPrimitiveRegistry(deps: { primitives: Primitive[]; audit: 
     const primitive = byName.get(name);
     if (!primitive) throw new DomainError('NOT_FOUND', `No primitive ${name}`);
     if (!mayCallPrimitive(actor, primitive)) throw new DomainError('FORBIDDEN', PRIMITIVE_ACCESS_DENIED);
-    const parsed = primitive.input.safeParse(rawInput ?? {});
-    if (!parsed.success) {
-      const details = parsed.error.issues.map((issue) => ({ path: formatPath(issue.path), reason: issue.message }));
-      throw new DomainError('VALIDATION_FAILED', `Invalid input for ${name}: ${details.map((d) => `${d.path}: ${d.reason}`).join('; ')}`, { details });
-    }
-    const result = await primitive.handler({ actor }, parsed.data);
+    const input = parseOrThrow(primitive.input, rawInput ?? {}, `Invalid input for ${name}`);
+    const result = await primitive.handler({ actor }, input);
     if (primitive.permission === 'write') {
-      deps.audit.record(actor, { action: `primitive.${name}`, resourceType: primitive.connector, details: { input: parsed.data as Record<string, unknown> } });
+      deps.audit.record(actor, { action: `primitive.${name}`, resourceType: primitive.connector, details: { input: input as Record<string, unknown> } });
     }
     return result;
   }

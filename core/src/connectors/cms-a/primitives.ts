@@ -3,7 +3,7 @@ import { DomainError } from '../../errors/index.ts';
 import type { AgentAccessActor } from '../../auth/index.ts';
 import type { LlmProvider } from '../../llm/index.ts';
 import { diffFields, editStep, proposeEdits, type ContentEditorResult } from '../content-edit.ts';
-import type { ConnectorInstances } from '../instances.ts';
+import { instanceId, type ConnectorInstances } from '../instances.ts';
 import { definePrimitive, type Primitive } from '../primitive.ts';
 import { createCmsAClient, type CmsAClient, type CmsANode } from './client.ts';
 
@@ -12,7 +12,6 @@ const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true 
 
 /** CMS-A node ids are strings; alphanumeric ids are allowed, and a number is taken as its digits. */
 const nodeId = z.preprocess((value) => (typeof value === 'number' && Number.isInteger(value) && value > 0 ? String(value) : value), z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a node id (letters, digits, _ or -)'));
-const instanceId = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'must be a configured instance id');
 const EDITABLE = ['title', 'body', 'summary'] as const;
 
 async function clientFor(instances: ConnectorInstances, id: string): Promise<CmsAClient> {

@@ -6,7 +6,7 @@ import { z } from 'zod';
  */
 export const postId = z.preprocess((value) => (typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value.trim()) : value), z.number().int().positive());
 
-export const instanceId = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'must be a configured instance id');
+export { instanceId } from '../instances.ts';
 
 export const postStatus = z.enum(['publish', 'draft', 'pending', 'private', 'future']);
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { mayAccessRun, type AgentAccessActor } from '../auth/index.ts';
 import type { FeatureFlags } from '../config/index.ts';
-import { DomainError } from '../errors/index.ts';
+import { DomainError, parseOrThrow } from '../errors/index.ts';
 import { bearerToken, errorResponse, json, readBodyLimited } from '../http/index.ts';
 import type { Logger } from '../log/index.ts';
 import type { RunExecutor, RunStore } from '../runs/index.ts';
@@ -44,11 +44,10 @@ export function createAguiResumeHandler(deps: {
         if (error instanceof DomainError) throw error;
         throw new DomainError('BAD_REQUEST', 'The body must be JSON');
       }
-      const parsed = aguiResumeSchema.safeParse(body);
-      if (!parsed.success) throw new DomainError('VALIDATION_FAILED', 'Invalid AG-UI resume', { details: parsed.error.issues.map((i) => ({ path: i.path.join('.'), reason: i.message })) });
-      const run = await deps.runs.get(parsed.data.runId);
+      const resumeInput = parseOrThrow(aguiResumeSchema, body, 'Invalid AG-UI resume');
+      const run = await deps.runs.get(resumeInput.runId);
       if (!run || !mayAccessRun(actor, run, 'execute')) throw new DomainError('NOT_FOUND', 'Task not found');
-      const entry = parsed.data.resume;
+      const entry = resumeInput.resume;
       if (entry.status === 'cancelled') await deps.executor.cancel(run.id);
       else await deps.executor.resume(run.id, { screenId: entry.interruptId, values: entry.payload });
       return json({ runId: run.id, state: (await deps.runs.get(run.id))!.state }, { status: 202 });

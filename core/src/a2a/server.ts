@@ -1,7 +1,7 @@
 import { type z } from 'zod';
 import { assertAgentAccess, mayAccessRun, type AgentAccessActor as AuthenticatedClientLike } from '../auth/index.ts';
 import type { FeatureFlags } from '../config/index.ts';
-import { DomainError } from '../errors/index.ts';
+import { DomainError, parseOrThrow } from '../errors/index.ts';
 import { bearerToken, json, readBodyLimited } from '../http/index.ts';
 import type { Logger } from '../log/index.ts';
 import { taskOf, type EventLog, type RunExecutor, type RunStore, type RunView } from '../runs/index.ts';
@@ -41,11 +41,7 @@ export interface A2aServerDeps {
 }
 
 function params<T>(schema: z.ZodType<T>, value: unknown): T {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) {
-    throw new DomainError('VALIDATION_FAILED', 'Invalid params', { details: parsed.error.issues.map((i) => ({ path: i.path.join('.') || '(params)', reason: i.message })) });
-  }
-  return parsed.data;
+  return parseOrThrow(schema, value, 'Invalid params');
 }
 
 /**

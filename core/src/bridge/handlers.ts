@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { errorResponse, json, readBodyLimited } from '../http/index.ts';
-import { DomainError } from '../errors/index.ts';
+import { DomainError, parseOrThrow } from '../errors/index.ts';
 import type { AgentCard } from '../a2a/index.ts';
 import type { LlmProvider } from '../llm/index.ts';
 import type { Logger } from '../log/index.ts';
@@ -21,9 +21,7 @@ async function parse<T>(request: Request, schema: z.ZodType<T>): Promise<T> {
     if (error instanceof DomainError) throw error;
     throw new DomainError('BAD_REQUEST', 'The body must be JSON');
   }
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new DomainError('VALIDATION_FAILED', 'Invalid body', { details: parsed.error.issues.map((i) => ({ path: i.path.join('.'), reason: i.message })) });
-  return parsed.data;
+  return parseOrThrow(schema, value, 'Invalid body');
 }
 
 export interface BridgeDeps {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isAdmin, type Actor } from '../auth/index.ts';
-import { DomainError } from '../errors/index.ts';
+import { DomainError, parseOrThrow } from '../errors/index.ts';
 import type { RegistryDeps } from './deps.ts';
 import { ROUTING_MODES, type RoutingMode } from './config-types.ts';
 import type { DestinationSummary } from './destination-store.ts';
@@ -57,13 +57,7 @@ export function createRegistrySettings(deps: RegistryDeps) {
 
   async function save(actor: Actor, raw: unknown): Promise<RegistrySettings> {
     requireAdmin(actor);
-    const parsed = registrySettingsInput.safeParse(raw);
-    if (!parsed.success) {
-      throw new DomainError('VALIDATION_FAILED', 'Invalid registry settings', {
-        details: parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), reason: issue.message })),
-      });
-    }
-    const input = parsed.data;
+    const input = parseOrThrow(registrySettingsInput, raw, 'Invalid registry settings');
     if (input.private?.id === PUBLIC_ID) throw new DomainError('VALIDATION_FAILED', 'The private destination id cannot be "public"');
     await deps.destinations.put({ id: PUBLIC_ID, visibility: 'public', registryUrl: input.public.registryUrl }, { publish: input.public.publishToken, read: input.public.readToken });
     if (input.private) {

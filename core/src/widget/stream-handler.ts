@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { RouteActor } from '../auth/index.ts';
 import type { ConnectorUnit, StreamRegistry } from '../connectors/index.ts';
-import { DomainError } from '../errors/index.ts';
+import { DomainError, parseOrThrow } from '../errors/index.ts';
 import { bearerToken, json, readBodyLimited, type RateLimiter } from '../http/index.ts';
 import type { LlmProvider } from '../llm/index.ts';
 import type { Logger } from '../log/index.ts';
@@ -57,9 +57,7 @@ async function readBody<T>(request: Request, schema: z.ZodType<T>): Promise<T> {
   } catch (error) {
     throw error instanceof DomainError ? error : new DomainError('BAD_REQUEST', 'The body must be JSON');
   }
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new DomainError('VALIDATION_FAILED', `Invalid body: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ')}`);
-  return parsed.data;
+  return parseOrThrow(schema, value, 'Invalid body');
 }
 
 /** An SSE response of frozen widget events; a failure becomes `error` and ends the stream. */

@@ -27,7 +27,7 @@ export default function JobProgress() {
 
   return (
     <>
-      <h1>
+      <h1 data-job-id={job.id}>
         {job.operation === 'publish' ? 'Publishing' : 'Promoting'} {job.packageName}
       </h1>
       <p>

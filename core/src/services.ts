@@ -15,6 +15,7 @@ import { cmsAConnector, cmsBConnector, createConnectorInstances, createPrimitive
 import { createMcpHttpHandler } from './mcp/index.ts';
 import { createBundleHandler, createWidgetKeys, createWidgetStreamHandler, createWidgetUndoHandler, type WidgetKeys } from './widget/index.ts';
 import { createRateLimiter } from './http/index.ts';
+import { createImports, type GithubClient, type Imports } from './imports/index.ts';
 import { createCmsBNotifier } from './notifications/index.ts';
 import { callRemoteAgent, createA2aClient, createRemoteBridge, createRemotePeers, type A2aClient, type RemoteBridge, type RemotePeers } from './a2a/client/index.ts';
 import type { Logger } from './log/index.ts';
@@ -31,6 +32,8 @@ export interface Services {
   /** Every read of extension records goes through this (the visibility filter). */
   extensions: ExtensionReader;
   registry: RegistryService;
+  /** Imports from GitHub, a zip or a chat, and the background sync of auto-updating ones. */
+  imports: Imports;
   oauth: OauthProvider;
   llm: LlmProvider;
   runs: RunStore;
@@ -69,24 +72,36 @@ export interface Services {
 }
 
 /** Wires every capability once. The web app and (later) the MCP server both call this. */
-export function createServices(deps: { config: ServiceConfig; logger: Logger; database: Database; npm?: NpmRunner; llm?: LlmProvider }): Services {
+export function createServices(deps: { config: ServiceConfig; logger: Logger; database: Database; npm?: NpmRunner; llm?: LlmProvider; github?: GithubClient }): Services {
   const { config, logger, database } = deps;
   const users = createUserStore(database.models);
   const sealer = createSealer(config.masterKeys);
   const audit = createAuditLog(database.models, logger.child({ component: 'audit' }));
   const extensions = createExtensionReader(database.models, config.identity);
+  const writer = createExtensionWriter(database.models);
   const registry = createRegistryService({
     models: database.models,
     sealer,
     identity: config.identity,
     reader: extensions,
-    writer: createExtensionWriter(database.models),
+    writer,
     audit,
     logger: logger.child({ component: 'registry' }),
     ...(deps.npm ? { npm: deps.npm } : {}),
   });
   const oauth = createOauthProvider({ models: database.models, sealer, audit, logger: logger.child({ component: 'oauth' }), canonicalOrigin: () => config.baseUrl });
   const llm = deps.llm ?? selectLlmProvider(config, logger.child({ component: 'llm' }));
+  const imports = createImports({
+    models: database.models,
+    reader: extensions,
+    writer,
+    audit,
+    logger: logger.child({ component: 'imports' }),
+    identity: config.identity,
+    llm: () => llm,
+    github: deps.github ?? { apiUrl: config.imports.githubApiUrl, token: config.imports.githubToken },
+    syncIntervalMs: config.imports.syncIntervalMs,
+  });
   const eventLog = createEventLog(database.models);
   const runs = createRunStore({ models: database.models, eventLog });
   const peers = createRemotePeers({ models: database.models, sealer, audit });
@@ -131,6 +146,7 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     audit,
     extensions,
     registry,
+    imports,
     oauth,
     llm,
     runs,

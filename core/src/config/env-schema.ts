@@ -63,6 +63,21 @@ export const envSchema = z.object({
   SERVICE_LLM_MODEL: z.string().min(1).max(200).optional(),
   /** The offline scripted LLM waits this long per turn (demos and tests of long runs). */
   SERVICE_LLM_SCRIPTED_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
+  /** GitHub's REST API (GitHub Enterprise: https://<host>/api/v3); imports download archives from it. */
+  SERVICE_GITHUB_API_URL: z
+    .string()
+    .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), 'must be an http(s) URL such as https://api.github.com')
+    .transform((value) => value.replace(/\/+$/, ''))
+    .default('https://api.github.com'),
+  /** Optional token for private repositories and a higher rate limit; sent only to the API URL. */
+  SERVICE_GITHUB_TOKEN: z.string().min(1).optional(),
+  /** Whether this process runs the background sync of auto-updating GitHub imports. */
+  SERVICE_IMPORT_SYNC_ENABLED: z
+    .enum(['true', 'false', '1', '0'])
+    .default('true')
+    .transform((v) => v === 'true' || v === '1'),
+  /** How often each auto-updating GitHub import is checked. */
+  SERVICE_IMPORT_SYNC_INTERVAL_MS: z.coerce.number().int().min(200).max(7 * 24 * 3_600_000).default(15 * 60_000),
   SERVICE_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
 });
 

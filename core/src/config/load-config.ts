@@ -22,6 +22,7 @@ export interface ServiceConfig {
   widgetVersion: string;
   initialAdmin: { email: string; password: string } | undefined;
   logLevel: RawEnv['SERVICE_LOG_LEVEL'];
+  imports: { githubApiUrl: string; githubToken: string | undefined; syncEnabled: boolean; syncIntervalMs: number };
   llm: { provider: 'scripted' | 'openai-compatible' | 'anthropic'; baseUrl: string | undefined; apiKey: string | undefined; model: string | undefined; scriptedDelayMs: number };
 }
 
@@ -93,6 +94,12 @@ export function loadConfig(env: Env, logger?: Logger): ServiceConfig {
         ? { email: raw.SERVICE_ADMIN_EMAIL, password: raw.SERVICE_ADMIN_PASSWORD }
         : undefined,
     logLevel: raw.SERVICE_LOG_LEVEL,
+    imports: {
+      githubApiUrl: raw.SERVICE_GITHUB_API_URL,
+      githubToken: raw.SERVICE_GITHUB_TOKEN,
+      syncEnabled: raw.SERVICE_IMPORT_SYNC_ENABLED,
+      syncIntervalMs: raw.SERVICE_IMPORT_SYNC_INTERVAL_MS,
+    },
     llm: {
       provider: raw.SERVICE_LLM_PROVIDER,
       baseUrl: raw.SERVICE_LLM_BASE_URL,

@@ -3,13 +3,15 @@ import type { AgentSource } from '../agents/index.ts';
 import { isDuplicateKeyError, type Models } from '../db/index.ts';
 import { DomainError } from '../errors/index.ts';
 import { toExtensionView, type ExtensionView } from './extension-view.ts';
-import type { ExtensionOrigin } from './origin.ts';
+import type { ExtensionOrigin, ImportedFrom } from './origin.ts';
 
 export interface ExtensionWriter {
   /** Upserts the template record of a locally authored package (by package name). */
   upsertAuthored(source: AgentSource, compiled: CompiledTemplate, origin: ExtensionOrigin): Promise<ExtensionView>;
   /** Records a package pulled from a registry or imported. */
   install(input: { source: AgentSource; compiled: CompiledTemplate; origin: ExtensionOrigin; integrity?: string }): Promise<ExtensionView>;
+  /** Changes fields of `origin.importedFrom` (the update policy, `lastSyncedAt`) of an imported extension. */
+  updateImportedFrom(id: string, patch: Partial<ImportedFrom>): Promise<void>;
   /** After a publish or promote: new version and origin. */
   markPublished(id: string, update: { version: string; source: AgentSource; compiled: CompiledTemplate; origin: ExtensionOrigin; integrity?: string }): Promise<ExtensionView>;
 }
@@ -51,6 +53,12 @@ export function createExtensionWriter(models: Models): ExtensionWriter {
         }
         throw error;
       }
+    },
+
+    async updateImportedFrom(id, patch) {
+      const set = Object.fromEntries(Object.entries(patch).map(([key, value]) => [`origin.importedFrom.${key}`, value]));
+      const result = await Extension.updateOne({ _id: id, 'origin.importedFrom': { $exists: true } }, { $set: set });
+      if (result.matchedCount === 0) throw new DomainError('NOT_FOUND', 'No imported extension with that id');
     },
 
     async markPublished(id, { version, source, compiled, origin, integrity }) {

@@ -1,5 +1,5 @@
 export { json, errorResponse } from './json.ts';
-export { readBodyLimited } from './body.ts';
+export { readBodyLimited, readBytesLimited } from './body.ts';
 export { createRateLimiter, type RateLimiter } from './rate-limit.ts';
 export { bearerToken } from './bearer.ts';
 export { toWebRequest, sendWebResponse } from './node-adapter.ts';

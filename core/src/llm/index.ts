@@ -3,3 +3,4 @@ export { createScriptedProvider, parseEditInstructions, type ScriptedEdit } from
 export { createOpenAiCompatibleProvider } from './openai-compatible.ts';
 export { createAnthropicProvider } from './anthropic.ts';
 export { selectLlmProvider } from './select-provider.ts';
+export { proposeEdits, setFieldsTool } from './field-edits.ts';

@@ -90,7 +90,7 @@ export {
   ROUTING_MODE_MISSING,
   PUBLIC_RESOLVER_NOT_WIRED,
 } from './errors.ts';
-export { PUBLISH_STEPS, type VersionBump, type PublishStepId } from './source-operations.ts';
+export { PUBLISH_STEPS, assertMayAuthor, type VersionBump, type PublishStepId } from './source-operations.ts';
 export type { PublishJobView } from './publish-jobs.ts';
 export type { RegistrySettings, RegistrySettingsInput } from './settings.ts';
 export type { RegistryListingItem } from './listing.ts';

@@ -1,6 +1,7 @@
 import type { Actor } from '../auth/index.ts';
 import type { Models } from '../db/index.ts';
 import { DomainError, toDomainError } from '../errors/index.ts';
+import { stepViews, trackSteps, type JobStep, type StepTracker } from '../jobs/index.ts';
 import type { Logger } from '../log/index.ts';
 import { PUBLISH_STEPS, type Progress, type PublishStepId } from './source-operations.ts';
 
@@ -13,7 +14,7 @@ export interface PublishJobView {
   operation: 'publish' | 'promote';
   destination: 'public' | 'private';
   state: 'running' | 'succeeded' | 'failed';
-  steps: { id: string; label: string; state: 'pending' | 'running' | 'done' | 'failed'; detail?: string }[];
+  steps: JobStep[];
   error: { code: string; message: string; details?: unknown } | null;
   result: { version: string; registryUrl: string } | null;
 }
@@ -30,26 +31,20 @@ export function createPublishJobs(deps: { models: Models; logger: Logger }) {
     input: { extensionId: string; packageName: string; operation: 'publish' | 'promote'; destination: 'public' | 'private' },
     run: (progress: Progress) => Promise<{ version: string; origin: { registryUrl: string } }>,
   ): Promise<{ jobId: string; done: Promise<PublishJobView> }> {
-    const steps: PublishJobView['steps'] = (input.operation === 'publish' ? PUBLISH_STEPS : PROMOTE_STEPS).map((s) => ({ id: s.id, label: s.label, state: 'pending' }));
-    const job = await PublishJob.create({ ...input, state: 'running', steps, actorId: actor.id });
+    const definitions = input.operation === 'publish' ? PUBLISH_STEPS : PROMOTE_STEPS;
+    const job = await PublishJob.create({ ...input, state: 'running', steps: definitions.map((s) => ({ ...s, state: 'pending' })), actorId: actor.id });
     const jobId = String(job._id);
-    // One writer per job, in order: the step list is kept here and written whole (FerretDB has
-    // no positional `$` updates).
-    let current: PublishStepId | null = null;
-    const save = (update: Record<string, unknown>) => PublishJob.updateOne({ _id: jobId }, { $set: { steps, ...update } });
-    const progress: Progress = async (step, state, detail) => {
-      current = step;
-      const entry = steps.find((s) => s.id === step);
-      if (entry) Object.assign(entry, { state, ...(detail ? { detail } : {}) });
-      await save({});
+    const tracker: StepTracker<PublishStepId> = trackSteps<PublishStepId>(definitions, () => save({}));
+    const save = async (update: Record<string, unknown>): Promise<void> => {
+      await PublishJob.updateOne({ _id: jobId }, { $set: { steps: tracker.steps, ...update } });
     };
+    const progress: Progress = (step, state, detail) => tracker.mark(step, state, detail);
     const done = run(progress)
       .then(
         (result) => save({ state: 'succeeded', result: { version: result.version, registryUrl: result.origin.registryUrl } }),
         (error: unknown) => {
           const failure = toDomainError(error, deps.logger).toPublicJSON();
-          const entry = steps.find((s) => s.id === current);
-          if (entry) Object.assign(entry, { state: 'failed', detail: failure.message });
+          tracker.failCurrent(failure.message);
           return save({ state: 'failed', error: failure });
         },
       )
@@ -69,7 +64,7 @@ export function createPublishJobs(deps: { models: Models; logger: Logger }) {
       operation: row.operation,
       destination: row.destination,
       state: row.state,
-      steps: row.steps.map((s) => ({ id: s.id, label: s.label, state: s.state, ...(s.detail ? { detail: s.detail } : {}) })),
+      steps: stepViews(row.steps),
       error: (row.error as PublishJobView['error']) ?? null,
       result: (row.result as PublishJobView['result']) ?? null,
     };

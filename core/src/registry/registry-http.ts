@@ -1,4 +1,5 @@
 import { DomainError } from '../errors/index.ts';
+import { readBytesLimited } from '../http/index.ts';
 import { withTrailingSlash } from './topology.ts';
 
 export const MAX_TARBALL_BYTES = 5 * 1024 * 1024;
@@ -20,11 +21,7 @@ export async function registryGetJson<T>(registryUrl: string, pathname: string, 
 export async function registryGetTarball(registryUrl: string, tarballUrl: string, token: string | null): Promise<Buffer> {
   const response = await fetch(tarballUrl, { headers: authHeaders(registryUrl, tarballUrl, token) });
   if (!response.ok) throw new DomainError('UPSTREAM_FAILED', `registry answered ${response.status} for the tarball`);
-  const declared = Number(response.headers.get('content-length') ?? 0);
-  if (declared > MAX_TARBALL_BYTES) throw new DomainError('PAYLOAD_TOO_LARGE', `tarball is larger than ${MAX_TARBALL_BYTES} bytes`);
-  const bytes = Buffer.from(await response.arrayBuffer());
-  if (bytes.length > MAX_TARBALL_BYTES) throw new DomainError('PAYLOAD_TOO_LARGE', `tarball is larger than ${MAX_TARBALL_BYTES} bytes`);
-  return bytes;
+  return readBytesLimited(response, MAX_TARBALL_BYTES, 'tarball');
 }
 
 /** `@scope/name` as the registry path segment npm uses (`@scope%2fname`). */

@@ -1,6 +1,7 @@
 import type { AgentAccessActor } from '../../auth/index.ts';
 import type { LlmProvider } from '../../llm/index.ts';
-import { diffFields, editStep, proposeEdits, type ContentEditorResult } from '../content-edit.ts';
+import { proposeEdits } from '../../llm/index.ts';
+import { diffFields, editStep, type ContentEditorResult } from '../content-edit.ts';
 import type { ConnectorInstances } from '../instances.ts';
 import type { CmsBPost } from './client.ts';
 import { cmsBClientFor } from './primitives.ts';

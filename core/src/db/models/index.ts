@@ -13,6 +13,9 @@ import { runEventSchema } from './run-event.ts';
 import { runIdempotencySchema } from './run-idempotency.ts';
 import { remotePeerSchema } from './remote-peer.ts';
 import { connectorInstanceSchema } from './connector-instance.ts';
+import { importJobSchema } from './import-job.ts';
+import { extensionImportSchema } from './extension-import.ts';
+import { importSyncEventSchema } from './import-sync-event.ts';
 
 /** Binds every model to one connection; each collection's schema lives in its own file. */
 export function bindModels(connection: Connection) {
@@ -31,6 +34,9 @@ export function bindModels(connection: Connection) {
     RunIdempotency: connection.model('RunIdempotency', runIdempotencySchema),
     RemotePeer: connection.model('RemotePeer', remotePeerSchema),
     ConnectorInstance: connection.model('ConnectorInstance', connectorInstanceSchema),
+    ImportJob: connection.model('ImportJob', importJobSchema),
+    ExtensionImport: connection.model('ExtensionImport', extensionImportSchema),
+    ImportSyncEvent: connection.model('ImportSyncEvent', importSyncEventSchema),
   };
 }
 
@@ -42,6 +48,9 @@ export type { ExtensionRecord } from './extension.ts';
 export type { RegistryDeploymentRecord } from './registry-deployment.ts';
 export type { RegistryDestinationRecord } from './registry-destination.ts';
 export type { PublishJobRecord } from './publish-job.ts';
+export type { ImportJobRecord } from './import-job.ts';
+export type { ExtensionImportRecord } from './extension-import.ts';
+export type { ImportSyncEventRecord } from './import-sync-event.ts';
 export { A2A_PERMISSIONS, type A2aPermission, type OauthClientRecord } from './oauth-client.ts';
 export { TASK_STATES, TERMINAL_STATES, type TaskState, type RunRecord } from './run.ts';
 export { runEventId, type RunEventRecord } from './run-event.ts';

@@ -1,4 +1,5 @@
 import { Schema, type InferSchemaType } from 'mongoose';
+import { jobStepSchema } from './job-step.ts';
 
 /** Progress of one publish or promote, so the UI can follow it live and after a reload. */
 export const publishJobSchema = new Schema(
@@ -8,17 +9,7 @@ export const publishJobSchema = new Schema(
     operation: { type: String, enum: ['publish', 'promote'], required: true },
     destination: { type: String, enum: ['public', 'private'], required: true },
     state: { type: String, enum: ['running', 'succeeded', 'failed'], required: true },
-    steps: [
-      new Schema(
-        {
-          id: { type: String, required: true },
-          label: { type: String, required: true },
-          state: { type: String, enum: ['pending', 'running', 'done', 'failed'], required: true },
-          detail: { type: String },
-        },
-        { _id: false },
-      ),
-    ],
+    steps: [jobStepSchema],
     error: { type: Schema.Types.Mixed },
     result: { type: Schema.Types.Mixed },
     actorId: { type: String, required: true },

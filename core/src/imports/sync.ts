@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import { systemActor } from '../auth/index.ts';
+import type { Models } from '../db/index.ts';
+import { toDomainError } from '../errors/index.ts';
+import type { ExtensionReader, ExtensionWriter } from '../extensions/index.ts';
+import type { Logger } from '../log/index.ts';
+import type { AuditLog } from '../audit/index.ts';
+import type { GithubClient } from './github.ts';
+import { parseGithubLocation } from './github.ts';
+import type { ImportJobs } from './import-jobs.ts';
+import { stagePackage, type StageDeps } from './stage.ts';
+
+/** A sync holds its import's lease this long; a crashed holder's lease lapses after it. */
+const SYNC_LEASE_MS = 2 * 60_000;
+
+export type SyncOutcome = 'unchanged' | 'updated' | 'review-failed' | 'license-changed' | 'failed';
+
+export interface ImportSyncDeps {
+  models: Models;
+  reader: ExtensionReader;
+  writer: ExtensionWriter;
+  audit: AuditLog;
+  logger: Logger;
+  stage: StageDeps & { github: GithubClient };
+  jobs: ImportJobs;
+  intervalMs: number;
+}
+
+/**
+ * The background sync of auto-updating GitHub imports. Every web process may run it: a due
+ * import is claimed by moving its `nextSyncAt` one interval on and taking its lease in one
+ * atomic update, so each check runs in exactly one process.
+ */
+export function createImportSync(deps: ImportSyncDeps) {
+  const { ExtensionImport, ImportSyncEvent } = deps.models;
+  const workerId = `${process.pid}:${randomUUID()}`;
+  const actor = systemActor('import-sync');
+
+  async function claimDue(): Promise<{ _id: unknown } | null> {
+    const now = new Date();
+    return ExtensionImport.findOneAndUpdate(
+      { updatePolicy: 'auto', source: 'github', nextSyncAt: { $lte: now }, $or: [{ leaseUntil: null }, { leaseUntil: { $lt: now } }] },
+      { $set: { nextSyncAt: new Date(now.getTime() + deps.intervalMs), leaseOwner: workerId, leaseUntil: new Date(now.getTime() + SYNC_LEASE_MS) } },
+      { new: true, lean: true, sort: { nextSyncAt: 1 } },
+    );
+  }
+
+  /** Checks every due import once; returns what happened to each. */
+  async function runDue(): Promise<{ extensionId: string; outcome: SyncOutcome }[]> {
+    const results: { extensionId: string; outcome: SyncOutcome }[] = [];
+    for (let claimed = await claimDue(); claimed; claimed = await claimDue()) {
+      try {
+        results.push(await syncOne(String(claimed._id)));
+      } finally {
+        await ExtensionImport.updateOne({ _id: claimed._id, leaseOwner: workerId }, { $set: { leaseOwner: null, leaseUntil: null } });
+      }
+    }
+    return results;
+  }
+
+  async function syncOne(importId: string): Promise<{ extensionId: string; outcome: SyncOutcome }> {
+    const row = (await ExtensionImport.findById(importId).lean())!;
+    const extensionId = String(row.extensionId);
+    const extension = await deps.reader.get(extensionId);
+    if (!extension) {
+      await ExtensionImport.deleteOne({ _id: importId });
+      return { extensionId, outcome: 'failed' };
+    }
+    const synced = () => deps.writer.updateImportedFrom(extensionId, { lastSyncedAt: new Date().toISOString() });
+    const refuse = async (outcome: Exclude<SyncOutcome, 'unchanged' | 'updated'>, reason: string, commitSha: string | undefined) => {
+      if (commitSha) await ExtensionImport.updateOne({ _id: importId }, { $set: { rejectedCommitSha: commitSha } });
+      await ImportSyncEvent.create({ extensionId, outcome, trigger: 'auto', fromVersion: extension.version, commitSha, reason, actorId: actor.id });
+      deps.audit.record(actor, { action: 'import.sync', resourceType: 'extension_registry', resourceId: extensionId, details: { packageName: extension.packageName, outcome, reason, commitSha } });
+      deps.logger.warn('import sync kept the installed version', { packageName: extension.packageName, outcome, reason });
+      await synced();
+      return { extensionId, outcome };
+    };
+
+    const location = parseGithubLocation({ url: row.url ?? '', ref: row.ref ?? undefined, folder: row.folder ?? undefined });
+    let commitSha: string;
+    try {
+      commitSha = await deps.stage.github.resolveCommit(location);
+    } catch (error) {
+      return refuse('failed', toDomainError(error, deps.logger).message, undefined);
+    }
+    if (commitSha === row.commitSha || commitSha === row.rejectedCommitSha) {
+      await synced();
+      return { extensionId, outcome: 'unchanged' };
+    }
+
+    try {
+      const staged = await stagePackage(deps.stage, { source: 'github', location, commitSha }, async () => {}, extension);
+      const acknowledged = extension.origin.importedFrom?.license;
+      if (!staged.license.permissive && staged.license.spdx !== acknowledged) {
+        return refuse('license-changed', `the new version is licensed ${staged.license.spdx ?? 'under no declared license'}, which must be acknowledged: update it manually`, commitSha);
+      }
+      const installed = await deps.jobs.install(actor, {
+        staged,
+        request: { source: 'github', url: location.url, ...(row.ref ? { ref: row.ref } : {}), ...(row.folder ? { folder: row.folder } : {}), updatePolicy: 'auto', target: extension },
+        trigger: 'auto',
+      });
+      deps.logger.info('import sync installed a new version', { packageName: installed.packageName, from: extension.version, to: installed.version, commitSha });
+      return { extensionId, outcome: 'updated' };
+    } catch (error) {
+      const failure = toDomainError(error, deps.logger);
+      return refuse(failure.code === 'REVIEW_FAILED' ? 'review-failed' : 'failed', failure.message, commitSha);
+    }
+  }
+
+  return { runDue };
+}
+
+export type ImportSync = ReturnType<typeof createImportSync>;

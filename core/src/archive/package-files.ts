@@ -18,7 +18,7 @@ const notAPackage = (reason: string) => new DomainError('VALIDATION_FAILED', `no
 
 /**
  * The extension package inside an archive: in `folder` when given, else at the root or inside
- * the archive's single top folder (how GitHub and most zip tools lay archives out).
+ * the folder of its shallowest package.json (zip tools and GitHub put packages in a top folder).
  */
 export function packageFromArchive(files: ArchiveFiles, folder?: string): PackageFiles {
   const root = folder !== undefined && folder !== '' ? safeEntryPath(folder) : defaultRoot(files);
@@ -33,11 +33,13 @@ export function packageFromArchive(files: ArchiveFiles, folder?: string): Packag
 }
 
 function defaultRoot(files: ArchiveFiles): string {
-  if (files.has('package.json')) return '';
-  const tops = new Set([...files.keys()].map((name) => name.split('/')[0]!));
-  const [top] = tops;
-  if (tops.size === 1 && top && files.has(`${top}/package.json`)) return top;
-  throw notAPackage('no package.json at the root of the archive or of its single top folder');
+  const manifests = [...files.keys()].filter((name) => name === 'package.json' || name.endsWith('/package.json'));
+  if (manifests.length === 0) throw notAPackage('the archive has no package.json');
+  const depth = (name: string) => name.split('/').length;
+  const shallowest = Math.min(...manifests.map(depth));
+  const candidates = manifests.filter((name) => depth(name) === shallowest);
+  if (candidates.length > 1) throw notAPackage(`the archive holds several packages (${candidates.join(', ')}); import one at a time`);
+  return path.posix.dirname(candidates[0]!).replace(/^\.$/, '');
 }
 
 function parseJson(files: ArchiveFiles, entry: string, label: string): unknown {

@@ -27,11 +27,13 @@ const SYSTEM = (vendorScope: string) =>
  * editors use, and the draft's files are rendered from the result.
  */
 export async function draftTurn(llm: LlmProvider, input: { vendorScope: string; fields: DraftFields; messages: LlmMessage[] }): Promise<{ fields: DraftFields; reply: string }> {
-  const transcript = input.messages.map((m) => `${m.role === 'user' ? 'Admin' : 'Assistant'}: ${m.content}`).join('\n');
-  const last = [...input.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+  const lastUser = input.messages.map((m) => m.role).lastIndexOf('user');
+  const last = input.messages[lastUser]?.content ?? '';
+  // Earlier turns are context, quoted; only the newest request is the task.
+  const transcript = input.messages.slice(0, Math.max(lastUser, 0)).map((m) => `> ${m.role === 'user' ? 'Admin' : 'Assistant'}: ${m.content.replace(/\n/g, '\n>   ')}`).join('\n');
   const { updates, summary } = await proposeEdits(llm, {
     system: SYSTEM(input.vendorScope),
-    document: `Current draft:\n${DRAFT_FIELDS.map((f) => `${f}: ${input.fields[f] || '(empty)'}`).join('\n')}\n\nConversation so far:\n${transcript}`,
+    document: `Current draft:\n${DRAFT_FIELDS.map((f) => `${f}: ${input.fields[f] || '(empty)'}`).join('\n')}${transcript ? `\n\nConversation so far:\n${transcript}` : ''}`,
     task: last,
     current: input.fields,
     fields: DRAFT_FIELDS,

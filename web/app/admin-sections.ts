@@ -4,7 +4,8 @@
  */
 export const ADMIN_SECTIONS: { to: string; label: string; end?: boolean }[] = [
   { to: '/administration', label: 'Overview', end: true },
-  { to: '/administration/marketplace', label: 'Marketplace' },
+  { to: '/administration/marketplace', label: 'Marketplace', end: true },
+  { to: '/administration/marketplace/import', label: 'Import extensions' },
   { to: '/administration/agents', label: 'Agents' },
   { to: '/administration/environment/registries', label: 'Environment › Registries' },
   { to: '/administration/runs', label: 'Runs' },

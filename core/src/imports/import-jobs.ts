@@ -81,7 +81,7 @@ export function createImportJobs(deps: ImportJobsDeps) {
       try {
         const staged = await stagePackage(deps.stage, request.from, (step, state, detail) => tracker.mark(step, state, detail), request.target);
         if (staged.license.permissive) await tracker.mark('license', 'done', staged.license.summary);
-        else await tracker.mark('license', 'waiting', `${staged.license.summary}: the admin must acknowledge it`);
+        else await tracker.mark('license', 'waiting', staged.license.summary);
         if (!staged.license.permissive || request.target) {
           await tracker.mark('install', 'waiting', request.target ? `confirm to update ${staged.previousVersion} → ${staged.version}` : 'waiting for the license acknowledgement');
           await ImportJob.updateOne({ _id: jobId }, { $set: { state: 'awaiting-confirmation', staged, steps: tracker.steps } });

@@ -1,8 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { Form, Link, useLoaderData, useRevalidator } from '@remix-run/react';
-import { useEffect } from 'react';
+import { Form, Link, useLoaderData } from '@remix-run/react';
 import { serverCaller } from '~/trpc/handler.server.ts';
+import { JobSteps } from '~/ui/JobSteps.tsx';
 import { PromoteButton } from '~/ui/PromoteButton.tsx';
+import { useRevalidateWhile } from '~/ui/use-revalidate-while.ts';
 
 export const meta: MetaFunction = () => [{ title: 'Publish progress' }];
 
@@ -13,17 +14,10 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   return { job };
 }
 
-const ICON = { pending: '○', running: '◐', done: '✓', failed: '✗' } as const;
-
 export default function JobProgress() {
   const { job } = useLoaderData<typeof loader>();
-  const revalidator = useRevalidator();
   // The job runs in the background and records each step in MongoDB; follow it until it ends.
-  useEffect(() => {
-    if (job.state !== 'running') return;
-    const timer = setInterval(() => revalidator.state === 'idle' && revalidator.revalidate(), 400);
-    return () => clearInterval(timer);
-  }, [job.state, revalidator]);
+  useRevalidateWhile(job.state === 'running');
 
   return (
     <>
@@ -33,14 +27,7 @@ export default function JobProgress() {
       <p>
         Destination: <strong>{job.destination}</strong> · State: <strong data-testid="job-state">{job.state}</strong>
       </p>
-      <ol className="steps" aria-label="Steps">
-        {job.steps.map((step) => (
-          <li key={step.id} data-state={step.state} aria-label={`${step.label}: ${step.state}`}>
-            {ICON[step.state]} {step.label}
-            {step.detail ? <span className="detail">{step.detail}</span> : null}
-          </li>
-        ))}
-      </ol>
+      <JobSteps steps={job.steps} />
       {job.error ? (
         <div className="error" role="alert">
           <p>{job.error.message}</p>

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
-import { Form, useActionData, useLoaderData, useSearchParams } from '@remix-run/react';
+import { Form, Link, useActionData, useLoaderData, useSearchParams } from '@remix-run/react';
 import type { RegistryListingItem } from '@service/core/registry';
 import { serverCaller } from '~/trpc/handler.server.ts';
 import { formAction } from '~/ui/action-result.server.ts';
@@ -47,6 +47,9 @@ export default function Marketplace() {
   return (
     <>
       <h1>Marketplace</h1>
+      <p>
+        <Link to="/administration/marketplace/import">Import an extension…</Link> from GitHub, a zip file or a chat
+      </p>
       <Form method="get" className="row-actions">
         <input type="search" name="q" defaultValue={params.get('q') ?? ''} placeholder="Search extensions" aria-label="Search extensions" />
         <button type="submit">Search</button>
@@ -67,7 +70,13 @@ export default function Marketplace() {
           {page.items.map((x) => (
             <tr key={x.id} data-package={x.packageName}>
               <td>
-                <strong>{x.packageName}</strong> <span className="hint">({x.kind}, {x.status})</span>
+                <Link to={`/administration/extensions/${x.id}`}>
+                  <strong>{x.packageName}</strong>
+                </Link>{' '}
+                <span className="hint">
+                  ({x.kind}, {x.status}
+                  {x.origin.importedFrom ? `, imported from ${x.origin.importedFrom.source}` : ''})
+                </span>
                 <div className="hint">{x.compiled.card.description}</div>
               </td>
               <td>

@@ -8,6 +8,7 @@ import { a2aRouter } from './routers/a2a.server.ts';
 import { runsRouter } from './routers/runs.server.ts';
 import { connectorsRouter } from './routers/connectors.server.ts';
 import { assistantsRouter } from './routers/assistants.server.ts';
+import { importsRouter } from './routers/imports.server.ts';
 
 export const appRouter = router({
   system: systemRouter,
@@ -19,6 +20,7 @@ export const appRouter = router({
   runs: runsRouter,
   connectors: connectorsRouter,
   assistants: assistantsRouter,
+  imports: importsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,168 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { redirect, unstable_createMemoryUploadHandler, unstable_parseMultipartFormData } from '@remix-run/node';
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
+import { IMPORT_LIMITS } from '@service/core/archive';
+import { DomainError } from '@service/core/errors';
+import { serverCaller } from '~/trpc/handler.server.ts';
+import { formAction } from '~/ui/action-result.server.ts';
+import { Failure } from '~/ui/Failure.tsx';
+import { VisibilityBadge } from '~/ui/VisibilityBadge.tsx';
+
+export const meta: MetaFunction = () => [{ title: 'Extension' }];
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const caller = await serverCaller(request, context.services);
+  const extension = await caller.extensions.get({ id: params.id ?? '' });
+  if (!extension) throw new Response('No such extension', { status: 404 });
+  const imported = extension.origin.importedFrom ? await caller.imports.imported({ extensionId: extension.id }) : null;
+  return { extension, imported };
+}
+
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  return formAction(async () => {
+    const multipart = request.headers.get('content-type')?.startsWith('multipart/form-data');
+    let form: FormData;
+    try {
+      form = multipart ? await unstable_parseMultipartFormData(request, unstable_createMemoryUploadHandler({ maxPartSize: IMPORT_LIMITS.maxArchiveBytes })) : await request.formData();
+    } catch (error) {
+      throw new DomainError('PAYLOAD_TOO_LARGE', `the upload is over the ${IMPORT_LIMITS.maxArchiveBytes}-byte limit`, { cause: error });
+    }
+    const caller = await serverCaller(request, context.services);
+    const extensionId = params.id ?? '';
+    if (form.get('intent') === 'policy') {
+      const updated = await caller.imports.setUpdatePolicy({ extensionId, updatePolicy: form.get('updatePolicy') === 'auto' ? 'auto' : 'manual' });
+      return { notice: `Updates are now ${updated.origin.importedFrom?.updatePolicy}.` };
+    }
+    const file = form.get('file');
+    const zip = file instanceof Blob && file.size > 0 ? { fileName: (file as File).name || 'upload.zip', contentBase64: Buffer.from(await file.arrayBuffer()).toString('base64') } : undefined;
+    const started = await caller.imports.update({ extensionId, ...(zip ? { zip } : {}) });
+    if (started.upToDate) return { notice: `Already up to date (commit ${started.commitSha.slice(0, 7)}).` };
+    return redirect(`/administration/imports/${started.jobId}`);
+  });
+}
+
+export default function ExtensionPage() {
+  const { extension, imported } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const from = extension.origin.importedFrom;
+  return (
+    <>
+      <h1>{extension.packageName}</h1>
+      <p>
+        {extension.compiled.card.description} <VisibilityBadge visibility={extension.origin.visibility} />
+      </p>
+      {result && 'notice' in result ? (
+        <p className="notice" role="status">
+          {result.notice}
+        </p>
+      ) : null}
+      <Failure failure={result && 'error' in result ? result : null} />
+      <dl className="facts" aria-label="Origin">
+        <dt>Version</dt>
+        <dd>{extension.version}</dd>
+        <dt>Kind</dt>
+        <dd>
+          {extension.kind} ({extension.compiled.type}), {extension.status}
+        </dd>
+        <dt>Scope</dt>
+        <dd>
+          <code>{extension.origin.scope}</code>
+        </dd>
+        <dt>Registry</dt>
+        <dd>{extension.origin.registryUrl || '—'}</dd>
+        <dt>Destination</dt>
+        <dd>{extension.origin.destinationId ?? '—'}</dd>
+      </dl>
+
+      {from && imported ? (
+        <>
+          <h2>Imported</h2>
+          <dl className="facts" aria-label="Imported from">
+            <dt>Source</dt>
+            <dd data-testid="imported-source">{from.source}</dd>
+            <dt>From</dt>
+            <dd>
+              {from.url ? <code>{from.url}</code> : '—'}
+              {imported.ref ? <> at <code>{imported.ref}</code></> : null}
+              {imported.folder ? <> in <code>{imported.folder}</code></> : null}
+            </dd>
+            <dt>Commit</dt>
+            <dd>{imported.commitSha ? <code>{imported.commitSha.slice(0, 12)}</code> : '—'}</dd>
+            <dt>License</dt>
+            <dd>
+              {from.license ?? 'none declared'} {from.licenseAcknowledged ? '(acknowledged)' : ''}
+            </dd>
+            <dt>Updates</dt>
+            <dd data-testid="update-policy">{from.updatePolicy}</dd>
+            <dt>Last synced</dt>
+            <dd data-testid="last-synced">{from.lastSyncedAt ? new Date(from.lastSyncedAt).toLocaleString('en-GB') : '—'}</dd>
+            {imported.nextSyncAt ? (
+              <>
+                <dt>Next check</dt>
+                <dd>{new Date(imported.nextSyncAt).toLocaleString('en-GB')}</dd>
+              </>
+            ) : null}
+          </dl>
+
+          <div className="row-actions">
+            {from.source === 'github' ? (
+              <Form method="post" aria-label="Update policy" className="row-actions">
+                <label htmlFor="updatePolicy">Updates</label>
+                <select id="updatePolicy" name="updatePolicy" defaultValue={from.updatePolicy}>
+                  <option value="manual">manual</option>
+                  <option value="auto">auto</option>
+                </select>
+                <button type="submit" name="intent" value="policy" className="secondary">
+                  Save policy
+                </button>
+              </Form>
+            ) : null}
+            {from.source === 'github' ? (
+              <Form method="post">
+                <button type="submit" name="intent" value="update">
+                  Update
+                </button>
+              </Form>
+            ) : from.source === 'zip' ? (
+              <Form method="post" encType="multipart/form-data" className="row-actions" aria-label="Update from a zip file">
+                <input name="file" type="file" accept=".zip,application/zip" required aria-label="New zip file" />
+                <button type="submit" name="intent" value="update">
+                  Update
+                </button>
+              </Form>
+            ) : null}
+          </div>
+
+          <h2>Sync history</h2>
+          <table aria-label="Sync history">
+            <thead>
+              <tr>
+                <th>When</th>
+                <th>What</th>
+                <th>Versions</th>
+                <th>Commit</th>
+                <th>Why</th>
+              </tr>
+            </thead>
+            <tbody>
+              {imported.history.map((h, i) => (
+                <tr key={i} data-outcome={h.outcome}>
+                  <td>{new Date(h.at).toLocaleString('en-GB')}</td>
+                  <td>
+                    {h.outcome} ({h.trigger})
+                  </td>
+                  <td>{[h.fromVersion, h.toVersion].filter(Boolean).join(' → ')}</td>
+                  <td>{h.commitSha ? <code>{h.commitSha.slice(0, 7)}</code> : ''}</td>
+                  <td>{h.reason ?? ''}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      ) : null}
+      <p>
+        <Link to="/administration/marketplace">Marketplace</Link>
+      </p>
+    </>
+  );
+}

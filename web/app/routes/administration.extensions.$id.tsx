@@ -1,11 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { redirect, unstable_createMemoryUploadHandler, unstable_parseMultipartFormData } from '@remix-run/node';
+import { redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
-import { IMPORT_LIMITS } from '@service/core/archive';
-import { DomainError } from '@service/core/errors';
 import { serverCaller } from '~/trpc/handler.server.ts';
 import { formAction } from '~/ui/action-result.server.ts';
 import { Failure } from '~/ui/Failure.tsx';
+import { readUploadForm, zipUpload } from '~/ui/upload-form.server.ts';
 import { VisibilityBadge } from '~/ui/VisibilityBadge.tsx';
 
 export const meta: MetaFunction = () => [{ title: 'Extension' }];
@@ -20,21 +19,14 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   return formAction(async () => {
-    const multipart = request.headers.get('content-type')?.startsWith('multipart/form-data');
-    let form: FormData;
-    try {
-      form = multipart ? await unstable_parseMultipartFormData(request, unstable_createMemoryUploadHandler({ maxPartSize: IMPORT_LIMITS.maxArchiveBytes })) : await request.formData();
-    } catch (error) {
-      throw new DomainError('PAYLOAD_TOO_LARGE', `the upload is over the ${IMPORT_LIMITS.maxArchiveBytes}-byte limit`, { cause: error });
-    }
+    const form = await readUploadForm(request);
     const caller = await serverCaller(request, context.services);
     const extensionId = params.id ?? '';
     if (form.get('intent') === 'policy') {
       const updated = await caller.imports.setUpdatePolicy({ extensionId, updatePolicy: form.get('updatePolicy') === 'auto' ? 'auto' : 'manual' });
       return { notice: `Updates are now ${updated.origin.importedFrom?.updatePolicy}.` };
     }
-    const file = form.get('file');
-    const zip = file instanceof Blob && file.size > 0 ? { fileName: (file as File).name || 'upload.zip', contentBase64: Buffer.from(await file.arrayBuffer()).toString('base64') } : undefined;
+    const zip = await zipUpload(form);
     const started = await caller.imports.update({ extensionId, ...(zip ? { zip } : {}) });
     if (started.upToDate) return { notice: `Already up to date (commit ${started.commitSha.slice(0, 7)}).` };
     return redirect(`/administration/imports/${started.jobId}`);

@@ -1,12 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { redirect, unstable_createMemoryUploadHandler, unstable_parseMultipartFormData } from '@remix-run/node';
+import { redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { IMPORT_LIMITS } from '@service/core/archive';
 import { DomainError } from '@service/core/errors';
 import { EMPTY_DRAFT, type DraftFields } from '@service/core/imports';
 import { serverCaller } from '~/trpc/handler.server.ts';
 import { formAction } from '~/ui/action-result.server.ts';
-import { Failure } from '~/ui/Failure.tsx';
+import { Failure, FindingList } from '~/ui/Failure.tsx';
+import { readUploadForm, zipUpload } from '~/ui/upload-form.server.ts';
 import { ShownFiles } from '~/ui/JobSteps.tsx';
 
 export const meta: MetaFunction = () => [{ title: 'Import an extension' }];
@@ -23,16 +24,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { jobs: await caller.imports.jobs(), limits: IMPORT_LIMITS, emptyDraft: EMPTY_DRAFT, llm: context.services.llm.name, scope: context.services.config.identity.vendorScope };
 }
 
-/** A zip arrives as multipart; everything else as a plain form. */
-async function readForm(request: Request): Promise<FormData> {
-  if (!request.headers.get('content-type')?.startsWith('multipart/form-data')) return request.formData();
-  try {
-    return await unstable_parseMultipartFormData(request, unstable_createMemoryUploadHandler({ maxPartSize: IMPORT_LIMITS.maxArchiveBytes }));
-  } catch (error) {
-    throw new DomainError('PAYLOAD_TOO_LARGE', `the upload is over the ${IMPORT_LIMITS.maxArchiveBytes}-byte limit; nothing was imported`, { cause: error });
-  }
-}
-
 const parseJson = <T,>(value: FormDataEntryValue | null, fallback: T): T => {
   try {
     return typeof value === 'string' && value ? (JSON.parse(value) as T) : fallback;
@@ -43,7 +34,7 @@ const parseJson = <T,>(value: FormDataEntryValue | null, fallback: T): T => {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   return formAction(async () => {
-    const form = await readForm(request);
+    const form = await readUploadForm(request);
     const caller = await serverCaller(request, context.services);
     const intent = form.get('intent');
     if (intent === 'github') {
@@ -56,9 +47,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return redirect(`/administration/imports/${jobId}`);
     }
     if (intent === 'zip') {
-      const file = form.get('file');
-      if (!(file instanceof Blob) || file.size === 0) throw new DomainError('VALIDATION_FAILED', 'choose a .zip file to upload', { details: [{ path: 'file', reason: 'required' }] });
-      const { jobId } = await caller.imports.fromZip({ fileName: (file as File).name || 'upload.zip', contentBase64: Buffer.from(await file.arrayBuffer()).toString('base64') });
+      const zip = await zipUpload(form);
+      if (!zip) throw new DomainError('VALIDATION_FAILED', 'choose a .zip file to upload', { details: [{ path: 'file', reason: 'required' }] });
+      const { jobId } = await caller.imports.fromZip(zip);
       return redirect(`/administration/imports/${jobId}`);
     }
     const fields = parseJson<DraftFields>(form.get('fields'), EMPTY_DRAFT);
@@ -162,13 +153,7 @@ export default function ImportPage() {
             {chat.findings.length ? (
               <div className="hint" role="status">
                 Not ready yet:
-                <ul>
-                  {chat.findings.map((f) => (
-                    <li key={`${f.path}:${f.reason}`}>
-                      <code>{f.path}</code>: {f.reason}
-                    </li>
-                  ))}
-                </ul>
+                <FindingList findings={chat.findings} />
               </div>
             ) : (
               <p className="notice" role="status">

@@ -61,7 +61,7 @@ async function main() {
   const server = http.createServer((req, res) => {
     const origin = `http://${req.headers.host ?? `${host}:${port}`}`;
     const path = new URL(req.url ?? '/', origin).pathname;
-    const handle = path === '/mcp' ? services.handlers.mcp(toWebRequest(req, origin)) : Promise.resolve(new Response('Not Found', { status: 404 }));
+    const handle = path === '/mcp' ? services.handlers.mcp(toWebRequest(req, origin, res)) : Promise.resolve(new Response('Not Found', { status: 404 }));
     handle
       .then((response) => sendWebResponse(res, response))
       .catch((error: unknown) => {

@@ -94,7 +94,7 @@ export async function startCmsADouble(key: string): Promise<CmsADouble> {
 
   const httpServer = http.createServer((req, res) => {
     void (async () => {
-      const request = toWebRequest(req, `http://${req.headers.host}`);
+      const request = toWebRequest(req, `http://${req.headers.host}`, res);
       if (new URL(request.url).pathname !== '/_mcp_tools') return sendWebResponse(res, new Response('Not Found', { status: 404 }));
       if (request.headers.get('authorization') !== `Bearer ${key}`) return sendWebResponse(res, new Response('Unauthorized', { status: 401 }));
       const server = buildServer();

@@ -1,8 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 
-/** A Fetch `Request` for a node:http request, so web-standard handlers serve plain Node servers. */
-export function toWebRequest(req: IncomingMessage, origin: string): Request {
+/**
+ * A Fetch `Request` for a node:http request, so web-standard handlers serve plain Node servers.
+ * Its signal aborts when the response closes before it was finished (the client went away);
+ * not on the request's own `close`, which Node emits as soon as the body has been read.
+ */
+export function toWebRequest(req: IncomingMessage, origin: string, res: ServerResponse): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (Array.isArray(value)) for (const v of value) headers.append(name, v);
@@ -10,7 +14,9 @@ export function toWebRequest(req: IncomingMessage, origin: string): Request {
   }
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
   const controller = new AbortController();
-  req.once('close', () => controller.abort());
+  res.once('close', () => {
+    if (!res.writableFinished) controller.abort();
+  });
   return new Request(new URL(req.url ?? '/', origin), {
     method: req.method,
     headers,

@@ -1,0 +1,47 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { sendWebResponse, toWebRequest } from './node-adapter.ts';
+
+let server: http.Server | undefined;
+afterEach(() => new Promise<void>((resolve) => {
+  server?.closeAllConnections();
+  return server ? server.close(() => resolve()) : resolve();
+}));
+
+async function serve(handler: (request: Request) => Promise<Response>): Promise<string> {
+  server = http.createServer((req, res) => void handler(toWebRequest(req, 'http://127.0.0.1', res)).then((response) => sendWebResponse(res, response)));
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+describe('the node:http adapter', () => {
+  it('keeps the request signal alive after the body is read, while the response streams', async () => {
+    let abortedAfterBody: boolean | undefined;
+    const url = await serve(async (request) => {
+      const text = await request.text();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      abortedAfterBody = request.signal.aborted;
+      return new Response(`got ${text}`);
+    });
+    const response = await fetch(url, { method: 'POST', body: 'hello' });
+    expect(await response.text()).toBe('got hello');
+    expect(abortedAfterBody).toBe(false);
+  });
+
+  it('aborts the request signal when the client goes away mid-stream', async () => {
+    let aborted: () => void = () => {};
+    const abortSeen = new Promise<void>((resolve) => (aborted = resolve));
+    const url = await serve(async (request) => {
+      request.signal.addEventListener('abort', () => aborted(), { once: true });
+      const body = new ReadableStream<Uint8Array>({ start: (controller) => controller.enqueue(new TextEncoder().encode('first\n')) });
+      return new Response(body);
+    });
+    const client = new AbortController();
+    const response = await fetch(url, { method: 'POST', body: 'x', signal: client.signal });
+    const reader = response.body!.getReader();
+    await reader.read();
+    client.abort();
+    await expect(Promise.race([abortSeen.then(() => 'aborted'), new Promise((r) => setTimeout(() => r('timeout'), 2_000))])).resolves.toBe('aborted');
+  });
+});

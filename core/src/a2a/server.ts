@@ -95,7 +95,7 @@ export function createA2aHandler(deps: A2aServerDeps) {
     // A retried request (same Idempotency-Key or messageId) gets the whole stream again unless
     // it says where it stopped with Last-Event-ID.
     if (!created) return { run, startSeq: 0 };
-    const execution = deps.executor.start(run.id);
+    const execution = deps.executor.start(run.id, run);
     return { run, startSeq: 0, execution };
   }
 

@@ -30,9 +30,10 @@ export function createEventLog(models: Models) {
 
   // Appends to one run are serialised in this process, so sequence numbers are stored in order.
   const chains = new Map<string, Promise<unknown>>();
-  function append(runId: string, event: A2aEvent): Promise<number> {
+  /** `knownLastSeq`: the caller just created the run and knows its `lastSeq`, so it need not be read. */
+  function append(runId: string, event: A2aEvent, knownLastSeq?: number): Promise<number> {
     const previous = chains.get(runId) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(() => appendNow(runId, event));
+    const next = previous.catch(() => undefined).then(() => appendNow(runId, event, knownLastSeq));
     chains.set(runId, next);
     void next.finally(() => {
       if (chains.get(runId) === next) chains.delete(runId);
@@ -45,18 +46,23 @@ export function createEventLog(models: Models) {
    * hint for readers) and status. The event row comes first and its `_id` is unique, so a crash
    * at any point leaves no hole: a sequence number exists only once its event does.
    */
-  async function appendNow(runId: string, event: A2aEvent): Promise<number> {
-    const run = await Run.findById(runId, { lastSeq: 1 }).lean();
-    if (!run) throw new Error(`run ${runId} does not exist`);
-    let seq = Math.max(run.lastSeq, latest.get(runId) ?? 0) + 1;
-    for (;;) {
+  async function appendNow(runId: string, event: A2aEvent, knownLastSeq?: number): Promise<number> {
+    const storedLastSeq = async () => {
+      const run = await Run.findById(runId, { lastSeq: 1 }).lean();
+      if (!run) throw new Error(`run ${runId} does not exist`);
+      return run.lastSeq;
+    };
+    // While this process appends to a run it knows the newest sequence; a guess that is behind
+    // (another process appended) meets a taken `_id` below and moves on.
+    let seq = (latest.get(runId) ?? knownLastSeq ?? (await storedLastSeq())) + 1;
+    for (let collisions = 0; ; collisions++) {
       try {
         await RunEvent.create({ _id: runEventId(runId, seq), runId, seq, kind: event.kind, payload: event, at: new Date() });
         break;
       } catch (error) {
         // Taken by an append whose run update never landed (or another process): use the next.
         if (!isDuplicateKeyError(error)) throw error;
-        seq++;
+        seq = collisions === 0 ? Math.max(seq, await storedLastSeq()) + 1 : seq + 1;
       }
     }
     const update: Record<string, unknown> = { $max: { lastSeq: seq } };

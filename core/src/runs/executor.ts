@@ -14,10 +14,11 @@ import { createRunLeases } from './leases.ts';
 import type { StepRequest } from '../runtime/protocol.ts';
 
 const ajv = new Ajv({ allErrors: true, strict: false });
+const TEMPLATE_CACHE_MS = 1_000;
 
 export interface RunExecutor {
-  /** Runs (or continues) a run in the background; failures end the run with a failed status. */
-  start(runId: string): Promise<void>;
+  /** Runs (or continues) a run in the background; failures end the run with a failed status. `created`: the run as just created, so it need not be read again. */
+  start(runId: string, created?: RunView): Promise<void>;
   /** Validates a HITL answer against the paused screen's schema, then continues the run. */
   resume(runId: string, resume: ResumePayload): Promise<void>;
   cancel(runId: string): Promise<RunView>;
@@ -63,8 +64,20 @@ export function createRunExecutor(deps: {
     await deps.eventLog.append(run.id, { kind: 'status-update', taskId: run.id, contextId: run.contextId, status: status(state, text, extra?.message), final, ...(extra?.metadata ? { metadata: extra.metadata } : {}) });
   }
 
+  // Template records change only on install or publish; reading each at most once a second keeps
+  // the (large) record off every run's path. A new version is used within a second.
+  const templates = new Map<string, { at: number; value: Promise<ExtensionView | null> }>();
+  function templateRecord(agent: string): Promise<ExtensionView | null> {
+    const cached = templates.get(agent);
+    if (cached && Date.now() - cached.at < TEMPLATE_CACHE_MS) return cached.value;
+    const value = deps.extensions.getByPackageName(agent);
+    templates.set(agent, { at: Date.now(), value });
+    value.catch(() => templates.delete(agent));
+    return value;
+  }
+
   async function template(agent: string): Promise<ExtensionView> {
-    const found = await deps.extensions.getByPackageName(agent);
+    const found = await templateRecord(agent);
     if (!found || found.kind !== 'agent') throw new DomainError('NOT_FOUND', `agent ${agent} is not installed here`);
     return found;
   }
@@ -77,7 +90,7 @@ export function createRunExecutor(deps: {
   /** Runs a leaf agent to its answer; sub-agent calls use this (flows with HITL are not callable inline). */
   async function callAgent(agent: string, input: string, signal: AbortSignal, depth: number): Promise<string> {
     if (depth > 8) throw new DomainError('BAD_REQUEST', 'agent calls nest too deep');
-    const local = await deps.extensions.getByPackageName(agent);
+    const local = await templateRecord(agent);
     if (!local && deps.remoteAgent) {
       const output = await deps.remoteAgent(agent, input);
       if (output !== null) return output;
@@ -95,8 +108,8 @@ export function createRunExecutor(deps: {
     return last;
   }
 
-  async function execute(runId: string, signal: AbortSignal): Promise<void> {
-    let run = (await deps.runs.get(runId))!;
+  async function execute(runId: string, signal: AbortSignal, known?: RunView): Promise<void> {
+    const run = known ?? (await deps.runs.get(runId))!;
     if (TERMINAL_STATES.includes(run.state) || run.state === 'input-required') return;
     const agent = await template(run.agent);
     const flow = agent.source.flow as FlowDefinition;
@@ -130,7 +143,6 @@ export function createRunExecutor(deps: {
       await deps.runs.saveProgress(run.id, progress);
     }
     if (signal.aborted) return;
-    run = (await deps.runs.get(runId))!;
     const text = typeof last === 'string' ? last : JSON.stringify(last);
     await deps.eventLog.append(run.id, {
       kind: 'artifact-update',
@@ -154,7 +166,7 @@ export function createRunExecutor(deps: {
     }
   }
 
-  function launch(runId: string, recovered = false): Promise<void> {
+  function launch(runId: string, recovered = false, known?: RunView): Promise<void> {
     if (active.has(runId)) return Promise.resolve();
     const controller = new AbortController();
     active.set(runId, controller);
@@ -168,7 +180,7 @@ export function createRunExecutor(deps: {
           const run = await deps.runs.get(runId);
           if (run && run.state === 'working') await emitStatus(run, 'working', false, 'Resumed after the host restarted');
         }
-        await execute(runId, controller.signal);
+        await execute(runId, controller.signal, known);
       })
       .catch(async (error: unknown) => {
         const message = error instanceof DomainError ? error.message : 'The agent failed';
@@ -191,7 +203,7 @@ export function createRunExecutor(deps: {
   }
 
   return {
-    start: (runId) => launch(runId),
+    start: (runId, created) => launch(runId, false, created),
     useRuntime: (target) => {
       runtime = target;
     },

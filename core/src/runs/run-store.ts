@@ -94,9 +94,9 @@ export function createRunStore(deps: { models: Models; eventLog: EventLog }) {
     const contextId = input.message.contextId ?? randomUUID();
     const message: Message = { ...input.message, taskId: runId, contextId };
     const status: TaskStatus = { state: 'submitted', timestamp: new Date().toISOString() };
-    await Run.create({ _id: runId, contextId, agent: input.agent, state: 'submitted', lastSeq: 0, actorType: actor.type, actorId: actor.id, input: message, status, progress: { stepIndex: 0, outputs: {} } });
-    await deps.eventLog.append(runId, { kind: 'task', id: runId, contextId, status, history: [message], artifacts: [], metadata: { agent: input.agent } });
-    return { run: (await get(runId))!, created: true };
+    const row = await Run.create({ _id: runId, contextId, agent: input.agent, state: 'submitted', lastSeq: 0, actorType: actor.type, actorId: actor.id, input: message, status, progress: { stepIndex: 0, outputs: {} } });
+    const lastSeq = await deps.eventLog.append(runId, { kind: 'task', id: runId, contextId, status, history: [message], artifacts: [], metadata: { agent: input.agent } }, 0);
+    return { run: { ...toView(row.toObject() as RunRecord & { _id: string }), lastSeq }, created: true };
   }
 
   /** A concurrent duplicate may see the idempotency row before the run row exists. */

@@ -76,7 +76,7 @@ describe('the Import page', () => {
   it('imports from GitHub with automatic updates, and Update says when nothing moved', async () => {
     github.setRef('acme-labs', 'glossary', 'main', github.commit('acme-labs', 'glossary', packageFiles({ name: '@acme/glossary', version: '1.0.0', folder: 'agent' })));
     await page.getByRole('link', { name: 'Import extensions' }).click();
-    await page.getByLabel('Repository URL').fill('https://github.com/acme-labs/glossary');
+    await page.getByLabel('Repository URL').fill(`${github.apiUrl}/acme-labs/glossary`);
     await page.getByLabel('Branch, tag or commit').fill('main');
     await page.getByLabel('Folder').fill('agent');
     await page.getByLabel('Updates').selectOption('auto');

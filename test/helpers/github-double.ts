@@ -23,6 +23,8 @@ export interface GithubDouble {
   setRef(owner: string, repo: string, ref: string, sha: string): void;
   /** Every request, in order. */
   requests: { at: number; method: string; path: string }[];
+  /** Answers the next N archive downloads with 502, as GitHub does on a bad day. */
+  failNextDownloads(count: number): void;
   close(): Promise<void>;
 }
 
@@ -31,6 +33,7 @@ export async function startGithubDouble(): Promise<GithubDouble> {
   const refs = new Map<string, string>();
   const requests: GithubDouble['requests'] = [];
   let counter = 0;
+  let failingDownloads = 0;
 
   async function tarball(owner: string, repo: string, sha: string, files: Record<string, string>): Promise<Buffer> {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'github-double-'));
@@ -79,6 +82,10 @@ export async function startGithubDouble(): Promise<GithubDouble> {
       const [, owner, repo, sha] = match as unknown as [string, string, string, string];
       const commit = commits.get(sha);
       if (!commit || commit.owner !== owner || commit.repo !== repo) return send(404, 'Not Found', 'text/plain');
+      if (failingDownloads > 0) {
+        failingDownloads--;
+        return send(502, 'Bad Gateway', 'text/plain');
+      }
       tarball(owner, repo, sha, commit.files).then(
         (bytes) => send(200, bytes, 'application/x-gzip'),
         (error: Error) => send(500, error.message, 'text/plain'),
@@ -97,6 +104,9 @@ export async function startGithubDouble(): Promise<GithubDouble> {
       const sha = createHash('sha1').update(`${owner}/${repo}#${++counter}#${JSON.stringify(files)}`).digest('hex');
       commits.set(sha, { owner, repo, files });
       return sha;
+    },
+    failNextDownloads(count) {
+      failingDownloads = count;
     },
     setRef(owner, repo, ref, sha) {
       refs.set(`${owner}/${repo}#${ref}`, sha);

@@ -22,7 +22,7 @@ describe('importing from GitHub', () => {
     const first = github.commit('acme-labs', 'agents', packageFiles({ name: '@acme/faq', version: '1.0.0', folder: 'packages/faq' }));
     github.setRef('acme-labs', 'agents', 'main', first);
 
-    const { done } = await services.imports.startGithub(admin, { url: 'https://github.com/acme-labs/agents/tree/main/packages/faq', updatePolicy: 'auto' });
+    const { done } = await services.imports.startGithub(admin, { url: `${github.apiUrl}/acme-labs/agents/tree/main/packages/faq`, updatePolicy: 'auto' });
     const job = await done;
     expect(job.state, JSON.stringify(job.error)).toBe('succeeded');
     expect(job.steps.map((s) => `${s.label}: ${s.state}`)).toEqual(['Download: done', 'Unpack: done', 'Compile: done', 'Review: done', 'License: done', 'Install: done']);
@@ -33,7 +33,7 @@ describe('importing from GitHub', () => {
       scope: '@acme',
       visibility: 'private',
       destinationId: null,
-      importedFrom: { source: 'github', url: 'https://github.com/acme-labs/agents', license: 'MIT', licenseAcknowledged: true, updatePolicy: 'auto' },
+      importedFrom: { source: 'github', url: `${github.apiUrl}/acme-labs/agents`, license: 'MIT', licenseAcknowledged: true, updatePolicy: 'auto' },
     });
     const firstSyncedAt = installed.origin.importedFrom!.lastSyncedAt!;
     // The archive was fetched for the exact commit the ref resolved to.
@@ -96,7 +96,7 @@ describe('importing from GitHub', () => {
   it('a manual import waits for the Update button, which shows the diff and installs on confirmation', async () => {
     const v1 = github.commit('acme-labs', 'glossary', packageFiles({ name: '@acme/glossary', version: '2.0.0' }));
     github.setRef('acme-labs', 'glossary', 'v2', v1);
-    const job = await (await services.imports.startGithub(admin, { url: 'https://github.com/acme-labs/glossary.git', ref: 'v2', updatePolicy: 'manual' })).done;
+    const job = await (await services.imports.startGithub(admin, { url: `${github.apiUrl}/acme-labs/glossary.git`, ref: 'v2', updatePolicy: 'manual' })).done;
     expect(job.state).toBe('succeeded');
     const extensionId = job.extensionId!;
 
@@ -120,10 +120,58 @@ describe('importing from GitHub', () => {
     await expect(services.imports.jobs.confirm(admin, waiting.id, { acknowledgeLicense: false })).rejects.toMatchObject({ code: 'CONFLICT' });
   });
 
+  it('a failed download is tried again at the next check; an acknowledged missing license does not stop updates', async () => {
+    github.setRef('acme-labs', 'notes', 'main', github.commit('acme-labs', 'notes', packageFiles({ name: '@acme/notes', version: '1.0.0', license: null })));
+    const waiting = await (await services.imports.startGithub(admin, { url: `${github.apiUrl}/acme-labs/notes`, ref: 'main', updatePolicy: 'auto' })).done;
+    expect(waiting.state).toBe('awaiting-confirmation');
+    const { extensionId } = await services.imports.jobs.confirm(admin, waiting.id, { acknowledgeLicense: true });
+    const next = github.commit('acme-labs', 'notes', packageFiles({ name: '@acme/notes', version: '1.0.1', license: null }));
+    github.setRef('acme-labs', 'notes', 'main', next);
+
+    github.failNextDownloads(1);
+    await sleep(SYNC_INTERVAL_MS + 50);
+    const mine = async () => (await services.imports.syncDue()).filter((r) => r.extensionId === extensionId);
+    expect(await mine()).toEqual([{ extensionId, outcome: 'failed' }]);
+    expect((await services.imports.imported(extensionId!)).rejectedCommitSha).toBeNull();
+    await sleep(SYNC_INTERVAL_MS + 50);
+    expect(await mine()).toEqual([{ extensionId, outcome: 'updated' }]);
+    expect((await services.extensions.get(extensionId!))!.version).toBe('1.0.1');
+  });
+
+  it('an update prepared against an older version is refused, and confirming keeps the policy chosen meanwhile', async () => {
+    github.setRef('acme-labs', 'terms', 'main', github.commit('acme-labs', 'terms', packageFiles({ name: '@acme/terms', version: '1.0.0' })));
+    const { extensionId } = await (await services.imports.startGithub(admin, { url: `${github.apiUrl}/acme-labs/terms`, ref: 'main', updatePolicy: 'manual' })).done;
+    const prepare = async (version: string) => {
+      github.setRef('acme-labs', 'terms', 'main', github.commit('acme-labs', 'terms', packageFiles({ name: '@acme/terms', version })));
+      const started = await services.imports.startUpdate(admin, extensionId!);
+      if (started.upToDate) throw new Error('expected an update');
+      return started.done;
+    };
+    const older = await prepare('1.1.0');
+    const newer = await prepare('1.2.0');
+    await services.imports.setUpdatePolicy(admin, extensionId!, 'auto');
+    expect((await services.imports.jobs.confirm(admin, newer.id, { acknowledgeLicense: false })).state).toBe('succeeded');
+    const installed = (await services.extensions.get(extensionId!))!;
+    expect(installed.version).toBe('1.2.0');
+    expect(installed.origin.importedFrom!.updatePolicy).toBe('auto');
+    const stale = await services.imports.jobs.confirm(admin, older.id, { acknowledgeLicense: false });
+    expect(stale).toMatchObject({ state: 'failed', error: { code: 'CONFLICT', message: expect.stringMatching(/is at 1.2.0 now, not 1.0.0/) } });
+    expect((await services.extensions.get(extensionId!))!.version).toBe('1.2.0');
+  });
+
+  it('a job whose process died is marked failed', async () => {
+    const stuck = await t.db.models.ImportJob.create({ source: 'zip', updatePolicy: 'manual', state: 'running', steps: [], actorId: 'x' });
+    await t.db.models.ImportJob.collection.updateOne({ _id: stuck._id }, { $set: { updatedAt: new Date(Date.now() - 60_000) } });
+    expect(await services.imports.jobs.failInterrupted(30_000)).toBe(1);
+    expect(await services.imports.jobs.get(String(stuck._id))).toMatchObject({ state: 'failed', error: { message: expect.stringMatching(/interrupted/) } });
+  });
+
   it('refuses bad repository addresses and unknown refs clearly', async () => {
     await expect(services.imports.startGithub(admin, { url: 'ftp://github.com/a/b', updatePolicy: 'manual' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
-    await expect(services.imports.startGithub(admin, { url: 'https://github.com/only-owner', updatePolicy: 'manual' })).rejects.toThrow(/must name a repository/);
-    const job = await (await services.imports.startGithub(admin, { url: 'https://github.com/acme-labs/agents', ref: 'no-such-branch', updatePolicy: 'manual' })).done;
+    await expect(services.imports.startGithub(admin, { url: `${github.apiUrl}/only-owner`, updatePolicy: 'manual' })).rejects.toThrow(/must name a repository/);
+    // Only repositories of the configured GitHub: what is recorded as the source is what was downloaded.
+    await expect(services.imports.startGithub(admin, { url: 'https://gitlab.com/acme-labs/agents', updatePolicy: 'manual' })).rejects.toThrow(/must be a repository on http:\/\/127\.0\.0\.1/);
+    const job = await (await services.imports.startGithub(admin, { url: `${github.apiUrl}/acme-labs/agents`, ref: 'no-such-branch', updatePolicy: 'manual' })).done;
     expect(job.state).toBe('failed');
     expect(job.steps[0]).toMatchObject({ id: 'download', state: 'failed' });
     expect(job.error!.message).toMatch(/GitHub has no acme-labs\/agents at that ref/);

@@ -26,7 +26,7 @@ describe('the import sync in two web processes', () => {
     const services = testServices(t.db, { SERVICE_GITHUB_API_URL: github.apiUrl, SERVICE_IMPORT_SYNC_INTERVAL_MS: String(INTERVAL_MS) });
     const first = github.commit('acme-labs', 'faq', packageFiles({ name: '@acme/faq', version: '1.0.0' }));
     github.setRef('acme-labs', 'faq', 'main', first);
-    const job = await (await services.imports.startGithub(adminOf('@acme'), { url: 'https://github.com/acme-labs/faq', ref: 'main', updatePolicy: 'auto' })).done;
+    const job = await (await services.imports.startGithub(adminOf('@acme'), { url: `${github.apiUrl}/acme-labs/faq`, ref: 'main', updatePolicy: 'auto' })).done;
     expect(job.state).toBe('succeeded');
     const installedAt = Date.now();
 

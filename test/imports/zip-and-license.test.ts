@@ -107,6 +107,15 @@ describe('licenses', () => {
     expect(rows[0]).toMatchObject({ actor: { type: 'ui', id: admin.id }, details: { packageName: '@acme/copyleft', version: '1.0.0', license } });
   });
 
+  it('of two imports of one package waiting for their license, only the first confirmed installs', async () => {
+    const build = () => zipOf(packageFiles({ name: '@acme/twice', version: '1.0.0', license: 'MPL-2.0' }));
+    const [first, second] = await Promise.all([importZip(build()), importZip(build())]);
+    expect((await services.imports.jobs.confirm(admin, first.id, { acknowledgeLicense: true })).state).toBe('succeeded');
+    const refused = await services.imports.jobs.confirm(admin, second.id, { acknowledgeLicense: true });
+    expect(refused).toMatchObject({ state: 'failed', error: { code: 'CONFLICT', message: expect.stringMatching(/already on this instance/) } });
+    expect(await t.db.models.Extension.countDocuments({ packageName: '@acme/twice' })).toBe(1);
+  });
+
   it('a discarded import installs nothing', async () => {
     const job = await importZip(zipOf(packageFiles({ name: '@acme/busl', version: '1.0.0', license: 'BUSL-1.1' })));
     expect((await services.imports.jobs.discard(admin, job.id)).state).toBe('discarded');

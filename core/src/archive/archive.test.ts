@@ -30,6 +30,9 @@ describe('reading a zip', () => {
   it('refuses a symbolic link, even one that points out of the package', async () => {
     const archive = zip({ 'package.json': json(manifest), 'flow.json': [strToU8('../../../etc/passwd'), { os: 3, attrs: SYMLINK }] });
     await expect(readZip(archive)).rejects.toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringMatching(/"flow.json" is a symbolic link/) });
+    // Made by macOS (19) rather than Unix (3): the mode still says link.
+    const fromMac = zip({ 'package.json': json(manifest), 'flow.json': [strToU8('/etc/passwd'), { os: 19, attrs: SYMLINK }] });
+    await expect(readZip(fromMac)).rejects.toThrow(/is a symbolic link/);
   });
 
   it('refuses an archive over the size limit before reading it', async () => {

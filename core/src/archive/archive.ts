@@ -60,7 +60,6 @@ function checkArchiveSize(bytes: Buffer, limits: ArchiveLimits): void {
 const S_IFMT = 0o170000;
 const S_IFREG = 0o100000;
 const S_IFDIR = 0o040000;
-const MADE_BY_UNIX = 3;
 
 /** Reads a zip in memory. Links, devices and anything but files and folders are refused. */
 export async function readZip(bytes: Buffer, limits: ArchiveLimits = IMPORT_LIMITS): Promise<ArchiveFiles> {
@@ -85,12 +84,13 @@ export async function readZip(bytes: Buffer, limits: ArchiveLimits = IMPORT_LIMI
         try {
           spent.entry(entry.fileName);
           const relative = safeEntryPath(entry.fileName);
+          // Unix modes sit in the high half of the external attributes; archivers on Unix, macOS
+          // and others set them, so they are read whatever system the entry claims to be made by.
           const mode = (entry.externalFileAttributes >>> 16) & S_IFMT;
-          const unix = entry.versionMadeBy >> 8 === MADE_BY_UNIX && mode !== 0;
-          if (unix && mode !== S_IFREG && mode !== S_IFDIR) {
+          if (mode !== 0 && mode !== S_IFREG && mode !== S_IFDIR) {
             throw refuse(`archive entry "${entry.fileName}" is a ${mode === 0o120000 ? 'symbolic link' : 'special file'}; only files and folders may be imported`);
           }
-          if (entry.fileName.endsWith('/') || (unix && mode === S_IFDIR)) {
+          if (entry.fileName.endsWith('/') || mode === S_IFDIR) {
             zip.readEntry();
             return;
           }

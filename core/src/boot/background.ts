@@ -22,8 +22,16 @@ export function startBackgroundWork(services: Services, options: { recoveryInter
   const timer = setInterval(() => void tick(), options.recoveryIntervalMs ?? 1_000);
   void tick();
   const stopSync = services.config.imports.syncEnabled ? startImportSync(services) : () => {};
+  const sweepInterrupted = () =>
+    void services.imports.jobs.failInterrupted().then(
+      (count) => count && services.logger.warn(`marked ${count} interrupted import job(s) failed`),
+      (error: unknown) => services.logger.warn('could not sweep interrupted import jobs', { error }),
+    );
+  const sweeper = setInterval(sweepInterrupted, 60_000);
+  sweepInterrupted();
   return () => {
     clearInterval(timer);
+    clearInterval(sweeper);
     stopSync();
   };
 }

@@ -76,6 +76,11 @@ export function loadConfig(env: Env, logger?: Logger): ServiceConfig {
     }
   }
 
+  const githubApi = new URL(raw.SERVICE_GITHUB_API_URL);
+  if (raw.SERVICE_GITHUB_TOKEN && githubApi.protocol !== 'https:' && !['127.0.0.1', 'localhost', '[::1]'].includes(githubApi.hostname)) {
+    throw new ConfigError([{ variable: 'SERVICE_GITHUB_API_URL', reason: 'must be https:// when SERVICE_GITHUB_TOKEN is set (the token would travel in clear)' }]);
+  }
+
   const masterKey = decodeKey(raw.SERVICE_MASTER_KEY!)!;
   return {
     mode: raw.NODE_ENV,

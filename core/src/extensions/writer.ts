@@ -8,8 +8,8 @@ import type { ExtensionOrigin, ImportedFrom } from './origin.ts';
 export interface ExtensionWriter {
   /** Upserts the template record of a locally authored package (by package name). */
   upsertAuthored(source: AgentSource, compiled: CompiledTemplate, origin: ExtensionOrigin): Promise<ExtensionView>;
-  /** Records a package pulled from a registry or imported. */
-  install(input: { source: AgentSource; compiled: CompiledTemplate; origin: ExtensionOrigin; integrity?: string }): Promise<ExtensionView>;
+  /** Records a package pulled from a registry or imported; `onlyNew` refuses (CONFLICT) a name already recorded. */
+  install(input: { source: AgentSource; compiled: CompiledTemplate; origin: ExtensionOrigin; integrity?: string }, options?: { onlyNew?: boolean }): Promise<ExtensionView>;
   /** Changes fields of `origin.importedFrom` (the update policy, `lastSyncedAt`) of an imported extension. */
   updateImportedFrom(id: string, patch: Partial<ImportedFrom>): Promise<void>;
   /** After a publish or promote: new version and origin. */
@@ -36,7 +36,16 @@ export function createExtensionWriter(models: Models): ExtensionWriter {
       return toExtensionView(row!);
     },
 
-    async install({ source, compiled, origin, integrity }) {
+    async install({ source, compiled, origin, integrity }, options = {}) {
+      if (options.onlyNew) {
+        try {
+          const row = await Extension.create({ packageName: compiled.packageName, kind: compiled.kind, version: compiled.version, status: 'installed', source, compiled, searchText: searchTextOf(compiled), origin, integrity, active: true });
+          return toExtensionView(row.toObject());
+        } catch (error) {
+          if (isDuplicateKeyError(error)) throw new DomainError('CONFLICT', `${compiled.packageName} is already on this instance; update it from its page instead`);
+          throw error;
+        }
+      }
       try {
         const row = await Extension.findOneAndUpdate(
           { packageName: compiled.packageName, status: { $ne: 'draft' } },

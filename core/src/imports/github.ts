@@ -16,16 +16,24 @@ export interface GithubLocation {
 const NAME = /^[A-Za-z0-9_.-]{1,100}$/;
 const REF = /^[A-Za-z0-9][\w./-]{0,199}$/;
 
+/** The web origin repositories of an API live on: github.com for api.github.com, else the API's own (GitHub Enterprise). */
+export function githubWebOrigin(apiUrl: string): string {
+  const api = new URL(apiUrl);
+  return api.hostname === 'api.github.com' ? 'https://github.com' : api.origin;
+}
+
 /**
  * Reads `https://<host>/<owner>/<repo>[.git][/tree/<ref>[/<folder>]]`; an explicit ref or folder
- * wins over the one in the URL. Any host, so GitHub Enterprise addresses work too.
+ * wins over the one in the URL. With `webOrigin`, the address must be on that host, so what is
+ * recorded as `importedFrom.url` is what was downloaded.
  */
-export function parseGithubLocation(input: { url: string; ref?: string | undefined; folder?: string | undefined }): GithubLocation {
+export function parseGithubLocation(input: { url: string; ref?: string | undefined; folder?: string | undefined }, webOrigin?: string): GithubLocation {
   const bad = (reason: string) => new DomainError('VALIDATION_FAILED', `repository URL ${reason}`, { details: [{ path: 'url', reason }] });
   if (!URL.canParse(input.url)) throw bad('is not a URL');
   const url = new URL(input.url);
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw bad('must be an https:// address');
   if (url.username || url.password) throw bad('must not carry credentials');
+  if (webOrigin && url.origin !== webOrigin) throw bad(`must be a repository on ${webOrigin}, the GitHub this service is configured for`);
   const [owner, rawRepo, tree, urlRef, ...rest] = url.pathname.split('/').filter(Boolean);
   const repo = rawRepo?.replace(/\.git$/, '');
   if (!owner || !repo || !NAME.test(owner) || !NAME.test(repo)) throw bad('must name a repository: https://github.com/<owner>/<repo>');

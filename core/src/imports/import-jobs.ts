@@ -8,6 +8,9 @@ import type { Logger } from '../log/index.ts';
 import { compileStaged, IMPORT_STEPS, stagePackage, type ImportStepId, type PackageOrigin, type ShownFile, type StageDeps, type StagedPackage } from './stage.ts';
 
 export type ImportSource = ImportedFrom['source'];
+
+/** No step of an import stays silent this long: downloads time out after 30 s. */
+const STALE_JOB_MS = 10 * 60_000;
 export type UpdatePolicy = ImportedFrom['updatePolicy'];
 
 export interface ImportJobView {
@@ -110,20 +113,34 @@ export function createImportJobs(deps: ImportJobsDeps) {
   async function install(actor: Actor, input: { staged: StagedPackage; request: Omit<ImportRequest, 'from'> & { source: ImportSource }; trigger: 'manual' | 'auto' }): Promise<ExtensionView> {
     const { staged, request } = input;
     const now = new Date();
+    // An update applies to the version it was prepared against, under the policy in force now.
+    const current = request.target ? await deps.reader.get(request.target.id) : null;
+    if (request.target) {
+      if (!current) throw new DomainError('NOT_FOUND', `${request.target.packageName} was removed while this update waited`);
+      const preparedAgainst = staged.previousVersion ?? request.target.version;
+      if (current.version !== preparedAgainst) {
+        throw new DomainError('CONFLICT', `${current.packageName} is at ${current.version} now, not ${preparedAgainst} as when this update was prepared; check for updates again`);
+      }
+    }
+    const updatePolicy = current?.origin.importedFrom?.updatePolicy ?? request.updatePolicy;
     const importedFrom: ImportedFrom = {
       source: request.source,
       ...(request.url ? { url: request.url } : {}),
       ...(staged.license.spdx ? { license: staged.license.spdx } : {}),
       // Permissive licenses are recorded as acknowledged; others only get here once acknowledged.
       licenseAcknowledged: true,
-      updatePolicy: request.updatePolicy,
+      updatePolicy,
       lastSyncedAt: now.toISOString(),
     };
-    const installed = await deps.writer.install({
-      source: staged.source,
-      compiled: compileStaged(staged, request.target?.compiled),
-      origin: { packageName: staged.packageName, version: staged.version, destinationId: null, scope: deps.stage.vendorScope, visibility: 'private', registryUrl: '', importedFrom },
-    });
+    const installed = await deps.writer.install(
+      {
+        source: staged.source,
+        compiled: compileStaged(staged, current?.compiled),
+        origin: { packageName: staged.packageName, version: staged.version, destinationId: null, scope: deps.stage.vendorScope, visibility: 'private', registryUrl: '', importedFrom },
+      },
+      // A new import never replaces what another import, a pull or an author recorded meanwhile.
+      { onlyNew: !request.target },
+    );
     await ExtensionImport.findOneAndUpdate(
       { extensionId: installed.id },
       {
@@ -135,7 +152,7 @@ export function createImportJobs(deps: ImportJobsDeps) {
           folder: request.folder,
           commitSha: staged.commitSha,
           rejectedCommitSha: null,
-          updatePolicy: request.updatePolicy,
+          updatePolicy,
           nextSyncAt: new Date(now.getTime() + deps.syncIntervalMs),
         },
       },
@@ -226,6 +243,18 @@ export function createImportJobs(deps: ImportJobsDeps) {
     return (await get(jobId))!;
   }
 
+  /**
+   * Jobs run in the process that started them; one that stopped moving for `staleMs` died with
+   * its process and is marked failed, so its page ends and it can be started again.
+   */
+  async function failInterrupted(staleMs = STALE_JOB_MS): Promise<number> {
+    const result = await ImportJob.updateMany(
+      { state: 'running', updatedAt: { $lt: new Date(Date.now() - staleMs) } },
+      { $set: { state: 'failed', error: { code: 'INTERNAL', message: 'The import was interrupted (the service stopped while it ran); start it again' } } },
+    );
+    return result.modifiedCount;
+  }
+
   async function get(jobId: string): Promise<ImportJobView | null> {
     const row = await ImportJob.findById(validId(jobId)).lean();
     return row ? toView(row) : null;
@@ -236,7 +265,7 @@ export function createImportJobs(deps: ImportJobsDeps) {
     return rows.map(toView);
   }
 
-  return { start, install, confirm, discard, get, list };
+  return { start, install, confirm, discard, get, list, failInterrupted };
 }
 
 export type ImportJobs = ReturnType<typeof createImportJobs>;

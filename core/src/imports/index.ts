@@ -9,7 +9,7 @@ import { assertMayAuthor } from '../registry/index.ts';
 import { reviewSource, type ReviewFinding } from '../agents/index.ts';
 import type { ArchiveLimits } from '../archive/index.ts';
 import { draftSource, draftTurn, type DraftFields } from './chat-draft.ts';
-import { createGithubClient, parseGithubLocation, type GithubClient } from './github.ts';
+import { createGithubClient, githubWebOrigin, parseGithubLocation, type GithubClient } from './github.ts';
 import { createImportJobs, type ImportJobView, type UpdatePolicy } from './import-jobs.ts';
 import type { ShownFile } from './stage.ts';
 import { createImportSync } from './sync.ts';
@@ -48,6 +48,7 @@ export interface ImportedExtensionView {
 /** Imports of extension packages from GitHub, a zip or a chat; their update policy and background sync. */
 export function createImports(deps: ImportsDeps) {
   const github = 'resolveCommit' in deps.github ? deps.github : createGithubClient(deps.github);
+  const webOrigin = 'apiUrl' in deps.github ? githubWebOrigin(deps.github.apiUrl) : undefined;
   const stage = { vendorScope: deps.identity.vendorScope, reader: deps.reader, github, ...(deps.limits ? { limits: deps.limits } : {}) };
   const jobs = createImportJobs({ ...deps, stage, syncIntervalMs: deps.syncIntervalMs });
   const sync = createImportSync({ ...deps, stage, jobs, intervalMs: deps.syncIntervalMs });
@@ -60,7 +61,7 @@ export function createImports(deps: ImportsDeps) {
   }
 
   return {
-    jobs: { get: jobs.get, list: jobs.list, confirm: jobs.confirm, discard: jobs.discard },
+    jobs: { get: jobs.get, list: jobs.list, confirm: jobs.confirm, discard: jobs.discard, failInterrupted: jobs.failInterrupted },
 
     async startZip(actor: Actor, input: { fileName: string; bytes: Buffer }) {
       assertMayAuthor(actor);
@@ -69,7 +70,7 @@ export function createImports(deps: ImportsDeps) {
 
     async startGithub(actor: Actor, input: { url: string; ref?: string; folder?: string; updatePolicy: UpdatePolicy }) {
       assertMayAuthor(actor);
-      const location = parseGithubLocation(input);
+      const location = parseGithubLocation(input, webOrigin);
       return jobs.start(actor, {
         from: { source: 'github', location },
         url: location.url,

@@ -36,10 +36,11 @@ export function createImportSync(deps: ImportSyncDeps) {
   const workerId = `${process.pid}:${randomUUID()}`;
   const actor = systemActor('import-sync');
 
-  async function claimDue(): Promise<{ _id: unknown } | null> {
+  /** Claims an import that fell due by `passStart`, so one pass checks each import once at most. */
+  async function claimDue(passStart: Date): Promise<{ _id: unknown } | null> {
     const now = new Date();
     return ExtensionImport.findOneAndUpdate(
-      { updatePolicy: 'auto', source: 'github', nextSyncAt: { $lte: now }, $or: [{ leaseUntil: null }, { leaseUntil: { $lt: now } }] },
+      { updatePolicy: 'auto', source: 'github', nextSyncAt: { $lte: passStart }, $or: [{ leaseUntil: null }, { leaseUntil: { $lt: now } }] },
       { $set: { nextSyncAt: new Date(now.getTime() + deps.intervalMs), leaseOwner: workerId, leaseUntil: new Date(now.getTime() + SYNC_LEASE_MS) } },
       { new: true, lean: true, sort: { nextSyncAt: 1 } },
     );
@@ -48,7 +49,8 @@ export function createImportSync(deps: ImportSyncDeps) {
   /** Checks every due import once; returns what happened to each. */
   async function runDue(): Promise<{ extensionId: string; outcome: SyncOutcome }[]> {
     const results: { extensionId: string; outcome: SyncOutcome }[] = [];
-    for (let claimed = await claimDue(); claimed; claimed = await claimDue()) {
+    const passStart = new Date();
+    for (let claimed = await claimDue(passStart); claimed; claimed = await claimDue(passStart)) {
       try {
         results.push(await syncOne(String(claimed._id)));
       } finally {
@@ -67,8 +69,13 @@ export function createImportSync(deps: ImportSyncDeps) {
       return { extensionId, outcome: 'failed' };
     }
     const synced = () => deps.writer.updateImportedFrom(extensionId, { lastSyncedAt: new Date().toISOString() });
-    const refuse = async (outcome: Exclude<SyncOutcome, 'unchanged' | 'updated'>, reason: string, commitSha: string | undefined) => {
-      if (commitSha) await ExtensionImport.updateOne({ _id: importId }, { $set: { rejectedCommitSha: commitSha } });
+    /**
+     * Keeps the installed version and records why. A commit refused for what it holds (review,
+     * license, another package) is not downloaded again until the ref moves on; after a failure
+     * of the network or of GitHub the next check tries the same commit again.
+     */
+    const refuse = async (outcome: Exclude<SyncOutcome, 'unchanged' | 'updated'>, reason: string, commitSha: string | undefined, rejectCommit = false) => {
+      if (commitSha && rejectCommit) await ExtensionImport.updateOne({ _id: importId }, { $set: { rejectedCommitSha: commitSha } });
       await ImportSyncEvent.create({ extensionId, outcome, trigger: 'auto', fromVersion: extension.version, commitSha, reason, actorId: actor.id });
       deps.audit.record(actor, { action: 'import.sync', resourceType: 'extension_registry', resourceId: extensionId, details: { packageName: extension.packageName, outcome, reason, commitSha } });
       deps.logger.warn('import sync kept the installed version', { packageName: extension.packageName, outcome, reason });
@@ -90,20 +97,21 @@ export function createImportSync(deps: ImportSyncDeps) {
 
     try {
       const staged = await stagePackage(deps.stage, { source: 'github', location, commitSha }, async () => {}, extension);
-      const acknowledged = extension.origin.importedFrom?.license;
-      if (!staged.license.permissive && staged.license.spdx !== acknowledged) {
-        return refuse('license-changed', `the new version is licensed ${staged.license.spdx ?? 'under no declared license'}, which must be acknowledged: update it manually`, commitSha);
+      const acknowledged = extension.origin.importedFrom?.license ?? null;
+      if (!staged.license.permissive && (staged.license.spdx ?? null) !== acknowledged) {
+        return refuse('license-changed', `the new version is licensed ${staged.license.spdx ?? 'under no declared license'}, which must be acknowledged: update it manually`, commitSha, true);
       }
       const installed = await deps.jobs.install(actor, {
         staged,
-        request: { source: 'github', url: location.url, ...(row.ref ? { ref: row.ref } : {}), ...(row.folder ? { folder: row.folder } : {}), updatePolicy: 'auto', target: extension },
+        request: { source: 'github', url: location.url, ...(row.ref ? { ref: row.ref } : {}), ...(row.folder ? { folder: row.folder } : {}), updatePolicy: row.updatePolicy, target: extension },
         trigger: 'auto',
       });
       deps.logger.info('import sync installed a new version', { packageName: installed.packageName, from: extension.version, to: installed.version, commitSha });
       return { extensionId, outcome: 'updated' };
     } catch (error) {
       const failure = toDomainError(error, deps.logger);
-      return refuse(failure.code === 'REVIEW_FAILED' ? 'review-failed' : 'failed', failure.message, commitSha);
+      const aboutTheCommit = failure.code === 'REVIEW_FAILED' || failure.code === 'CONFLICT' || failure.code === 'VALIDATION_FAILED' || failure.code === 'PAYLOAD_TOO_LARGE';
+      return refuse(failure.code === 'REVIEW_FAILED' ? 'review-failed' : 'failed', failure.message, commitSha, aboutTheCommit);
     }
   }
 

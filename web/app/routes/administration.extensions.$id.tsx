@@ -19,7 +19,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   return formAction(async () => {
-    const form = await readUploadForm(request);
+    const form = await readUploadForm(request, context.services);
     const caller = await serverCaller(request, context.services);
     const extensionId = params.id ?? '';
     if (form.get('intent') === 'policy') {

@@ -34,7 +34,7 @@ const parseJson = <T,>(value: FormDataEntryValue | null, fallback: T): T => {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   return formAction(async () => {
-    const form = await readUploadForm(request);
+    const form = await readUploadForm(request, context.services);
     const caller = await serverCaller(request, context.services);
     const intent = form.get('intent');
     if (intent === 'github') {

@@ -1,10 +1,23 @@
 import { unstable_createMemoryUploadHandler, unstable_parseMultipartFormData } from '@remix-run/node';
 import { IMPORT_LIMITS } from '@service/core/archive';
+import type { Services } from '@service/core';
 import { DomainError } from '@service/core/errors';
+import { requireAdmin } from '~/auth/session.server.ts';
 
-/** A form that may carry a zip upload: multipart parts are held in memory up to the archive limit. */
-export async function readUploadForm(request: Request): Promise<FormData> {
+/** The whole multipart body: one zip at the archive limit plus the other fields. */
+const MAX_UPLOAD_BODY_BYTES = IMPORT_LIMITS.maxArchiveBytes + 64 * 1024;
+
+/**
+ * A form that may carry a zip upload, read only for an admin session and only with a declared
+ * length under the limit (browsers always declare it); parts are held in memory.
+ */
+export async function readUploadForm(request: Request, services: Services): Promise<FormData> {
+  await requireAdmin(request, services);
   if (!request.headers.get('content-type')?.startsWith('multipart/form-data')) return request.formData();
+  const declared = Number(request.headers.get('content-length') ?? NaN);
+  if (!Number.isFinite(declared) || declared > MAX_UPLOAD_BODY_BYTES) {
+    throw new DomainError('PAYLOAD_TOO_LARGE', `an upload must declare its length and stay under ${MAX_UPLOAD_BODY_BYTES} bytes; nothing was imported`);
+  }
   try {
     return await unstable_parseMultipartFormData(request, unstable_createMemoryUploadHandler({ maxPartSize: IMPORT_LIMITS.maxArchiveBytes }));
   } catch (error) {

@@ -1,3 +1,4 @@
+import { createClaims } from '../db/index.ts';
 import type { Services } from '../services.ts';
 
 /**
@@ -22,13 +23,17 @@ export function startBackgroundWork(services: Services, options: { recoveryInter
   const timer = setInterval(() => void tick(), options.recoveryIntervalMs ?? 1_000);
   void tick();
   const stopSync = services.config.imports.syncEnabled ? startImportSync(services) : () => {};
-  const sweepInterrupted = () =>
+  const claims = createClaims(services.database.models);
+  const sweep = () => {
     void services.imports.jobs.failInterrupted().then(
       (count) => count && services.logger.warn(`marked ${count} interrupted import job(s) failed`),
       (error: unknown) => services.logger.warn('could not sweep interrupted import jobs', { error }),
     );
-  const sweeper = setInterval(sweepInterrupted, 60_000);
-  sweepInterrupted();
+    // Claims decide races that are over within minutes; a day keeps them well past that.
+    void claims.forgetOlderThan(24 * 3_600_000).catch((error: unknown) => services.logger.warn('could not drop old claims', { error }));
+  };
+  const sweeper = setInterval(sweep, 60_000);
+  sweep();
   return () => {
     clearInterval(timer);
     clearInterval(sweeper);

@@ -3,3 +3,4 @@ export { startEmbeddedDatabase, ensureFerretdb, FERRETDB_VERSION, type EmbeddedD
 export { USER_ROLES, type Models, type UserRole, type UserRecord, type SessionRecord, type AuditEventRecord } from './models/index.ts';
 export { isDuplicateKeyError } from './errors.ts';
 export { A2A_PERMISSIONS, type A2aPermission, TASK_STATES, TERMINAL_STATES, type TaskState, type RunRecord, runEventId } from './models/index.ts';
+export { createClaims, type Claims } from './claims.ts';

@@ -1,6 +1,6 @@
 import type { AuditLog } from '../audit/index.ts';
 import { isAdmin, type Actor } from '../auth/index.ts';
-import type { Models } from '../db/index.ts';
+import { createClaims, type Models } from '../db/index.ts';
 import { DomainError, toDomainError } from '../errors/index.ts';
 import type { ExtensionReader, ExtensionView, ExtensionWriter, ImportedFrom } from '../extensions/index.ts';
 import { stepViews, trackSteps, type JobStep } from '../jobs/index.ts';
@@ -65,6 +65,7 @@ export interface ImportJobsDeps {
  */
 export function createImportJobs(deps: ImportJobsDeps) {
   const { ImportJob, ExtensionImport, ImportSyncEvent } = deps.models;
+  const claims = createClaims(deps.models);
 
   async function start(actor: Actor, request: ImportRequest): Promise<{ jobId: string; done: Promise<ImportJobView> }> {
     const job = await ImportJob.create({
@@ -196,9 +197,9 @@ export function createImportJobs(deps: ImportJobsDeps) {
         details: [{ path: 'acknowledgeLicense', reason: 'must be true for a license that is not permissive' }],
       });
     }
-    // Only one confirmation wins, however many arrive.
-    const claimed = await ImportJob.findOneAndUpdate({ _id: jobId, state: 'awaiting-confirmation' }, { $set: { state: 'running' } }, { new: true, lean: true });
-    if (!claimed) throw new DomainError('CONFLICT', 'this import is already being installed');
+    // One decision per job (confirm or discard), however many arrive, in however many processes.
+    if (!(await claims.once(`import-decision:${jobId}`))) throw new DomainError('CONFLICT', 'this import was already confirmed or discarded');
+    await ImportJob.updateOne({ _id: jobId }, { $set: { state: 'running' } });
     const row = await ImportJob.findById(jobId).lean();
     const staged = row!.staged as StagedPackage;
     const tracker = trackSteps<ImportStepId>(IMPORT_STEPS, (steps) => ImportJob.updateOne({ _id: jobId }, { $set: { steps } }), stepViews(row!.steps));
@@ -238,8 +239,11 @@ export function createImportJobs(deps: ImportJobsDeps) {
 
   async function discard(actor: Actor, jobId: string): Promise<ImportJobView> {
     if (!isAdmin(actor)) throw new DomainError('FORBIDDEN', 'Only an admin may discard an import');
-    const row = await ImportJob.findOneAndUpdate({ _id: validId(jobId), state: 'awaiting-confirmation' }, { $set: { state: 'discarded' } }, { new: true, lean: true });
-    if (!row) throw new DomainError('CONFLICT', 'only an import waiting for confirmation can be discarded');
+    const waiting = await get(jobId);
+    if (waiting?.state !== 'awaiting-confirmation' || !(await claims.once(`import-decision:${jobId}`))) {
+      throw new DomainError('CONFLICT', 'only an import waiting for confirmation can be discarded');
+    }
+    await ImportJob.updateOne({ _id: jobId }, { $set: { state: 'discarded' } });
     return (await get(jobId))!;
   }
 

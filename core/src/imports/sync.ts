@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { systemActor } from '../auth/index.ts';
-import type { Models } from '../db/index.ts';
+import { createClaims, type Models } from '../db/index.ts';
 import { toDomainError } from '../errors/index.ts';
 import type { ExtensionReader, ExtensionWriter } from '../extensions/index.ts';
 import type { Logger } from '../log/index.ts';
@@ -9,9 +8,6 @@ import type { GithubClient } from './github.ts';
 import { parseGithubLocation } from './github.ts';
 import type { ImportJobs } from './import-jobs.ts';
 import { stagePackage, type StageDeps } from './stage.ts';
-
-/** A sync holds its import's lease this long; a crashed holder's lease lapses after it. */
-const SYNC_LEASE_MS = 2 * 60_000;
 
 export type SyncOutcome = 'unchanged' | 'updated' | 'review-failed' | 'license-changed' | 'failed';
 
@@ -28,22 +24,23 @@ export interface ImportSyncDeps {
 
 /**
  * The background sync of auto-updating GitHub imports. Every web process may run it: a due
- * import is claimed by moving its `nextSyncAt` one interval on and taking its lease in one
- * atomic update, so each check runs in exactly one process.
+ * import is claimed once per due time (an insert-once claim keyed by the import and its
+ * `nextSyncAt`), then moved one interval on, so each check runs in exactly one process.
  */
 export function createImportSync(deps: ImportSyncDeps) {
   const { ExtensionImport, ImportSyncEvent } = deps.models;
-  const workerId = `${process.pid}:${randomUUID()}`;
+  const claims = createClaims(deps.models);
   const actor = systemActor('import-sync');
 
   /** Claims an import that fell due by `passStart`, so one pass checks each import once at most. */
   async function claimDue(passStart: Date): Promise<{ _id: unknown } | null> {
-    const now = new Date();
-    return ExtensionImport.findOneAndUpdate(
-      { updatePolicy: 'auto', source: 'github', nextSyncAt: { $lte: passStart }, $or: [{ leaseUntil: null }, { leaseUntil: { $lt: now } }] },
-      { $set: { nextSyncAt: new Date(now.getTime() + deps.intervalMs), leaseOwner: workerId, leaseUntil: new Date(now.getTime() + SYNC_LEASE_MS) } },
-      { new: true, lean: true, sort: { nextSyncAt: 1 } },
-    );
+    const due = await ExtensionImport.find({ updatePolicy: 'auto', source: 'github', nextSyncAt: { $lte: passStart } }, { _id: 1, nextSyncAt: 1 }).sort({ nextSyncAt: 1 }).limit(50).lean();
+    for (const row of due) {
+      if (!(await claims.once(`import-sync:${String(row._id)}:${row.nextSyncAt!.getTime()}`))) continue;
+      await ExtensionImport.updateOne({ _id: row._id }, { $set: { nextSyncAt: new Date(Date.now() + deps.intervalMs) } });
+      return row;
+    }
+    return null;
   }
 
   /** Checks every due import once; returns what happened to each. */
@@ -51,11 +48,7 @@ export function createImportSync(deps: ImportSyncDeps) {
     const results: { extensionId: string; outcome: SyncOutcome }[] = [];
     const passStart = new Date();
     for (let claimed = await claimDue(passStart); claimed; claimed = await claimDue(passStart)) {
-      try {
-        results.push(await syncOne(String(claimed._id)));
-      } finally {
-        await ExtensionImport.updateOne({ _id: claimed._id, leaseOwner: workerId }, { $set: { leaseOwner: null, leaseUntil: null } });
-      }
+      results.push(await syncOne(String(claimed._id)));
     }
     return results;
   }

@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import type { Models } from '../db/index.ts';
+import { createClaims, type Models } from '../db/index.ts';
 
 /** A worker holds a run for this long and renews the lease while it works. */
 export const RUN_LEASE_MS = 5_000;
@@ -11,16 +10,29 @@ const RENEW_MS = 1_500;
  */
 export function createRunLeases(models: Models) {
   const { Run } = models;
-  const workerId = `${process.pid}:${randomUUID()}`;
+  const claims = createClaims(models);
+  const workerId = claims.owner;
 
+  /**
+   * Renews this worker's lease, or takes a free or lapsed one. Taking over is decided by an
+   * insert-once claim per lease generation (FerretDB's conditional updates are not atomic: two
+   * processes could both take the lease). The key also names the lease period, so a winner that
+   * died before recording its lease does not block the run for good.
+   */
   async function claim(runId: string): Promise<boolean> {
-    const now = new Date();
-    const claimed = await Run.findOneAndUpdate(
-      { _id: runId, $or: [{ leaseUntil: null }, { leaseUntil: { $lt: now } }, { leaseOwner: workerId }] },
-      { $set: { leaseOwner: workerId, leaseUntil: new Date(now.getTime() + RUN_LEASE_MS) } },
-      { new: true, lean: true },
-    );
-    return claimed !== null;
+    const run = await Run.findById(runId, { leaseOwner: 1, leaseUntil: 1, leaseGeneration: 1 }).lean();
+    if (!run) return false;
+    const now = Date.now();
+    const until = new Date(now + RUN_LEASE_MS);
+    if (run.leaseOwner === workerId) {
+      await Run.updateOne({ _id: runId, leaseOwner: workerId }, { $set: { leaseUntil: until } });
+      return true;
+    }
+    if (run.leaseOwner && run.leaseUntil && run.leaseUntil.getTime() >= now) return false;
+    const generation = run.leaseGeneration ?? 0;
+    if (!(await claims.once(`run-lease:${runId}:${generation}:${Math.floor(now / RUN_LEASE_MS)}`))) return false;
+    await Run.updateOne({ _id: runId }, { $set: { leaseOwner: workerId, leaseUntil: until, leaseGeneration: generation + 1 } });
+    return true;
   }
 
   /** Claims the run and keeps the lease alive until the returned release is called; null if held elsewhere. */

@@ -2,7 +2,7 @@ import { Schema, type InferSchemaType } from 'mongoose';
 
 /**
  * Where an imported extension came from and how it stays in sync: one row per imported
- * extension. The background sync claims due rows with a lease, so each check runs once.
+ * extension. The background sync claims each due time once (db/claims.ts), so each check runs once.
  */
 export const extensionImportSchema = new Schema(
   {
@@ -18,8 +18,6 @@ export const extensionImportSchema = new Schema(
     rejectedCommitSha: { type: String },
     updatePolicy: { type: String, enum: ['manual', 'auto'], required: true },
     nextSyncAt: { type: Date, default: null },
-    leaseOwner: { type: String, default: null },
-    leaseUntil: { type: Date, default: null },
   },
   { timestamps: true, collection: 'extension_imports' },
 );

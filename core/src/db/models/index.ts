@@ -16,6 +16,7 @@ import { connectorInstanceSchema } from './connector-instance.ts';
 import { importJobSchema } from './import-job.ts';
 import { extensionImportSchema } from './extension-import.ts';
 import { importSyncEventSchema } from './import-sync-event.ts';
+import { claimSchema } from './claim.ts';
 
 /** Binds every model to one connection; each collection's schema lives in its own file. */
 export function bindModels(connection: Connection) {
@@ -37,6 +38,7 @@ export function bindModels(connection: Connection) {
     ImportJob: connection.model('ImportJob', importJobSchema),
     ExtensionImport: connection.model('ExtensionImport', extensionImportSchema),
     ImportSyncEvent: connection.model('ImportSyncEvent', importSyncEventSchema),
+    Claim: connection.model('Claim', claimSchema),
   };
 }
 

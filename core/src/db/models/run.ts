@@ -27,6 +27,8 @@ export const runSchema = new Schema(
     /** Worker lease: a run whose lease lapsed while working is resumed or failed by the next claimer. */
     leaseOwner: { type: String, default: null },
     leaseUntil: { type: Date, default: null },
+    /** Counts takeovers; a takeover is won by claiming `run-lease:<id>:<generation>` (see db/claims.ts). */
+    leaseGeneration: { type: Number, default: 0 },
   },
   { timestamps: true, collection: 'runs', minimize: false },
 );

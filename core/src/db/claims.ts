@@ -1,0 +1,32 @@
+import { randomUUID } from 'node:crypto';
+import { isDuplicateKeyError } from './errors.ts';
+import type { Models } from './models/index.ts';
+
+export interface Claims {
+  /** This process's identity in claims and leases. */
+  readonly owner: string;
+  /** True for exactly one caller per key, across every process sharing the database. */
+  once(key: string): Promise<boolean>;
+  /** Drops claims older than `ageMs` (FerretDB has no TTL indexes). */
+  forgetOlderThan(ageMs: number): Promise<number>;
+}
+
+export function createClaims(models: Models, owner = `${process.pid}:${randomUUID()}`): Claims {
+  const { Claim } = models;
+  return {
+    owner,
+    async once(key) {
+      try {
+        await Claim.create({ _id: key, owner, at: new Date() });
+        return true;
+      } catch (error) {
+        if (isDuplicateKeyError(error)) return false;
+        throw error;
+      }
+    },
+    async forgetOlderThan(ageMs) {
+      const result = await Claim.deleteMany({ at: { $lt: new Date(Date.now() - ageMs) } });
+      return result.deletedCount;
+    },
+  };
+}

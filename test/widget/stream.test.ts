@@ -129,4 +129,29 @@ describe('the widget stream route', () => {
     expect(await services.widgetKeys.verify('cms_a', 'drupal', rotated)).toBe(true);
     key = rotated;
   });
+  it('stops the LLM turn when the widget goes away mid-answer, and logs no failure', async () => {
+    let sawAbort: () => void = () => {};
+    const aborted = new Promise<void>((resolve) => (sawAbort = resolve));
+    const endless: LlmProvider = {
+      name: 'endless',
+      model: 'endless',
+      async *stream(_turn: LlmTurn, signal?: AbortSignal) {
+        signal?.addEventListener('abort', () => sawAbort(), { once: true });
+        for (let i = 0; !signal?.aborted; i++) {
+          yield { type: 'text-delta', text: `word ${i} ` };
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+      },
+      complete: () => Promise.reject(new Error('not used')),
+    };
+    const logger = createMemoryLogger();
+    const handler = createWidgetStreamHandler({ streams: services.streams, widgetKeys: services.widgetKeys, llm: () => endless, rateLimiter: createRateLimiter({ limit: 100, windowMs: 60_000 }), logger });
+    const response = await handler(request(ask('Talk forever.')), slug);
+    const reader = response.body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toContain('event: text');
+    await reader.cancel();
+    await expect(Promise.race([aborted.then(() => 'aborted'), new Promise((resolve) => setTimeout(() => resolve('still running'), 2_000))])).resolves.toBe('aborted');
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(logger.records.filter((entry) => entry.level === 'warn' || entry.level === 'error')).toEqual([]);
+  });
 });

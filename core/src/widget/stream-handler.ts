@@ -60,20 +60,40 @@ async function readBody<T>(request: Request, schema: z.ZodType<T>): Promise<T> {
   return parseOrThrow(schema, value, 'Invalid body');
 }
 
-/** An SSE response of frozen widget events; a failure becomes `error` and ends the stream. */
-function eventStream(origin: string, logger: Logger, produce: (send: (event: WidgetEvent) => void) => Promise<void>): Response {
+/**
+ * An SSE response of frozen widget events; a failure becomes `error` and ends the stream. When
+ * the client goes away (the request aborts or the reader cancels) the producer's signal aborts,
+ * so the LLM turn stops instead of running on for nobody, and nothing more is sent.
+ */
+function eventStream(origin: string, logger: Logger, requestSignal: AbortSignal, produce: (send: (event: WidgetEvent) => void, signal: AbortSignal) => Promise<void>): Response {
   const encoder = new TextEncoder();
+  const stop = new AbortController();
+  const onRequestAbort = () => stop.abort();
+  requestSignal.addEventListener('abort', onRequestAbort, { once: true });
+  let open = true;
   const body = new ReadableStream<Uint8Array>({
     async start(controller) {
-      const send = (event: WidgetEvent) => controller.enqueue(encoder.encode(encodeWidgetEvent(event)));
+      const send = (event: WidgetEvent) => {
+        if (open && !stop.signal.aborted) controller.enqueue(encoder.encode(encodeWidgetEvent(event)));
+      };
       try {
-        await produce(send);
+        await produce(send, stop.signal);
       } catch (error) {
-        logger.warn('widget request failed', { error });
-        send({ event: 'error', data: { message: error instanceof DomainError ? error.message : 'The assistant failed' } });
+        if (!stop.signal.aborted) {
+          logger.warn('widget request failed', { error });
+          send({ event: 'error', data: { message: error instanceof DomainError ? error.message : 'The assistant failed' } });
+        }
       } finally {
-        controller.close();
+        requestSignal.removeEventListener('abort', onRequestAbort);
+        if (open) {
+          open = false;
+          controller.close();
+        }
       }
+    },
+    cancel() {
+      open = false;
+      stop.abort();
     },
   });
   return new Response(body, { status: 200, headers: { ...cors(origin), 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' } });
@@ -108,9 +128,10 @@ export function createWidgetStreamHandler(deps: WidgetDeps) {
     }
     const history = body.messages.slice(-guarded.historyTurns);
     const editor = unit.primitives.find((p) => p.name === unit.widgetChatTool.primitive)!;
-    return eventStream(origin, deps.logger, async (send) => {
+    return eventStream(origin, deps.logger, request.signal, async (send, signal) => {
       let edited = false;
-      for await (const part of deps.llm().stream({ messages: [{ role: 'system', content: SYSTEM }, ...history], tools: [unit.widgetChatTool] }, request.signal)) {
+      for await (const part of deps.llm().stream({ messages: [{ role: 'system', content: SYSTEM }, ...history], tools: [unit.widgetChatTool] }, signal)) {
+        if (signal.aborted) return;
         if (part.type === 'text-delta' && part.text) send({ event: 'text', data: { content: part.text } });
         if (part.type === 'tool-call' && part.call.toolName === unit.widgetChatTool.name && !edited) {
           edited = true;
@@ -147,7 +168,7 @@ export function createWidgetUndoHandler(deps: WidgetDeps) {
       const domain = error as DomainError;
       return json({ error: domain.toPublicJSON() }, { status: domain.httpStatus, headers: cors(guarded.origin) });
     }
-    return eventStream(guarded.origin, deps.logger, async (send) => {
+    return eventStream(guarded.origin, deps.logger, request.signal, async (send) => {
       const values = Object.fromEntries(body.fields.map((change) => [change.field, change.before]));
       const result = await guarded.unit.restore(actorFor(guarded, new URL(request.url).pathname), { instanceId: guarded.instanceId, id: String(body.itemId), values });
       if (result.noChanges) return send({ event: 'done', data: { fallback: true } });

@@ -16,7 +16,7 @@ import { createMcpHttpHandler } from './mcp/index.ts';
 import { createBundleHandler, createWidgetKeys, createWidgetStreamHandler, createWidgetUndoHandler, type WidgetKeys } from './widget/index.ts';
 import { createRateLimiter } from './http/index.ts';
 import { createImports, type GithubClient, type Imports } from './imports/index.ts';
-import { createCmsBNotifier } from './notifications/index.ts';
+import { createCmsBEvents, createCmsBNotifier } from './notifications/index.ts';
 import { callRemoteAgent, createA2aClient, createRemoteBridge, createRemotePeers, type A2aClient, type RemoteBridge, type RemotePeers } from './a2a/client/index.ts';
 import type { Logger } from './log/index.ts';
 import { SERVICE_VERSION } from './version.ts';
@@ -52,6 +52,8 @@ export interface Services {
   widgetKeys: WidgetKeys;
   /** Signed notifications to CMS-B sites (retried with backoff). */
   notifyCmsB: ReturnType<typeof createCmsBNotifier>;
+  /** Built-in content events (`content.draft_updated`, `content.draft_restored`, `content.published`) to subscribed CMS-B sites. */
+  cmsBEvents: ReturnType<typeof createCmsBEvents>;
   /** Read at call time so flags can change without a restart. */
   flags(): FeatureFlags;
   version: string;
@@ -130,7 +132,9 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
   );
   const remote = createRemoteBridge({ client: a2aClient, runs, eventLog, leases: createRunLeases(database.models), logger: logger.child({ component: 'a2a-client' }) });
   const connectorInstances = createConnectorInstances({ models: database.models, sealer, audit });
-  const connectors = [cmsAConnector({ instances: connectorInstances, llm: () => llm }), cmsBConnector({ instances: connectorInstances, llm: () => llm })];
+  const notifyCmsB = createCmsBNotifier({ instances: connectorInstances, logger: logger.child({ component: 'notifications' }) });
+  const cmsBEvents = createCmsBEvents({ instances: connectorInstances, notify: notifyCmsB, logger: logger.child({ component: 'notifications' }) });
+  const connectors = [cmsAConnector({ instances: connectorInstances, llm: () => llm }), cmsBConnector({ instances: connectorInstances, llm: () => llm, events: cmsBEvents })];
   const primitives = createPrimitiveRegistry({ primitives: [extensionsSearchPrimitive(extensions), ...connectors.flatMap((c) => c.primitives)], audit });
   const streams = createStreamRegistry(connectors);
   const widgetKeys = createWidgetKeys({ models: database.models, audit });
@@ -160,7 +164,8 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     connectorInstances,
     streams,
     widgetKeys,
-    notifyCmsB: createCmsBNotifier({ instances: connectorInstances, logger: logger.child({ component: 'notifications' }) }),
+    notifyCmsB,
+    cmsBEvents,
     flags,
     version: SERVICE_VERSION,
     handlers: {

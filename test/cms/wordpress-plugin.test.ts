@@ -63,6 +63,12 @@ async function post(id: number): Promise<{ status: string; title: { raw: string 
   return (await (await fetch(`${wp.url}/wp-json/wp/v2/posts/${id}?context=edit`, { headers: { authorization: asEditor() } })).json()) as { status: string; title: { raw: string } };
 }
 
+async function received(auth = asAdmin()): Promise<{ id: string; type: string; postId: number | null }[]> {
+  const response = await fetch(`${wp.url}/wp-json/service/v1/received`, { headers: { authorization: auth } });
+  if (!response.ok) throw new Error(`received: ${response.status}`);
+  return (await response.json()) as { id: string; type: string; postId: number | null }[];
+}
+
 describe('the WordPress plugin in a real WordPress', () => {
   it('is configured on its settings page; an admin editing a post uses the widget to retitle it and to undo', async () => {
     const page = await browser.newPage();
@@ -96,6 +102,11 @@ describe('the WordPress plugin in a real WordPress', () => {
     await log.getByRole('button', { name: 'Undo' }).click();
     await expect.poll(() => log.getByRole('table', { name: 'Changes' }).count(), { timeout: SLOW }).toBe(2);
     expect((await post(id)).title.raw).toBe('Published by WordPress');
+
+    // The service told the site, signed with its webhook secret: the edit, then the undo.
+    await expect
+      .poll(async () => (await received()).filter((e) => e.postId === id).map((e) => e.type), { timeout: 30_000 })
+      .toEqual(['content.draft_restored', 'content.draft_updated']);
   }, 240_000);
 
   it('does not load the bundle for a user without manage_options, nor on the front end', async () => {
@@ -136,9 +147,18 @@ describe('the WordPress plugin in a real WordPress', () => {
 
 describe('outbound notifications from the service', () => {
   it('are signed with the instance\'s webhook secret and accepted by the plugin', async () => {
-    expect(await services.notifyCmsB('blog', 'publish.completed', { postId: 1, network: 'mastodon' })).toMatchObject({ attempts: 1 });
+    const { id } = await services.notifyCmsB('blog', 'publish.completed', { postId: 1, network: 'mastodon' });
+    expect((await received()).find((e) => e.id === id)).toMatchObject({ type: 'publish.completed', postId: 1 });
+    expect((await fetch(`${wp.url}/wp-json/service/v1/received`, { headers: { authorization: asEditor() } })).status).toBe(403);
     await services.connectorInstances.put(admin, { connector: 'cms_b', id: 'wrong', name: 'Wrong secret', siteUrl: wp.url, username: wp.username, credential: wp.applicationPassword, webhookSecret: 'not the secret' });
     await expect(services.notifyCmsB('wrong', 'publish.completed', {})).rejects.toMatchObject({ message: expect.stringContaining('refused the notification (401)') });
+  });
+
+  it('tell the site when a post is published through the connector', async () => {
+    const id = await createPost('To publish', 'draft');
+    await services.primitives.call({ type: 'ui', id: 'admin', email: 'a@acme.test', role: 'admin' }, 'cms_b_post_update', { instanceId: 'blog', id, status: 'publish' });
+    await services.cmsBEvents.flush();
+    expect((await received()).filter((e) => e.postId === id).map((e) => e.type)).toEqual(['content.published']);
   });
 
   it('are retried with backoff while the site answers 5xx', async () => {

@@ -124,6 +124,16 @@ add_action('rest_api_init', function () {
             return ['deleted' => true];
         },
     ]);
+    register_rest_route('service/v1', '/received', [
+        'methods' => 'GET', 'permission_callback' => $admin, 'callback' => function () {
+            $received = (array) get_option(SERVICE_WIDGET_RECEIVED, []);
+            $list = [];
+            foreach (array_reverse($received, true) as $id => $entry) {
+                $list[] = ['id' => (string) $id, 'type' => $entry['type'], 'postId' => isset($entry['postId']) ? $entry['postId'] : null, 'at' => $entry['at']];
+            }
+            return $list;
+        },
+    ]);
     // Signed by the Service: X-Service-Timestamp and X-Service-Signature = hex HMAC-SHA256 of "<timestamp>.<body>".
     register_rest_route('service/v1', '/receive', [
         'methods' => 'POST', 'permission_callback' => '__return_true', 'callback' => 'service_widget_receive',
@@ -152,7 +162,17 @@ function service_widget_receive(WP_REST_Request $request) {
     if (isset($received[$event['id']])) {
         return new WP_Error('service_widget_replay', 'Event already received', ['status' => 409]);
     }
-    $received[$event['id']] = ['type' => sanitize_key($event['type']), 'at' => gmdate('c')];
+    $data = isset($event['data']) && is_array($event['data']) ? $event['data'] : [];
+    $post_id = isset($data['postId']) ? absint($data['postId']) : null;
+    $received[$event['id']] = ['type' => sanitize_text_field($event['type']), 'postId' => $post_id, 'at' => gmdate('c')];
     update_option(SERVICE_WIDGET_RECEIVED, array_slice($received, -500, null, true), false);
+    /**
+     * Fires once per verified notification from the Service, e.g. to clear a cache or notify an editor.
+     *
+     * @param string $type  Event type, e.g. "content.draft_updated".
+     * @param array  $data  Event payload (see readme.txt).
+     * @param string $id    Event id (unique; replays are refused before this runs).
+     */
+    do_action('service_widget_notification', sanitize_text_field($event['type']), $data, sanitize_text_field($event['id']));
     return new WP_REST_Response(['received' => true], 202);
 }

@@ -48,3 +48,25 @@ export function createCmsBNotifier(deps: { instances: ConnectorInstances; logger
     }
   };
 }
+
+/**
+ * Built-in events for CMS-B sites, fire-and-forget: sent only to instances with a webhook
+ * secret (the site subscribed by configuring one), retried by the notifier, never failing the
+ * work that raised them; a notification that could not be delivered is logged.
+ */
+export function createCmsBEvents(deps: { instances: ConnectorInstances; notify: ReturnType<typeof createCmsBNotifier>; logger: Logger }) {
+  const pending = new Set<Promise<unknown>>();
+  function emit(instanceId: string, type: string, data: Record<string, unknown>): void {
+    const delivery = deps.instances
+      .webhookSecret('cms_b', instanceId)
+      .then((target) => (target ? deps.notify(instanceId, type, data) : null))
+      .catch((error: unknown) => deps.logger.warn('CMS-B notification not delivered', { instanceId, type, error }))
+      .finally(() => pending.delete(delivery));
+    pending.add(delivery);
+  }
+  /** Resolves when every notification started so far has been delivered or given up (shutdown, tests). */
+  const flush = async () => {
+    await Promise.all([...pending]);
+  };
+  return Object.assign(emit, { flush });
+}

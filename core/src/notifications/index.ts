@@ -1,1 +1,1 @@
-export { createCmsBNotifier, type Notification } from './cms-b-notifier.ts';
+export { createCmsBNotifier, createCmsBEvents, type Notification } from './cms-b-notifier.ts';

@@ -4,6 +4,7 @@ import { proposeEdits } from '../../llm/index.ts';
 import { diffFields, editStep, type ContentEditorResult } from '../content-edit.ts';
 import type { ConnectorInstances } from '../instances.ts';
 import type { CmsBPost } from './client.ts';
+import type { SiteEvents } from './index.ts';
 import { cmsBClientFor } from './primitives.ts';
 import { EDITABLE_FIELDS } from './schemas.ts';
 
@@ -14,7 +15,7 @@ const fieldsOf = (post: CmsBPost) => ({ title: post.title, content: post.content
  * (CMS-B has no separate draft revision), let the LLM choose edits, write them, and return the
  * diff of what WordPress stored (read back, not what was intended).
  */
-export function createCmsBContentEditor(deps: { instances: ConnectorInstances; llm: () => LlmProvider }) {
+export function createCmsBContentEditor(deps: { instances: ConnectorInstances; llm: () => LlmProvider; events?: SiteEvents }) {
   async function run(_actor: AgentAccessActor, input: { instanceId: string; id: number; task: string }): Promise<ContentEditorResult> {
     const client = await editStep('connect', () => cmsBClientFor(deps.instances, input.instanceId));
     const before = await editStep('read post', () => client.getPost(input.id));
@@ -33,6 +34,7 @@ export function createCmsBContentEditor(deps: { instances: ConnectorInstances; l
     await editStep('write draft', () => client.updatePost(input.id, updates));
     const after = await editStep('read back', () => client.getPost(input.id));
     const changes = diffFields(fieldsOf(before), fieldsOf(after), EDITABLE_FIELDS);
+    if (changes.length) deps.events?.(input.instanceId, 'content.draft_updated', { postId: before.id, fields: changes.map((c) => c.field), status: after.status });
     return { changes, postId: id, nodeId: id, noChanges: changes.length === 0, summary };
   }
   /** Undo: puts the given values back on the post's draft (demoting it first if needed). */
@@ -44,6 +46,7 @@ export function createCmsBContentEditor(deps: { instances: ConnectorInstances; l
     const after = await editStep('read back', () => client.getPost(input.id));
     const changes = diffFields(fieldsOf(before), fieldsOf(after), EDITABLE_FIELDS);
     const id = String(before.id);
+    if (changes.length) deps.events?.(input.instanceId, 'content.draft_restored', { postId: before.id, fields: changes.map((c) => c.field), status: after.status });
     return { changes, postId: id, nodeId: id, noChanges: changes.length === 0, summary: 'Restored.' };
   }
 

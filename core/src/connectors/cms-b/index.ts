@@ -5,13 +5,17 @@ import { createCmsBContentEditor } from './content-editor.ts';
 import { cmsBPrimitives, CMS_B } from './primitives.ts';
 
 /** The CMS-B (WordPress) connector unit: its primitives and its content-editor agent. */
-export function cmsBConnector(deps: { instances: ConnectorInstances; llm: () => LlmProvider }): ConnectorUnit {
-  const contentEditor = createCmsBContentEditor(deps);
+/** Tells the site something happened to its content (wired to signed notifications). */
+export type SiteEvents = (instanceId: string, type: string, data: Record<string, unknown>) => void;
+
+export function cmsBConnector(deps: { instances: ConnectorInstances; llm: () => LlmProvider; events?: SiteEvents }): ConnectorUnit {
+  const events: SiteEvents = deps.events ?? (() => {});
+  const contentEditor = createCmsBContentEditor({ ...deps, events });
   return {
     kind: 'connector',
     name: CMS_B,
     contentEditor,
-    primitives: cmsBPrimitives({ instances: deps.instances, contentEditor }),
+    primitives: cmsBPrimitives({ instances: deps.instances, contentEditor, events }),
     restore: (actor, input) => contentEditor.restore(actor, { ...input, id: Number(input.id) }),
     widgetChatTool: widgetChatTool(CMS_B, 'post'),
     stream: { slug: 'cms-b-content-editor', widgetAuthKey: 'cms_b_widget_auth' },

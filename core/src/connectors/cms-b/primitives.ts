@@ -4,6 +4,7 @@ import type { ConnectorInstances } from '../instances.ts';
 import { definePrimitive, type Primitive } from '../primitive.ts';
 import { createCmsBClient, type CmsBClient } from './client.ts';
 import type { ContentEditor } from './content-editor.ts';
+import type { SiteEvents } from './index.ts';
 import { instanceId, postFields, postId, postStatus } from './schemas.ts';
 
 const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true };
@@ -19,7 +20,7 @@ export async function cmsBClientFor(instances: ConnectorInstances, id: string): 
 }
 
 /** Every primitive of the spec's CMS-B table. */
-export function cmsBPrimitives(deps: { instances: ConnectorInstances; contentEditor: ContentEditor }): Primitive[] {
+export function cmsBPrimitives(deps: { instances: ConnectorInstances; contentEditor: ContentEditor; events?: SiteEvents }): Primitive[] {
   const client = (id: string) => cmsBClientFor(deps.instances, id);
   return [
     definePrimitive({
@@ -112,7 +113,12 @@ export function cmsBPrimitives(deps: { instances: ConnectorInstances; contentEdi
         }),
       annotations: WRITE,
       permission: 'write',
-      handler: async (_c, { instanceId: id, id: post, ...fields }) => (await client(id)).updatePost(post, fields),
+      async handler(_c, { instanceId: id, id: post, ...fields }) {
+        const updated = await (await client(id)).updatePost(post, fields);
+        // A completed publish is what a site most often wants to hear about.
+        if (fields.status === 'publish' && updated.status === 'publish') deps.events?.(id, 'content.published', { postId: updated.id, link: updated.link });
+        return updated;
+      },
     }),
     definePrimitive({
       name: 'cms_b_post_update_meta',

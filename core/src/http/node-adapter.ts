@@ -7,11 +7,10 @@ import { Readable } from 'node:stream';
  * not on the request's own `close`, which Node emits as soon as the body has been read.
  */
 export function toWebRequest(req: IncomingMessage, origin: string, res: ServerResponse): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-    else if (value !== undefined) headers.set(name, value);
-  }
+  // rawHeaders is a flat [name, value, …] list: repeated headers stay separate, as sent.
+  const pairs: [string, string][] = [];
+  for (let i = 0; i < req.rawHeaders.length; i += 2) pairs.push([req.rawHeaders[i]!, req.rawHeaders[i + 1]!]);
+  const headers = new Headers(pairs);
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
   const controller = new AbortController();
   res.once('close', () => {

@@ -159,6 +159,23 @@ describe('importing from GitHub', () => {
     expect((await services.extensions.get(extensionId!))!.version).toBe('1.2.0');
   });
 
+  it('a custom license is acknowledged for its text: new terms under the same name stop the auto update', async () => {
+    const terms = (year: number) => ({ license: 'SEE LICENSE IN LICENSE', licenseText: `Acme Source License ${year}. Use only inside Acme.` });
+    github.setRef('acme-labs', 'custom', 'main', github.commit('acme-labs', 'custom', packageFiles({ name: '@acme/custom', version: '1.0.0', ...terms(2025) })));
+    const waiting = await (await services.imports.startGithub(admin, { url: `${github.apiUrl}/acme-labs/custom`, ref: 'main', updatePolicy: 'auto' })).done;
+    const { extensionId } = await services.imports.jobs.confirm(admin, waiting.id, { acknowledgeLicense: true });
+    const mine = async () => (await services.imports.syncDue()).filter((r) => r.extensionId === extensionId).map((r) => r.outcome);
+
+    github.setRef('acme-labs', 'custom', 'main', github.commit('acme-labs', 'custom', packageFiles({ name: '@acme/custom', version: '1.0.1', ...terms(2025) })));
+    await sleep(SYNC_INTERVAL_MS + 50);
+    expect(await mine()).toEqual(['updated']);
+
+    github.setRef('acme-labs', 'custom', 'main', github.commit('acme-labs', 'custom', packageFiles({ name: '@acme/custom', version: '1.0.2', ...terms(2026) })));
+    await sleep(SYNC_INTERVAL_MS + 50);
+    expect(await mine()).toEqual(['license-changed']);
+    expect((await services.extensions.get(extensionId!))!.version).toBe('1.0.1');
+  });
+
   it('a job whose process died is marked failed', async () => {
     const stuck = await t.db.models.ImportJob.create({ source: 'zip', updatePolicy: 'manual', state: 'running', steps: [], actorId: 'x' });
     await t.db.models.ImportJob.collection.updateOne({ _id: stuck._id }, { $set: { updatedAt: new Date(Date.now() - 60_000) } });

@@ -5,6 +5,7 @@ import { DomainError, toDomainError } from '../errors/index.ts';
 import type { ExtensionReader, ExtensionView, ExtensionWriter, ImportedFrom } from '../extensions/index.ts';
 import { stepViews, trackSteps, type JobStep } from '../jobs/index.ts';
 import type { Logger } from '../log/index.ts';
+import { licenseTextHash } from './license.ts';
 import { compileStaged, IMPORT_STEPS, stagePackage, type ImportStepId, type PackageOrigin, type ShownFile, type StageDeps, type StagedPackage } from './stage.ts';
 
 export type ImportSource = ImportedFrom['source'];
@@ -152,6 +153,7 @@ export function createImportJobs(deps: ImportJobsDeps) {
           ref: request.ref,
           folder: request.folder,
           commitSha: staged.commitSha,
+          licenseTextHash: licenseTextHash(staged.license.text),
           rejectedCommitSha: null,
           updatePolicy,
           nextSyncAt: new Date(now.getTime() + deps.syncIntervalMs),

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import parseSpdx from 'spdx-expression-parse';
 
 /** Licenses that install without asking: the issue's list, by SPDX id. */
@@ -43,4 +44,9 @@ function declaredLicense(manifest: unknown): string | null {
   // The legacy `{ type }` form some old packages still use.
   const type = (license as { type?: unknown } | undefined)?.type;
   return typeof type === 'string' && type.trim() ? type.trim() : null;
+}
+
+/** What an acknowledgement covered: the license text's hash (whitespace-insensitive), or null without one. */
+export function licenseTextHash(text: string | null): string | null {
+  return text ? createHash('sha256').update(text.replace(/\s+/g, ' ').trim()).digest('hex') : null;
 }

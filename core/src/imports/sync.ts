@@ -7,6 +7,7 @@ import type { AuditLog } from '../audit/index.ts';
 import type { GithubClient } from './github.ts';
 import { parseGithubLocation } from './github.ts';
 import type { ImportJobs } from './import-jobs.ts';
+import { licenseTextHash } from './license.ts';
 import { stagePackage, type StageDeps } from './stage.ts';
 
 export type SyncOutcome = 'unchanged' | 'updated' | 'review-failed' | 'license-changed' | 'failed';
@@ -58,7 +59,8 @@ export function createImportSync(deps: ImportSyncDeps) {
     const extensionId = String(row.extensionId);
     const extension = await deps.reader.get(extensionId);
     if (!extension) {
-      await ExtensionImport.deleteOne({ _id: importId });
+      // Not visible to this instance (removed, or the vendor scope changed): keep the row, skip.
+      deps.logger.warn('import sync skipped an import whose extension this instance cannot read', { extensionId });
       return { extensionId, outcome: 'failed' };
     }
     const synced = () => deps.writer.updateImportedFrom(extensionId, { lastSyncedAt: new Date().toISOString() });
@@ -91,7 +93,9 @@ export function createImportSync(deps: ImportSyncDeps) {
     try {
       const staged = await stagePackage(deps.stage, { source: 'github', location, commitSha }, async () => {}, extension);
       const acknowledged = extension.origin.importedFrom?.license ?? null;
-      if (!staged.license.permissive && (staged.license.spdx ?? null) !== acknowledged) {
+      // A license that needed acknowledging is acknowledged for its words, not just its name.
+      const textChanged = (row.licenseTextHash ?? null) !== licenseTextHash(staged.license.text);
+      if (!staged.license.permissive && ((staged.license.spdx ?? null) !== acknowledged || textChanged)) {
         return refuse('license-changed', `the new version is licensed ${staged.license.spdx ?? 'under no declared license'}, which must be acknowledged: update it manually`, commitSha, true);
       }
       const installed = await deps.jobs.install(actor, {

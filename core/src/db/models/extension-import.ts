@@ -14,6 +14,8 @@ export const extensionImportSchema = new Schema(
     folder: { type: String },
     /** The commit the installed version was built from (GitHub imports). */
     commitSha: { type: String },
+    /** The license text the installed version carried (sha256), so a changed text is acknowledged again. */
+    licenseTextHash: { type: String, default: null },
     /** A commit whose review failed; not downloaded again until the ref moves on. */
     rejectedCommitSha: { type: String },
     updatePolicy: { type: String, enum: ['manual', 'auto'], required: true },

@@ -7,6 +7,8 @@ export interface Claims {
   readonly owner: string;
   /** True for exactly one caller per key, across every process sharing the database. */
   once(key: string): Promise<boolean>;
+  /** When a key was claimed, or null if it never was. */
+  claimedAt(key: string): Promise<Date | null>;
   /** Drops claims older than `ageMs` (FerretDB has no TTL indexes). */
   forgetOlderThan(ageMs: number): Promise<number>;
 }
@@ -23,6 +25,10 @@ export function createClaims(models: Models, owner = `${process.pid}:${randomUUI
         if (isDuplicateKeyError(error)) return false;
         throw error;
       }
+    },
+    async claimedAt(key) {
+      const row = await Claim.findById(key).lean();
+      return row?.at ?? null;
     },
     async forgetOlderThan(ageMs) {
       const result = await Claim.deleteMany({ at: { $lt: new Date(Date.now() - ageMs) } });

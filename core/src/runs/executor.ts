@@ -172,7 +172,8 @@ export function createRunExecutor(deps: {
     active.set(runId, controller);
     let release: (() => Promise<void>) | null = null;
     return leases
-      .hold(runId)
+      // Another worker took over (this one stalled past its lease): stop here; it continues the run.
+      .hold(runId, () => controller.abort())
       .then(async (held) => {
         release = held;
         if (!held) return;

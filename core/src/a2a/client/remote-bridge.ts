@@ -31,11 +31,14 @@ export function createRemoteBridge(deps: { client: A2aClient; runs: RunStore; ev
    * remote Last-Event-ID after each, so another process can take over if this one dies.
    */
   async function pump(run: RunView, link: RemoteLink, events: AsyncGenerator<RemoteEvent>): Promise<RunView> {
-    const release = await deps.leases.hold(run.id);
+    let lost = false;
+    const release = await deps.leases.hold(run.id, () => (lost = true));
     if (!release) throw new DomainError('CONFLICT', 'Another process is following this remote run');
     following.add(run.id);
     try {
       for await (const { id, event } of events) {
+        // Another process took the run over (this one stalled past its lease): it follows on.
+        if (lost) break;
         if (link.remoteTaskId === null) link.remoteTaskId = remoteTaskIdOf(event);
         link.remoteLastEventId = id;
         // The task snapshot that opens a remote stream is already in the local log as our own Task.

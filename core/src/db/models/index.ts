@@ -17,6 +17,7 @@ import { importJobSchema } from './import-job.ts';
 import { extensionImportSchema } from './extension-import.ts';
 import { importSyncEventSchema } from './import-sync-event.ts';
 import { claimSchema } from './claim.ts';
+import { runLeaseSchema } from './run-lease.ts';
 
 /** Binds every model to one connection; each collection's schema lives in its own file. */
 export function bindModels(connection: Connection) {
@@ -39,6 +40,7 @@ export function bindModels(connection: Connection) {
     ExtensionImport: connection.model('ExtensionImport', extensionImportSchema),
     ImportSyncEvent: connection.model('ImportSyncEvent', importSyncEventSchema),
     Claim: connection.model('Claim', claimSchema),
+    RunLease: connection.model('RunLease', runLeaseSchema),
   };
 }
 

@@ -24,15 +24,10 @@ export const runSchema = new Schema(
     artifacts: { type: [Schema.Types.Mixed], default: [] },
     /** Executor state: step cursor, step outputs, the pending interrupt. */
     progress: { type: Schema.Types.Mixed, default: {} },
-    /** Worker lease: a run whose lease lapsed while working is resumed or failed by the next claimer. */
-    leaseOwner: { type: String, default: null },
-    leaseUntil: { type: Date, default: null },
-    /** Counts takeovers; a takeover is won by claiming `run-lease:<id>:<generation>` (see db/claims.ts). */
-    leaseGeneration: { type: Number, default: 0 },
   },
   { timestamps: true, collection: 'runs', minimize: false },
 );
 runSchema.index({ updatedAt: -1 });
-runSchema.index({ state: 1, leaseUntil: 1 });
+runSchema.index({ state: 1, updatedAt: 1 });
 
 export type RunRecord = InferSchemaType<typeof runSchema>;

@@ -156,7 +156,10 @@ describe('outbound notifications from the service', () => {
 
   it('tell the site when a post is published through the connector', async () => {
     const id = await createPost('To publish', 'draft');
-    await services.primitives.call({ type: 'ui', id: 'admin', email: 'a@acme.test', role: 'admin' }, 'cms_b_post_update', { instanceId: 'blog', id, status: 'publish' });
+    const publish = () => services.primitives.call({ type: 'ui', id: 'admin', email: 'a@acme.test', role: 'admin' }, 'cms_b_post_update', { instanceId: 'blog', id, status: 'publish' });
+    await publish();
+    // Saving an already published post again is not another publish.
+    await publish();
     await services.cmsBEvents.flush();
     expect((await received()).filter((e) => e.postId === id).map((e) => e.type)).toEqual(['content.published']);
   });

@@ -155,24 +155,31 @@ function service_widget_receive(WP_REST_Request $request) {
         return new WP_Error('service_widget_bad_signature', 'Bad signature', ['status' => 401]);
     }
     $event = json_decode($body, true);
-    if (!is_array($event) || !isset($event['id'], $event['type'])) {
+    if (!is_array($event) || !isset($event['id'], $event['type']) || !is_string($event['id']) || !is_string($event['type'])
+        || !preg_match('/^[A-Za-z0-9-]{1,64}$/', $event['id']) || !preg_match('/^[a-z][a-z0-9_.]{1,63}$/', $event['type'])) {
         return new WP_Error('service_widget_bad_event', 'Malformed event', ['status' => 400]);
     }
-    $received = (array) get_option(SERVICE_WIDGET_RECEIVED, []);
-    if (isset($received[$event['id']])) {
+    // add_option inserts or fails: of two concurrent deliveries of one event, one gets through.
+    if (!add_option('service_widget_event_' . md5($event['id']), gmdate('c'), '', false)) {
         return new WP_Error('service_widget_replay', 'Event already received', ['status' => 409]);
     }
+    $received = (array) get_option(SERVICE_WIDGET_RECEIVED, []);
     $data = isset($event['data']) && is_array($event['data']) ? $event['data'] : [];
     $post_id = isset($data['postId']) ? absint($data['postId']) : null;
-    $received[$event['id']] = ['type' => sanitize_text_field($event['type']), 'postId' => $post_id, 'at' => gmdate('c')];
-    update_option(SERVICE_WIDGET_RECEIVED, array_slice($received, -500, null, true), false);
+    $received[$event['id']] = ['type' => $event['type'], 'postId' => $post_id, 'at' => gmdate('c')];
+    $kept = array_slice($received, -500, null, true);
+    // Events older than the kept 500 are far outside the timestamp window; their markers can go.
+    foreach (array_keys(array_diff_key($received, $kept)) as $old_id) {
+        delete_option('service_widget_event_' . md5((string) $old_id));
+    }
+    update_option(SERVICE_WIDGET_RECEIVED, $kept, false);
     /**
      * Fires once per verified notification from the Service, e.g. to clear a cache or notify an editor.
      *
      * @param string $type  Event type, e.g. "content.draft_updated".
-     * @param array  $data  Event payload (see readme.txt).
+     * @param array  $data  Event payload (see readme.txt), as sent: verified, not sanitised.
      * @param string $id    Event id (unique; replays are refused before this runs).
      */
-    do_action('service_widget_notification', sanitize_text_field($event['type']), $data, sanitize_text_field($event['id']));
+    do_action('service_widget_notification', $event['type'], $data, $event['id']);
     return new WP_REST_Response(['received' => true], 202);
 }

@@ -26,10 +26,16 @@ export function toWebRequest(req: IncomingMessage, origin: string, res: ServerRe
 
 /** Writes a Fetch `Response` (streamed) to a node:http response. */
 export async function sendWebResponse(res: ServerResponse, response: Response): Promise<void> {
-  // One flat list keeps repeated headers (set-cookie) and costs one call.
-  const headers: string[] = [];
-  response.headers.forEach((value, name) => headers.push(name, value));
-  res.writeHead(response.status, headers);
+  // One flat list keeps repeated headers (set-cookie) and costs one call; Node merges a flat list
+  // with headers set earlier one by one, losing repeats, so then each is appended instead.
+  if (res.getHeaderNames().length > 0) {
+    res.statusCode = response.status;
+    response.headers.forEach((value, name) => res.appendHeader(name, value));
+  } else {
+    const headers: string[] = [];
+    response.headers.forEach((value, name) => headers.push(name, value));
+    res.writeHead(response.status, headers);
+  }
   if (!response.body) return void res.end();
   const reader = response.body.getReader();
   res.once('close', () => void reader.cancel().catch(() => undefined));

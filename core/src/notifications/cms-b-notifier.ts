@@ -34,6 +34,8 @@ export function createCmsBNotifier(deps: { instances: ConnectorInstances; logger
           method: 'POST',
           headers: { 'content-type': 'application/json', 'x-service-timestamp': timestamp, 'x-service-signature': signature },
           body,
+          // A site that hangs counts as a failed attempt, so a delivery always ends.
+          signal: AbortSignal.timeout(10_000),
         });
         status = response.status;
         // 409: the plugin already has this event (an earlier attempt got through).

@@ -69,7 +69,8 @@ function eventStream(origin: string, logger: Logger, requestSignal: AbortSignal,
   const encoder = new TextEncoder();
   const stop = new AbortController();
   const onRequestAbort = () => stop.abort();
-  requestSignal.addEventListener('abort', onRequestAbort, { once: true });
+  if (requestSignal.aborted) stop.abort();
+  else requestSignal.addEventListener('abort', onRequestAbort, { once: true });
   let open = true;
   const body = new ReadableStream<Uint8Array>({
     async start(controller) {

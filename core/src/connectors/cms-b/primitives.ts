@@ -114,9 +114,11 @@ export function cmsBPrimitives(deps: { instances: ConnectorInstances; contentEdi
       annotations: WRITE,
       permission: 'write',
       async handler(_c, { instanceId: id, id: post, ...fields }) {
-        const updated = await (await client(id)).updatePost(post, fields);
-        // A completed publish is what a site most often wants to hear about.
-        if (fields.status === 'publish' && updated.status === 'publish') deps.events?.(id, 'content.published', { postId: updated.id, link: updated.link });
+        const site = await client(id);
+        // A completed publish is what a site most often wants to hear about; not a re-save of a published post.
+        const wasPublished = fields.status === 'publish' ? (await site.getPost(post)).status === 'publish' : true;
+        const updated = await site.updatePost(post, fields);
+        if (!wasPublished && updated.status === 'publish') deps.events?.(id, 'content.published', { postId: updated.id, link: updated.link });
         return updated;
       },
     }),

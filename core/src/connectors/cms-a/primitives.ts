@@ -6,10 +6,10 @@ import { proposeEdits } from '../../llm/index.ts';
 import { diffFields, editStep, type ContentEditorResult } from '../content-edit.ts';
 import { instanceId, type ConnectorInstances } from '../instances.ts';
 import { definePrimitive, type Primitive } from '../primitive.ts';
+import { instancesListPrimitive, READ_ONLY, statusPrimitive } from '../standard-primitives.ts';
 import { createCmsAClient, type CmsAClient, type CmsANode } from './client.ts';
 
 export const CMS_A = 'cms_a';
-const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true };
 
 /** CMS-A node ids are strings; alphanumeric ids are allowed, and a number is taken as its digits. */
 const nodeId = z.preprocess((value) => (typeof value === 'number' && Number.isInteger(value) && value > 0 ? String(value) : value), z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a node id (letters, digits, _ or -)'));
@@ -73,38 +73,22 @@ export function createCmsAContentEditor(deps: { instances: ConnectorInstances; l
 export function cmsAPrimitives(deps: { instances: ConnectorInstances; contentEditor: ReturnType<typeof createCmsAContentEditor> }): Primitive[] {
   const client = (id: string) => clientFor(deps.instances, id);
   return [
-    definePrimitive({
-      name: 'cms_a_status',
+    statusPrimitive({
       connector: CMS_A,
       description: 'Connection status of a configured CMS-A (Drupal) instance through its tools module.',
-      input: z.object({ instanceId }),
-      annotations: READ,
-      permission: 'read',
-      async handler(_c, input) {
-        const site = await client(input.instanceId);
-        try {
-          const info = await site.siteInfo();
-          return { instanceId: input.instanceId, connected: true, site: info.name, version: info.version };
-        } catch (error) {
-          return { instanceId: input.instanceId, connected: false, reason: error instanceof Error ? error.message : String(error) };
-        }
+      instances: deps.instances,
+      async probe(instance) {
+        const info = await createCmsAClient({ siteUrl: instance.siteUrl, mcpKey: instance.credential }).siteInfo();
+        return { site: info.name, version: info.version };
       },
     }),
-    definePrimitive({
-      name: 'cms_a_instances_list',
-      connector: CMS_A,
-      description: 'All configured CMS-A instances (no credentials).',
-      input: z.object({}).strict(),
-      annotations: READ,
-      permission: 'read',
-      handler: () => deps.instances.list(CMS_A),
-    }),
+    instancesListPrimitive(CMS_A, 'CMS-A', deps.instances),
     definePrimitive({
       name: 'cms_a_node_get',
       connector: CMS_A,
       description: 'A node with edit context: its latest revision, the draft when there is one. Media are inline in the fields.',
       input: z.object({ instanceId, id: nodeId }),
-      annotations: READ,
+      annotations: READ_ONLY,
       permission: 'read',
       handler: async (_c, input) => getWithEditContext(await client(input.instanceId), input.id),
     }),
@@ -113,7 +97,7 @@ export function cmsAPrimitives(deps: { instances: ConnectorInstances; contentEdi
       connector: CMS_A,
       description: 'Nodes matching a text, optionally by status.',
       input: z.object({ instanceId, query: z.string().max(200).optional(), status: z.enum(['published', 'draft', 'any']).default('any'), limit: z.number().int().min(1).max(100).default(10) }),
-      annotations: READ,
+      annotations: READ_ONLY,
       permission: 'read',
       handler: async (_c, input) => (await client(input.instanceId)).search({ status: input.status, limit: input.limit, ...(input.query ? { text: input.query } : {}) }),
     }),

@@ -1,21 +1,24 @@
 import { z } from 'zod';
 import { DomainError } from '../../errors/index.ts';
-import type { ConnectorInstances } from '../instances.ts';
+import type { ConnectorInstances, ConnectorInstanceView } from '../instances.ts';
 import { definePrimitive, type Primitive } from '../primitive.ts';
+import { instancesListPrimitive, READ_ONLY, statusPrimitive } from '../standard-primitives.ts';
 import { createCmsBClient, type CmsBClient } from './client.ts';
 import type { ContentEditor } from './content-editor.ts';
 import type { SiteEvents } from './index.ts';
 import { instanceId, postFields, postId, postStatus } from './schemas.ts';
 
-const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true };
 const WRITE = { readOnlyHint: false, destructiveHint: false, idempotentHint: true };
 
 export const CMS_B = 'cms_b';
 
 /** A client for one configured instance, its application password opened for this call. */
 export async function cmsBClientFor(instances: ConnectorInstances, id: string): Promise<CmsBClient> {
-  const instance = await instances.withCredential(CMS_B, id);
-  if (!instance.username) throw new DomainError('VALIDATION_FAILED', `CMS-B instance ${id} has no username`);
+  return cmsBClientOf(await instances.withCredential(CMS_B, id));
+}
+
+function cmsBClientOf(instance: ConnectorInstanceView & { credential: string }): CmsBClient {
+  if (!instance.username) throw new DomainError('VALIDATION_FAILED', `CMS-B instance ${instance.id} has no username`);
   return createCmsBClient({ siteUrl: instance.siteUrl, username: instance.username, applicationPassword: instance.credential });
 }
 
@@ -23,38 +26,19 @@ export async function cmsBClientFor(instances: ConnectorInstances, id: string): 
 export function cmsBPrimitives(deps: { instances: ConnectorInstances; contentEditor: ContentEditor; events?: SiteEvents }): Primitive[] {
   const client = (id: string) => cmsBClientFor(deps.instances, id);
   return [
-    definePrimitive({
-      name: 'cms_b_status',
+    statusPrimitive({
       connector: CMS_B,
       description: 'Connection status of a configured CMS-B (WordPress) instance: reachable, and who the credential acts as.',
-      input: z.object({ instanceId }),
-      annotations: READ,
-      permission: 'read',
-      async handler(_context, input) {
-        try {
-          const me = await (await client(input.instanceId)).me();
-          return { instanceId: input.instanceId, connected: true, user: me.slug };
-        } catch (error) {
-          if (error instanceof DomainError && error.code === 'NOT_FOUND' && error.message.startsWith('No cms_b instance')) throw error;
-          return { instanceId: input.instanceId, connected: false, reason: error instanceof Error ? error.message : String(error) };
-        }
-      },
+      instances: deps.instances,
+      probe: async (instance) => ({ user: (await cmsBClientOf(instance).me()).slug }),
     }),
-    definePrimitive({
-      name: 'cms_b_instances_list',
-      connector: CMS_B,
-      description: 'All configured CMS-B instances (no credentials).',
-      input: z.object({}).strict(),
-      annotations: READ,
-      permission: 'read',
-      handler: () => deps.instances.list(CMS_B),
-    }),
+    instancesListPrimitive(CMS_B, 'CMS-B', deps.instances),
     definePrimitive({
       name: 'cms_b_post_get',
       connector: CMS_B,
       description: 'A post with its raw (edit context) title, content and excerpt.',
       input: z.object({ instanceId, id: postId }),
-      annotations: READ,
+      annotations: READ_ONLY,
       permission: 'read',
       handler: async (_c, input) => (await client(input.instanceId)).getPost(input.id),
     }),
@@ -63,7 +47,7 @@ export function cmsBPrimitives(deps: { instances: ConnectorInstances; contentEdi
       connector: CMS_B,
       description: 'Posts, newest first, optionally filtered by status or a search text.',
       input: z.object({ instanceId, status: z.enum(['any', 'publish', 'draft', 'pending', 'private', 'future']).default('any'), search: z.string().max(200).optional(), limit: z.number().int().min(1).max(100).default(10) }),
-      annotations: READ,
+      annotations: READ_ONLY,
       permission: 'read',
       handler: async (_c, input) => (await client(input.instanceId)).listPosts({ status: input.status, perPage: input.limit, ...(input.search ? { search: input.search } : {}) }),
     }),
@@ -72,7 +56,7 @@ export function cmsBPrimitives(deps: { instances: ConnectorInstances; contentEdi
       connector: CMS_B,
       description: 'The most recently modified post, whatever its status.',
       input: z.object({ instanceId }),
-      annotations: READ,
+      annotations: READ_ONLY,
       permission: 'read',
       async handler(_c, input) {
         const [latest] = await (await client(input.instanceId)).listPosts({ perPage: 1, orderby: 'modified' });
@@ -85,7 +69,7 @@ export function cmsBPrimitives(deps: { instances: ConnectorInstances; contentEdi
       connector: CMS_B,
       description: 'The publication status of a post.',
       input: z.object({ instanceId, id: postId }),
-      annotations: READ,
+      annotations: READ_ONLY,
       permission: 'read',
       async handler(_c, input) {
         const post = await (await client(input.instanceId)).getPost(input.id);

@@ -1,3 +1,4 @@
+import type { ReviewContext } from '../agents/index.ts';
 import type { Models } from '../db/index.ts';
 import { toExtensionView, type ExtensionView } from './extension-view.ts';
 import { visibilityFilter } from './visibility.ts';
@@ -21,6 +22,8 @@ export interface ExtensionReader {
   getByPackageName(packageName: string): Promise<ExtensionView | null>;
   /** Agent dependencies of every visible record, for review's cycle check. */
   dependencyIndex(): Promise<Map<string, Record<string, string>>>;
+  /** What review needs to judge a package for `vendorScope`: that scope and the visible agents' dependencies (for cycles). */
+  reviewContext(vendorScope: string): Promise<ReviewContext>;
   /** The filter in effect for this reader, for `explain` checks. */
   filter(): ReturnType<typeof visibilityFilter>;
 }
@@ -34,6 +37,10 @@ export function createExtensionReader(models: Models, identity: { vendorScope: s
   const visible = () => visibilityFilter(identity.vendorScope);
   const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+  const dependencyIndex = async () => {
+    const rows = await Extension.find(visible(), { packageName: 1, 'compiled.agentDependencies': 1 }).lean();
+    return new Map(rows.map((row) => [row.packageName, (row.compiled as { agentDependencies?: Record<string, string> } | undefined)?.agentDependencies ?? {}]));
+  };
   const marketplace: ExtensionReader['marketplace'] = async ({ text, kind, limit = 50, after } = {}) => {
     const size = Math.min(Math.max(limit, 1), 200);
     const and: Record<string, unknown>[] = [visible()];
@@ -63,9 +70,10 @@ export function createExtensionReader(models: Models, identity: { vendorScope: s
       const row = await Extension.findOne({ $and: [visible(), { packageName }] }).lean();
       return row ? toExtensionView(row) : null;
     },
-    async dependencyIndex() {
-      const rows = await Extension.find(visible(), { packageName: 1, 'compiled.agentDependencies': 1 }).lean();
-      return new Map(rows.map((row) => [row.packageName, ((row.compiled as { agentDependencies?: Record<string, string> } | undefined)?.agentDependencies ?? {})]));
+    dependencyIndex,
+    async reviewContext(vendorScope) {
+      const index = await dependencyIndex();
+      return { vendorScope, knownDependencies: (name) => index.get(name) };
     },
     filter: visible,
   };

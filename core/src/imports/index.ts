@@ -11,7 +11,7 @@ import type { ArchiveLimits } from '../archive/index.ts';
 import { draftSource, draftTurn, type DraftFields } from './chat-draft.ts';
 import { createGithubClient, githubWebOrigin, parseGithubLocation, type GithubClient } from './github.ts';
 import { createImportJobs, type ImportJobView, type UpdatePolicy } from './import-jobs.ts';
-import type { ShownFile } from './stage.ts';
+import { shownFiles, type ShownFile } from './stage.ts';
 import { createImportSync } from './sync.ts';
 
 export { classifyLicense, PERMISSIVE_LICENSES, type LicenseVerdict } from './license.ts';
@@ -85,15 +85,11 @@ export function createImports(deps: ImportsDeps) {
       assertMayAuthor(actor);
       const { fields, reply } = await draftTurn(deps.llm(), { vendorScope: deps.identity.vendorScope, fields: input.fields, messages: input.messages });
       const source = draftSource(fields, deps.identity.vendorScope);
-      const index = await deps.reader.dependencyIndex();
-      const { findings } = reviewSource(source, { vendorScope: deps.identity.vendorScope, knownDependencies: (name) => index.get(name) });
+      const { findings } = reviewSource(source, await deps.reader.reviewContext(deps.identity.vendorScope));
       return {
         fields,
         reply,
-        files: [
-          { name: 'package.json', text: `${JSON.stringify(source.manifest, null, 2)}\n` },
-          { name: 'flow.json', text: `${JSON.stringify(source.flow, null, 2)}\n` },
-        ],
+        files: shownFiles(source, 'flow.json', null),
         findings,
       };
     },

@@ -99,8 +99,7 @@ export async function stagePackage(deps: StageDeps, from: PackageOrigin, progres
   await progress('compile', 'done', `${manifest.name}@${manifest.version}`);
 
   await progress('review', 'running');
-  const index = await deps.reader.dependencyIndex();
-  const review = reviewSource(source, { vendorScope: deps.vendorScope, knownDependencies: (name) => index.get(name) });
+  const review = reviewSource(source, await deps.reader.reviewContext(deps.vendorScope));
   if (!review.passed) throw reviewFailed(`Review found ${review.findings.length} problem(s)`, review.findings);
   await progress('review', 'done', 'passed');
 
@@ -134,7 +133,8 @@ function flowFileOf(source: AgentSource): string {
   return typeof flow === 'string' ? flow : 'flow.json';
 }
 
-function shownFiles(source: AgentSource, flowFile: string, licenseText: string | null): ShownFile[] {
+/** A package's files as the admin sees them before anything is saved. */
+export function shownFiles(source: AgentSource, flowFile: string, licenseText: string | null): ShownFile[] {
   return [
     { name: 'package.json', text: `${JSON.stringify(source.manifest, null, 2)}\n` },
     { name: flowFile, text: `${JSON.stringify(source.flow, null, 2)}\n` },

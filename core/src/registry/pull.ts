@@ -48,9 +48,8 @@ export function createPull(deps: RegistryDeps) {
     if (parsed.parsed.manifest.name !== input.packageName || parsed.parsed.manifest.version !== version) {
       throw new DomainError('INTEGRITY_MISMATCH', `the tarball holds ${parsed.parsed.manifest.name}@${parsed.parsed.manifest.version}, not ${input.packageName}@${version}`);
     }
-    const index = await deps.reader.dependencyIndex();
     // A pulled package lives in its publisher's scope: review everything but the scope rule.
-    const result = reviewSource(source, { vendorScope: scope, knownDependencies: (name) => index.get(name) });
+    const result = reviewSource(source, await deps.reader.reviewContext(scope));
     if (!result.passed) throw new DomainError('REVIEW_FAILED', `Review found ${result.findings.length} problem(s) in the pulled package`, { details: result.findings });
 
     const installed = await deps.writer.install({

@@ -29,10 +29,7 @@ export function assertMayAuthor(actor: Actor): void {
 export function createSourceOperations(deps: RegistryDeps) {
   const { reader, writer, identity } = deps;
 
-  const reviewContext = async () => {
-    const index = await reader.dependencyIndex();
-    return { vendorScope: identity.vendorScope, knownDependencies: (name: string) => index.get(name) };
-  };
+  const reviewContext = () => reader.reviewContext(identity.vendorScope);
 
   /** `agent_source_compile`: derives the runtime fields and upserts the template record. */
   async function compile(actor: Actor, source: AgentSource): Promise<ExtensionView> {

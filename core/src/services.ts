@@ -133,7 +133,7 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
   const remote = createRemoteBridge({ client: a2aClient, runs, eventLog, leases: createRunLeases(database.models), logger: logger.child({ component: 'a2a-client' }) });
   const connectorInstances = createConnectorInstances({ models: database.models, sealer, audit });
   const notifyCmsB = createCmsBNotifier({ instances: connectorInstances, logger: logger.child({ component: 'notifications' }) });
-  const cmsBEvents = createCmsBEvents({ instances: connectorInstances, notify: notifyCmsB, logger: logger.child({ component: 'notifications' }) });
+  const cmsBEvents = createCmsBEvents({ notify: notifyCmsB, logger: logger.child({ component: 'notifications' }) });
   const connectors = [cmsAConnector({ instances: connectorInstances, llm: () => llm }), cmsBConnector({ instances: connectorInstances, llm: () => llm, events: cmsBEvents })];
   const primitives = createPrimitiveRegistry({ primitives: [extensionsSearchPrimitive(extensions), ...connectors.flatMap((c) => c.primitives)], audit });
   const streams = createStreamRegistry(connectors);

@@ -19,10 +19,14 @@ export interface Notification {
 export function createCmsBNotifier(deps: { instances: ConnectorInstances; logger: Logger; attempts?: number; baseDelayMs?: number }) {
   const attempts = deps.attempts ?? 4;
   const baseDelay = deps.baseDelayMs ?? 500;
-  return async function notify(instanceId: string, type: string, data: Record<string, unknown>): Promise<{ id: string; attempts: number }> {
+  /** `subscribedOnly`: an instance without a webhook secret is skipped (null) instead of refused. */
+  async function deliver(instanceId: string, type: string, data: Record<string, unknown>, subscribedOnly: boolean): Promise<{ id: string; attempts: number } | null> {
     if (!/^[a-z][a-z0-9_.]{1,63}$/.test(type)) throw new DomainError('VALIDATION_FAILED', `event type "${type}" must be lowercase dotted words`);
     const target = await deps.instances.webhookSecret('cms_b', instanceId);
-    if (!target) throw new DomainError('NOT_FOUND', `CMS-B instance ${instanceId} has no webhook secret`);
+    if (!target) {
+      if (subscribedOnly) return null;
+      throw new DomainError('NOT_FOUND', `CMS-B instance ${instanceId} has no webhook secret`);
+    }
     const event: Notification = { id: randomUUID(), type, data };
     const body = JSON.stringify(event);
     for (let attempt = 1; ; attempt++) {
@@ -48,7 +52,9 @@ export function createCmsBNotifier(deps: { instances: ConnectorInstances; logger
       deps.logger.warn('notification failed, retrying', { instanceId, type, attempt, status });
       await new Promise((resolve) => setTimeout(resolve, baseDelay * 2 ** (attempt - 1)));
     }
-  };
+  }
+  const notify = async (instanceId: string, type: string, data: Record<string, unknown>) => (await deliver(instanceId, type, data, false))!;
+  return Object.assign(notify, { ifSubscribed: (instanceId: string, type: string, data: Record<string, unknown>) => deliver(instanceId, type, data, true) });
 }
 
 /**
@@ -56,12 +62,11 @@ export function createCmsBNotifier(deps: { instances: ConnectorInstances; logger
  * secret (the site subscribed by configuring one), retried by the notifier, never failing the
  * work that raised them; a notification that could not be delivered is logged.
  */
-export function createCmsBEvents(deps: { instances: ConnectorInstances; notify: ReturnType<typeof createCmsBNotifier>; logger: Logger }) {
+export function createCmsBEvents(deps: { notify: ReturnType<typeof createCmsBNotifier>; logger: Logger }) {
   const pending = new Set<Promise<unknown>>();
   function emit(instanceId: string, type: string, data: Record<string, unknown>): void {
-    const delivery = deps.instances
-      .webhookSecret('cms_b', instanceId)
-      .then((target) => (target ? deps.notify(instanceId, type, data) : null))
+    const delivery = deps.notify
+      .ifSubscribed(instanceId, type, data)
       .catch((error: unknown) => deps.logger.warn('CMS-B notification not delivered', { instanceId, type, error }))
       .finally(() => pending.delete(delivery));
     pending.add(delivery);

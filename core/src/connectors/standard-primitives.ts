@@ -3,6 +3,10 @@ import { instanceId, type ConnectorInstances, type ConnectorInstanceView } from 
 import { definePrimitive, type Primitive, type PrimitiveAnnotations } from './primitive.ts';
 
 export const READ_ONLY: PrimitiveAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true };
+/** Writes that leave the same result when repeated (set these fields, publish this draft). */
+export const WRITE_IDEMPOTENT: PrimitiveAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: true };
+/** Writes that add something each time (a new draft, an upload, an editor run). */
+export const WRITE_ADDITIVE: PrimitiveAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false };
 
 /**
  * `<connector>_status`: an unknown instance is an error; a site that cannot be reached or refuses

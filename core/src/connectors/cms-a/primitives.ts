@@ -6,7 +6,7 @@ import { proposeEdits } from '../../llm/index.ts';
 import { diffFields, editStep, type ContentEditorResult } from '../content-edit.ts';
 import { instanceId, type ConnectorInstances } from '../instances.ts';
 import { definePrimitive, type Primitive } from '../primitive.ts';
-import { instancesListPrimitive, READ_ONLY, statusPrimitive } from '../standard-primitives.ts';
+import { instancesListPrimitive, READ_ONLY, statusPrimitive, WRITE_ADDITIVE, WRITE_IDEMPOTENT } from '../standard-primitives.ts';
 import { createCmsAClient, type CmsAClient, type CmsANode } from './client.ts';
 
 export const CMS_A = 'cms_a';
@@ -106,7 +106,7 @@ export function cmsAPrimitives(deps: { instances: ConnectorInstances; contentEdi
       connector: CMS_A,
       description: 'Creates a draft revision of a node from its latest revision; the published revision stays live.',
       input: z.object({ instanceId, id: nodeId, message: z.string().max(500).optional() }),
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+      annotations: WRITE_ADDITIVE,
       permission: 'write',
       handler: async (_c, input) => (await client(input.instanceId)).createDraftRevision(input.id, input.message),
     }),
@@ -122,7 +122,7 @@ export function cmsAPrimitives(deps: { instances: ConnectorInstances; contentEdi
           .strict()
           .refine((f) => Object.values(f).some((v) => v !== undefined), 'name at least one field to change (title, body, summary or media)'),
       }),
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+      annotations: WRITE_IDEMPOTENT,
       permission: 'write',
       handler: async (_c, input) => (await client(input.instanceId)).update(input.id, input.fields),
     }),
@@ -131,7 +131,7 @@ export function cmsAPrimitives(deps: { instances: ConnectorInstances; contentEdi
       connector: CMS_A,
       description: 'Publishes the node\'s draft revision.',
       input: z.object({ instanceId, id: nodeId }),
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+      annotations: WRITE_IDEMPOTENT,
       permission: 'write',
       handler: async (_c, input) => (await client(input.instanceId)).publish(input.id),
     }),
@@ -140,7 +140,7 @@ export function cmsAPrimitives(deps: { instances: ConnectorInstances; contentEdi
       connector: CMS_A,
       description: 'Hands an edit task for one node to the content-editor agent; answers the field diff it wrote to a draft revision.',
       input: z.object({ instanceId, id: nodeId, task: z.string().min(1).max(20_000) }),
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+      annotations: WRITE_ADDITIVE,
       permission: 'write',
       handler: (context, input) => deps.contentEditor.run(context.actor, input),
     }),

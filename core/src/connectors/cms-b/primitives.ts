@@ -2,13 +2,12 @@ import { z } from 'zod';
 import { DomainError } from '../../errors/index.ts';
 import type { ConnectorInstances, ConnectorInstanceView } from '../instances.ts';
 import { definePrimitive, type Primitive } from '../primitive.ts';
-import { instancesListPrimitive, READ_ONLY, statusPrimitive } from '../standard-primitives.ts';
+import { instancesListPrimitive, READ_ONLY, statusPrimitive, WRITE_ADDITIVE, WRITE_IDEMPOTENT } from '../standard-primitives.ts';
 import { createCmsBClient, type CmsBClient } from './client.ts';
 import type { ContentEditor } from './content-editor.ts';
 import type { SiteEvents } from './index.ts';
 import { instanceId, postFields, postId, postStatus } from './schemas.ts';
 
-const WRITE = { readOnlyHint: false, destructiveHint: false, idempotentHint: true };
 
 export const CMS_B = 'cms_b';
 
@@ -81,7 +80,7 @@ export function cmsBPrimitives(deps: { instances: ConnectorInstances; contentEdi
       connector: CMS_B,
       description: 'Creates a new draft post.',
       input: z.object({ instanceId, title: z.string().min(1).max(1_000), content: z.string().max(500_000).default(''), excerpt: z.string().max(10_000).optional() }),
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+      annotations: WRITE_ADDITIVE,
       permission: 'write',
       handler: async (_c, { instanceId: id, ...fields }) => (await client(id)).createPost({ ...fields, status: 'draft' }),
     }),
@@ -95,7 +94,7 @@ export function cmsBPrimitives(deps: { instances: ConnectorInstances; contentEdi
           message: 'name at least one field to change (title, content, excerpt, status or slug)',
           path: ['fields'],
         }),
-      annotations: WRITE,
+      annotations: WRITE_IDEMPOTENT,
       permission: 'write',
       async handler(_c, { instanceId: id, id: post, ...fields }) {
         const site = await client(id);
@@ -111,7 +110,7 @@ export function cmsBPrimitives(deps: { instances: ConnectorInstances; contentEdi
       connector: CMS_B,
       description: 'Updates registered meta fields of a post.',
       input: z.object({ instanceId, id: postId, meta: z.record(z.string().min(1).max(200), z.union([z.string(), z.number(), z.boolean(), z.null()])).refine((m) => Object.keys(m).length > 0, 'name at least one meta field') }),
-      annotations: WRITE,
+      annotations: WRITE_IDEMPOTENT,
       permission: 'write',
       handler: async (_c, input) => (await client(input.instanceId)).updatePost(input.id, { meta: input.meta }),
     }),
@@ -137,7 +136,7 @@ export function cmsBPrimitives(deps: { instances: ConnectorInstances; contentEdi
         mimeType: z.string().regex(/^(image|audio|video|application)\/[\w.+-]+$/, 'a media MIME type'),
         dataBase64: z.string().min(1).max(14_000_000),
       }),
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+      annotations: WRITE_ADDITIVE,
       permission: 'write',
       async handler(_c, input) {
         const media = await (await client(input.instanceId)).uploadMedia(input.filename, input.mimeType, Buffer.from(input.dataBase64, 'base64'));
@@ -149,7 +148,7 @@ export function cmsBPrimitives(deps: { instances: ConnectorInstances; contentEdi
       connector: CMS_B,
       description: 'Hands an edit task for one post to the content-editor agent; answers the field diff it wrote to the draft.',
       input: z.object({ instanceId, id: postId, task: z.string().min(1).max(20_000) }),
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+      annotations: WRITE_ADDITIVE,
       permission: 'write',
       handler: (context, input) => deps.contentEditor.run(context.actor, input),
     }),

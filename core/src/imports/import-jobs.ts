@@ -39,6 +39,9 @@ export interface ImportJobView {
   createdAt: string;
 }
 
+/** The installed extension an update replaces, as far as installing needs it. */
+type UpdateTarget = Pick<ExtensionView, 'id' | 'packageName' | 'version'>;
+
 /** Where an import reads its package and what it records about it. */
 export interface ImportRequest {
   from: PackageOrigin;
@@ -112,7 +115,7 @@ export function createImportJobs(deps: ImportJobsDeps) {
    * Installs a staged package as an imported extension: the record with its origin, the sync
    * row, the history entry and the audit row. Used by jobs and by the background sync.
    */
-  async function install(actor: Actor, input: { staged: StagedPackage; request: Omit<ImportRequest, 'from'> & { source: ImportSource }; trigger: 'manual' | 'auto' }): Promise<ExtensionView> {
+  async function install(actor: Actor, input: { staged: StagedPackage; request: Omit<ImportRequest, 'from' | 'target'> & { source: ImportSource; target?: UpdateTarget }; trigger: 'manual' | 'auto' }): Promise<ExtensionView> {
     const { staged, request } = input;
     const now = new Date();
     // An update applies to the version it was prepared against, under the policy in force now.
@@ -214,8 +217,8 @@ export function createImportJobs(deps: ImportJobsDeps) {
         });
         await tracker.mark('license', 'done', `${staged.license.spdx ?? 'no license'} acknowledged by ${actor.type === 'ui' ? actor.email : actor.id}`);
       }
-      const target = row!.targetExtensionId ? ((await deps.reader.get(String(row!.targetExtensionId))) ?? undefined) : undefined;
-      if (row!.targetExtensionId && !target) throw new DomainError('NOT_FOUND', 'The extension this update was for no longer exists');
+      // install reads the extension afresh and refuses if it is gone or moved past this update's base.
+      const target = row!.targetExtensionId ? { id: String(row!.targetExtensionId), packageName: staged.packageName, version: staged.previousVersion ?? '' } : undefined;
       await tracker.mark('install', 'running');
       const installed = await install(actor, {
         staged,

@@ -1,66 +1,59 @@
 import { createClaims } from '../db/index.ts';
+import type { Logger } from '../log/index.ts';
 import type { Services } from '../services.ts';
 
 /**
- * Background work of a serving process: continuing runs whose worker died, and syncing
- * auto-updating imports. Every web process may run it; leases make sure each orphaned run and
- * each due import is taken by exactly one.
+ * Runs `work` every `intervalMs` (and once at once when `immediately`), never two passes at a
+ * time; a failed pass is logged as `failure` and the next one runs as usual.
  */
-export function startBackgroundWork(services: Services, options: { recoveryIntervalMs?: number } = {}): () => void {
+function repeat(logger: Logger, failure: string, intervalMs: number, work: () => Promise<void>, options: { immediately?: boolean } = {}): () => void {
   let running = false;
-  const tick = async () => {
+  const pass = async () => {
     if (running) return;
     running = true;
     try {
-      const recovered = [...(await services.executor.recoverOrphans()), ...(await services.remote.recoverOrphans())];
-      if (recovered.length) services.logger.info(`continuing ${recovered.length} run(s) whose worker stopped`, { runIds: recovered });
+      await work();
     } catch (error) {
-      services.logger.warn('run recovery pass failed', { error });
+      logger.warn(failure, { error });
     } finally {
       running = false;
     }
   };
-  const timer = setInterval(() => void tick(), options.recoveryIntervalMs ?? 1_000);
-  void tick();
-  const stopSync = services.config.imports.syncEnabled ? startImportSync(services) : () => {};
-  const claims = createClaims(services.database.models);
-  const sweep = () => {
-    void services.imports.jobs.failInterrupted().then(
-      (count) => count && services.logger.warn(`marked ${count} interrupted import job(s) failed`),
-      (error: unknown) => services.logger.warn('could not sweep interrupted import jobs', { error }),
-    );
-    // Claims decide races that are over within minutes; a day keeps them well past that.
-    void claims.forgetOlderThan(24 * 3_600_000).catch((error: unknown) => services.logger.warn('could not drop old claims', { error }));
-  };
-  const sweeper = setInterval(sweep, 60_000);
-  sweep();
-  return () => {
-    clearInterval(timer);
-    clearInterval(sweeper);
-    stopSync();
-  };
+  const timer = setInterval(() => void pass(), intervalMs);
+  if (options.immediately) void pass();
+  return () => clearInterval(timer);
 }
 
 /**
- * Checks auto-updating GitHub imports. Polls a few times per interval so a due import is picked
- * up soon after it falls due; the claim in the sync makes each check run in one process only.
+ * Background work of a serving process: continuing runs whose worker died, syncing
+ * auto-updating imports, and sweeping interrupted import jobs and old claims. Every web process
+ * may run it; leases and claims make sure each orphaned run and each due import is taken by
+ * exactly one.
  */
-function startImportSync(services: Services): () => void {
-  let running = false;
-  const tick = async () => {
-    if (running) return;
-    running = true;
-    try {
-      const results = await services.imports.syncDue();
-      const changed = results.filter((r) => r.outcome !== 'unchanged');
-      if (changed.length) services.logger.info(`import sync: ${changed.map((r) => `${r.extensionId} ${r.outcome}`).join(', ')}`);
-    } catch (error) {
-      services.logger.warn('import sync pass failed', { error });
-    } finally {
-      running = false;
-    }
-  };
-  const every = Math.max(100, Math.min(30_000, Math.floor(services.config.imports.syncIntervalMs / 4)));
-  const timer = setInterval(() => void tick(), every);
-  return () => clearInterval(timer);
+export function startBackgroundWork(services: Services, options: { recoveryIntervalMs?: number } = {}): () => void {
+  const { logger } = services;
+  const claims = createClaims(services.database.models);
+  const stops = [
+    repeat(logger, 'run recovery pass failed', options.recoveryIntervalMs ?? 1_000, async () => {
+      const recovered = [...(await services.executor.recoverOrphans()), ...(await services.remote.recoverOrphans())];
+      if (recovered.length) logger.info(`continuing ${recovered.length} run(s) whose worker stopped`, { runIds: recovered });
+    }, { immediately: true }),
+    repeat(logger, 'background sweep failed', 60_000, async () => {
+      await Promise.all([
+        services.imports.jobs.failInterrupted().then((count) => count && logger.warn(`marked ${count} interrupted import job(s) failed`)),
+        // Claims decide races that are over within minutes; a day keeps them well past that.
+        claims.forgetOlderThan(24 * 3_600_000),
+      ]);
+    }, { immediately: true }),
+  ];
+  if (services.config.imports.syncEnabled) {
+    // Polls a few times per interval so a due import is picked up soon after it falls due; the
+    // claim in the sync makes each check run in one process only.
+    const every = Math.max(100, Math.min(30_000, Math.floor(services.config.imports.syncIntervalMs / 4)));
+    stops.push(repeat(logger, 'import sync pass failed', every, async () => {
+      const changed = (await services.imports.syncDue()).filter((r) => r.outcome !== 'unchanged');
+      if (changed.length) logger.info(`import sync: ${changed.map((r) => `${r.extensionId} ${r.outcome}`).join(', ')}`);
+    }));
+  }
+  return () => stops.forEach((stop) => stop());
 }

@@ -3,7 +3,7 @@ import { isAdmin, type Actor } from '../auth/index.ts';
 import { createClaims, type Models } from '../db/index.ts';
 import { DomainError, toDomainError } from '../errors/index.ts';
 import type { ExtensionReader, ExtensionView, ExtensionWriter, ImportedFrom } from '../extensions/index.ts';
-import { stepViews, trackSteps, type JobStep } from '../jobs/index.ts';
+import { stepViews, trackSteps, type JobStep, type StepTracker } from '../jobs/index.ts';
 import type { Logger } from '../log/index.ts';
 import { licenseTextHash } from './license.ts';
 import { compileStaged, IMPORT_STEPS, stagePackage, type ImportStepId, type PackageOrigin, type ShownFile, type StageDeps, type StagedPackage } from './stage.ts';
@@ -71,6 +71,15 @@ export function createImportJobs(deps: ImportJobsDeps) {
   const { ImportJob, ExtensionImport, ImportSyncEvent } = deps.models;
   const claims = createClaims(deps.models);
 
+  /** Marks the step in progress and the job failed, with the reason; a failure to record is logged. */
+  async function recordFailure(jobId: string, tracker: StepTracker<ImportStepId>, error: unknown): Promise<void> {
+    const failure = toDomainError(error, deps.logger).toPublicJSON();
+    tracker.failCurrent(failure.message);
+    await ImportJob.updateOne({ _id: jobId }, { $set: { state: 'failed', error: failure, steps: tracker.steps } }).catch((e: unknown) =>
+      deps.logger.error('could not record import failure', { error: e, jobId }),
+    );
+  }
+
   async function start(actor: Actor, request: ImportRequest): Promise<{ jobId: string; done: Promise<ImportJobView> }> {
     const job = await ImportJob.create({
       source: request.from.source,
@@ -100,11 +109,7 @@ export function createImportJobs(deps: ImportJobsDeps) {
           await ImportJob.updateOne({ _id: jobId }, { $set: { state: 'succeeded', staged, extensionId: installed.id, steps: tracker.steps } });
         }
       } catch (error) {
-        const failure = toDomainError(error, deps.logger).toPublicJSON();
-        tracker.failCurrent(failure.message);
-        await ImportJob.updateOne({ _id: jobId }, { $set: { state: 'failed', error: failure, steps: tracker.steps } }).catch((e: unknown) =>
-          deps.logger.error('could not record import failure', { error: e, jobId }),
-        );
+        await recordFailure(jobId, tracker, error);
       }
       return (await get(jobId))!;
     })();
@@ -235,9 +240,7 @@ export function createImportJobs(deps: ImportJobsDeps) {
       await tracker.mark('install', 'done', `${installed.packageName}@${installed.version}`);
       await ImportJob.updateOne({ _id: jobId }, { $set: { state: 'succeeded', extensionId: installed.id, steps: tracker.steps } });
     } catch (error) {
-      const failure = toDomainError(error, deps.logger).toPublicJSON();
-      tracker.failCurrent(failure.message);
-      await ImportJob.updateOne({ _id: jobId }, { $set: { state: 'failed', error: failure, steps: tracker.steps } });
+      await recordFailure(jobId, tracker, error);
     }
     return (await get(jobId))!;
   }

@@ -1,7 +1,9 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { accessSync, constants, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { accessSync, constants, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { Logger } from '../../log/index.ts';
 
@@ -9,6 +11,19 @@ const run = promisify(execFile);
 
 export const FERRETDB_MODULE = 'github.com/FerretDB/FerretDB';
 export const FERRETDB_VERSION = 'v1.24.2';
+
+/**
+ * Applied to the module copy before building: the SQLite backend's `_id` column expression made
+ * to match its `_id` index, and `_id` ranges, `$in` and sorts served from that index (ADR 0009).
+ */
+const PATCH_FILE = fileURLToPath(new URL('./ferretdb-id-pushdown.patch', import.meta.url));
+const patchText = () => readFileSync(PATCH_FILE, 'utf8');
+
+/** The binary's name carries the patch's digest, so a build without this patch is never reused. */
+export function ferretdbBinaryName(): string {
+  const digest = createHash('sha256').update(patchText()).digest('hex').slice(0, 10);
+  return `ferretdb-${FERRETDB_VERSION}-${digest}`;
+}
 
 function isExecutable(file: string): boolean {
   try {
@@ -35,12 +50,13 @@ async function goBinDir(): Promise<string | undefined> {
   return gopath ? path.join(gopath.split(path.delimiter)[0]!, 'bin') : undefined;
 }
 
-/** A `ferretdb` binary on PATH or in the Go bin dir, if one is there. */
+/** The patched build on PATH or in the Go bin dir, if one is there (a plain `ferretdb` is not used). */
 export async function findFerretdb(): Promise<string | undefined> {
-  const found = onPath('ferretdb');
+  const name = ferretdbBinaryName();
+  const found = onPath(name);
   if (found) return found;
   const bin = await goBinDir();
-  if (bin && isExecutable(path.join(bin, 'ferretdb'))) return path.join(bin, 'ferretdb');
+  if (bin && isExecutable(path.join(bin, name))) return path.join(bin, name);
   return undefined;
 }
 
@@ -54,8 +70,9 @@ export function goAvailable(): boolean {
  * Plain `go install …@v1.24.2` is not used: it first asks the proxy for the module's version
  * list (refused by some proxies), and the module archive lacks the generated
  * build/version/version.txt, so the binary it builds panics at start. Instead this downloads
- * exactly v1.24.2, adds that one file, and builds cmd/ferretdb from a throwaway module that
- * points at the copy. See docs/decisions/0002-database-and-test-database.md.
+ * exactly v1.24.2, adds that one file, applies the repository's patch (checked before and after),
+ * and builds cmd/ferretdb from a throwaway module that points at the copy. See
+ * docs/decisions/0002-database-and-test-database.md and 0009-ferretdb-id-index.md.
  */
 export async function installFerretdb(logger: Logger): Promise<string> {
   const go = onPath('go');
@@ -78,9 +95,10 @@ export async function installFerretdb(logger: Logger): Promise<string> {
     cpSync(moduleDir, source, { recursive: true });
     chmodRecursive(source);
     writeFileSync(path.join(source, 'build', 'version', 'version.txt'), `${FERRETDB_VERSION}\n`);
+    await applyPatch(source);
     await run(go, ['mod', 'edit', `-require=${FERRETDB_MODULE}@${FERRETDB_VERSION}`, `-replace=${FERRETDB_MODULE}=./ferretdb-src`], { cwd: work, env });
     mkdirSync(bin, { recursive: true });
-    const target = path.join(bin, 'ferretdb');
+    const target = path.join(bin, ferretdbBinaryName());
     await run(go, ['build', '-o', target, `${FERRETDB_MODULE}/cmd/ferretdb`], { cwd: work, env, maxBuffer: 1 << 24 });
     await run(target, ['--version']);
     logger.info(`installed FerretDB ${FERRETDB_VERSION} at ${target} in ${Math.round((Date.now() - started) / 1000)} s`);
@@ -88,6 +106,18 @@ export async function installFerretdb(logger: Logger): Promise<string> {
   } finally {
     clearInterval(ticker);
     rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** Applies the patch with `git apply` and verifies that the `_id` column now matches its index. */
+async function applyPatch(source: string): Promise<void> {
+  const git = onPath('git');
+  if (!git) throw new Error('cannot build FerretDB: `git` is needed to apply core/src/db/embedded/ferretdb-id-pushdown.patch');
+  await run(git, ['apply', '--check', PATCH_FILE], { cwd: source });
+  await run(git, ['apply', PATCH_FILE], { cwd: source });
+  const metadata = readFileSync(path.join(source, 'internal', 'backends', 'sqlite', 'metadata', 'metadata.go'), 'utf8');
+  if (!metadata.includes(`IDColumn = DefaultColumn + "->'_id'"`)) {
+    throw new Error('FerretDB patch did not apply: IDColumn still differs from the _id index expression');
   }
 }
 

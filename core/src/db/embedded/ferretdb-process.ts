@@ -21,7 +21,8 @@ export async function startFerretdb(binary: string, dataDir: string, logger: Log
       binary,
       [
         '--handler=sqlite',
-        `--sqlite-url=file:${sqliteDir}/`,
+        // WAL (FerretDB's default) with synchronous=NORMAL: a process crash loses nothing (ADR 0009).
+        `--sqlite-url=file:${sqliteDir}/?_pragma=synchronous(normal)`,
         `--listen-addr=127.0.0.1:${port}`,
         `--state-dir=${stateDir}`,
         '--debug-addr=-',

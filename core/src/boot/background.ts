@@ -1,5 +1,6 @@
 import { createClaims } from '../db/index.ts';
 import type { Logger } from '../log/index.ts';
+import { createRunLeases } from '../runs/index.ts';
 import type { Services } from '../services.ts';
 
 /**
@@ -33,8 +34,15 @@ function repeat(logger: Logger, failure: string, intervalMs: number, work: () =>
 export function startBackgroundWork(services: Services, options: { recoveryIntervalMs?: number } = {}): () => void {
   const { logger } = services;
   const claims = createClaims(services.database.models);
+  const leases = createRunLeases(services.database.models);
+  let untracked = true;
   const stops = [
     repeat(logger, 'run recovery pass failed', options.recoveryIntervalMs ?? 1_000, async () => {
+      if (untracked) {
+        const adopted = await leases.trackUnfinishedRuns();
+        untracked = false;
+        if (adopted) logger.info(`recovery now tracks ${adopted} unfinished run(s) stored before active_runs existed`);
+      }
       const recovered = [...(await services.executor.recoverOrphans()), ...(await services.remote.recoverOrphans())];
       if (recovered.length) logger.info(`continuing ${recovered.length} run(s) whose worker stopped`, { runIds: recovered });
     }, { immediately: true }),

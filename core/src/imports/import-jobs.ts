@@ -273,7 +273,8 @@ export function createImportJobs(deps: ImportJobsDeps) {
   }
 
   async function list(limit = 20): Promise<ImportJobView[]> {
-    const rows = await ImportJob.find({}).sort({ createdAt: -1 }).limit(limit).lean();
+    // ObjectIds start with their creation second: newest first is the primary key read backwards.
+    const rows = await ImportJob.find({}).sort({ _id: -1 }).limit(limit).lean();
     return rows.map(toView);
   }
 

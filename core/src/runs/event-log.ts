@@ -7,8 +7,6 @@ export interface StoredEvent {
   event: A2aEvent;
 }
 
-/** Up to this many missed events are fetched by primary key, one lookup each; more use a range read. */
-const POINT_LOOKUP_LIMIT = 256;
 const POLL_MS = 200;
 const SETTLED_STATES: readonly string[] = [...TERMINAL_STATES, 'input-required'] satisfies TaskState[];
 
@@ -22,7 +20,7 @@ export function isFinalEvent(event: A2aEvent): boolean {
  * then follow live (notified in process, polling the run's `lastSeq` across processes).
  */
 export function createEventLog(models: Models) {
-  const { Run, RunEvent } = models;
+  const { Run, RunEvent, ActiveRun } = models;
   const appended = new EventEmitter();
   appended.setMaxListeners(0);
   /** The newest sequence stored by this process per run, so a follower never waits for an append it missed. */
@@ -69,6 +67,8 @@ export function createEventLog(models: Models) {
     if (event.kind === 'status-update' || event.kind === 'task') update.$set = { status: event.status, state: event.status.state };
     if (event.kind === 'artifact-update') update.$push = { artifacts: event.artifact };
     await Run.updateOne({ _id: runId }, update);
+    // A finished run leaves the recovery pass's working set (after its state is stored).
+    if ((event.kind === 'status-update' || event.kind === 'task') && TERMINAL_STATES.includes(event.status.state)) await ActiveRun.deleteOne({ _id: runId });
     // Forgotten at a final event, so the map holds only runs still producing events.
     if (isFinalEvent(event)) latest.delete(runId);
     else if ((latest.get(runId) ?? 0) < seq) latest.set(runId, seq);
@@ -77,28 +77,17 @@ export function createEventLog(models: Models) {
   }
 
   /**
-   * Events after `afterSeq`, in order: up to the run's `lastSeq` by primary key, then onwards
-   * while the next one exists (an event whose run update was lost to a crash is still found).
+   * Events after `afterSeq`, in order: one `_id` range read (`<runId>/<seq>` ids sort in sequence
+   * order and end before `<runId>0`), served by the primary key on every server, so a replay
+   * costs what it returns however long the log is. Reading past the run's `lastSeq` finds an
+   * event whose run update was lost to a crash.
    */
   async function readAfter(runId: string, afterSeq: number): Promise<StoredEvent[]> {
-    const run = await Run.findById(runId, { lastSeq: 1 }).lean();
-    if (!run) return [];
+    const rows = await RunEvent.find({ _id: { $gt: runEventId(runId, afterSeq), $lt: `${runId}0` } }, { seq: 1, payload: 1 }).sort({ _id: 1 }).lean();
     const out: StoredEvent[] = [];
-    const known = run.lastSeq - afterSeq;
-    if (known > POINT_LOOKUP_LIMIT) {
-      const rows = await RunEvent.find({ runId, seq: { $gt: afterSeq, $lte: run.lastSeq } }, { seq: 1, payload: 1 }).sort({ seq: 1 }).lean();
-      out.push(...rows.map((row) => ({ seq: row.seq, event: row.payload as A2aEvent })));
-    } else if (known > 0) {
-      const seqs = Array.from({ length: known }, (_, i) => afterSeq + 1 + i);
-      const rows = await Promise.all(seqs.map((seq) => RunEvent.findById(runEventId(runId, seq), { seq: 1, payload: 1 }).lean()));
-      for (const row of rows) {
-        if (!row) break;
-        out.push({ seq: row.seq, event: row.payload as A2aEvent });
-      }
-    }
-    for (let next = (out.at(-1)?.seq ?? afterSeq) + 1; ; next++) {
-      const row = await RunEvent.findById(runEventId(runId, next), { seq: 1, payload: 1 }).lean();
-      if (!row) break;
+    // Sequence numbers are dense; a gap would mean a reader raced an append, so stop before it.
+    for (const row of rows) {
+      if (row.seq !== (out.at(-1)?.seq ?? afterSeq) + 1) break;
       out.push({ seq: row.seq, event: row.payload as A2aEvent });
     }
     return out;

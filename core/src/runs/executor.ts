@@ -198,7 +198,7 @@ export function createRunExecutor(deps: {
 
   async function recoverOrphans(): Promise<string[]> {
     // Runs bridged from a remote peer are the remote bridge's to recover.
-    const stale = (await leases.orphans({ 'progress.remote': { $exists: false } })).filter((id) => !active.has(id));
+    const stale = (await leases.orphans({ remote: false })).filter((id) => !active.has(id));
     for (const id of stale) void launch(id, true);
     return stale;
   }

@@ -1,8 +1,10 @@
-import { createClaims, type Models } from '../db/index.ts';
+import { createClaims, isDuplicateKeyError, TERMINAL_STATES, type Models, type TaskState } from '../db/index.ts';
 
 /** A worker holds a run for this long and renews the lease while it works. */
 export const RUN_LEASE_MS = 5_000;
 const RENEW_MS = 1_500;
+const ACTIVE_RUNS_MIGRATION = 'active-runs';
+const RECOVERABLE_STATES: readonly TaskState[] = ['submitted', 'working'];
 
 /**
  * Run leases: whoever works on a run (the executor, or the bridge following a remote run) holds
@@ -13,7 +15,7 @@ const RENEW_MS = 1_500;
  * claim per lease generation (its conditional updates are not atomic; ADR 0008).
  */
 export function createRunLeases(models: Models) {
-  const { Run, RunLease } = models;
+  const { Run, RunLease, ActiveRun, Migration } = models;
   const claims = createClaims(models);
   const workerId = claims.owner;
 
@@ -72,17 +74,54 @@ export function createRunLeases(models: Models) {
     };
   }
 
-  /** Runs still in progress, unmoved for a lease period, whose lease is free or lapsed. */
-  async function orphans(filter: Record<string, unknown>): Promise<string[]> {
-    const quiet = await Run.find({ ...filter, state: { $in: ['submitted', 'working'] }, updatedAt: { $lt: new Date(Date.now() - RUN_LEASE_MS) } }, { _id: 1 }).lean();
+  /**
+   * Runs still in progress, unmoved for a lease period, whose lease is free or lapsed; `remote`
+   * picks runs bridged from a peer (the remote bridge recovers those) or local ones (the executor).
+   * Reads the `active_runs` working set and then only the runs and leases it names, by `_id`, so
+   * the pass costs the same however many finished runs are stored.
+   */
+  async function orphans(which: { remote: boolean }): Promise<string[]> {
+    const active = await ActiveRun.find({}, { _id: 1 }).lean();
+    if (active.length === 0) return [];
+    const runs = await Run.find({ _id: { $in: active.map((row) => row._id) } }, { state: 1, updatedAt: 1, 'progress.remote': 1 }).lean();
+    const found = new Set(runs.map((run) => run._id));
+    const finished = [...active.map((row) => row._id).filter((id) => !found.has(id)), ...runs.filter((run) => TERMINAL_STATES.includes(run.state as TaskState)).map((run) => run._id)];
+    // A crash between a run's terminal event and the removal of its row (or before the run row was written).
+    if (finished.length > 0) await ActiveRun.deleteMany({ _id: { $in: finished } });
+    const quietSince = Date.now() - RUN_LEASE_MS;
+    const quiet = runs
+      .filter((run) => RECOVERABLE_STATES.includes(run.state as TaskState) && run.updatedAt.getTime() < quietSince)
+      .filter((run) => {
+        const remote = (run.progress as { remote?: { remoteTaskId?: string | null } } | undefined)?.remote;
+        return which.remote ? Boolean(remote?.remoteTaskId) : remote === undefined;
+      })
+      .map((run) => run._id);
     if (quiet.length === 0) return [];
-    const ids = quiet.map((run) => run._id);
-    const held = await RunLease.find({ _id: { $in: ids }, owner: { $ne: null }, until: { $gte: new Date() } }, { _id: 1 }).lean();
-    const heldIds = new Set(held.map((lease) => lease._id));
-    return ids.filter((id) => !heldIds.has(id));
+    const now = Date.now();
+    const leases = await RunLease.find({ _id: { $in: quiet } }, { owner: 1, until: 1 }).lean();
+    const held = new Set(leases.filter((lease) => lease.owner && lease.until && lease.until.getTime() >= now).map((lease) => lease._id));
+    return quiet.filter((id) => !held.has(id));
   }
 
-  return { hold, orphans };
+  /**
+   * Adds runs stored before `active_runs` existed to it: one scan of the unfinished runs, once
+   * per database (afterwards one `_id` read). Safe to run in several processes at once.
+   */
+  async function trackUnfinishedRuns(): Promise<number> {
+    if (await Migration.exists({ _id: ACTIVE_RUNS_MIGRATION })) return 0;
+    const rows = await Run.find({ state: { $nin: TERMINAL_STATES } }, { _id: 1 }).lean();
+    if (rows.length > 0) {
+      await ActiveRun.insertMany(rows.map((row) => ({ _id: row._id, since: new Date() })), { ordered: false }).catch((error: unknown) => {
+        if (!isDuplicateKeyError(error)) throw error;
+      });
+    }
+    await Migration.create({ _id: ACTIVE_RUNS_MIGRATION, at: new Date() }).catch((error: unknown) => {
+      if (!isDuplicateKeyError(error)) throw error;
+    });
+    return rows.length;
+  }
+
+  return { hold, orphans, trackUnfinishedRuns };
 }
 
 export type RunLeases = ReturnType<typeof createRunLeases>;

@@ -1,5 +1,6 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Actor } from '../auth/index.ts';
+import { uuidv7 } from '../ids/index.ts';
 import { isDuplicateKeyError, type Models, type RunRecord, type TaskState } from '../db/index.ts';
 import type { Message, Task, TaskStatus } from '../a2a/protocol.ts';
 import type { EventLog } from './event-log.ts';
@@ -26,7 +27,8 @@ export interface RunProgress {
   interrupt?: { stepId: string; screenId: string; title: string; schema: Record<string, unknown> } | null;
 }
 
-const idempotencyId = (actorId: string, kind: 'key' | 'message', key: string) => `${actorId}\u0000${kind}\u0000${key}`;
+/** `<kind>:<sha256 of [actorId, key]>`: fixed length, and no U+0000 (PostgreSQL-backed servers reject it). */
+const idempotencyId = (actorId: string, kind: 'key' | 'message', key: string) => `${kind}:${createHash('sha256').update(JSON.stringify([actorId, key])).digest('hex')}`;
 
 function toView(row: RunRecord & { _id: string; createdAt?: Date; updatedAt?: Date }): RunView {
   return {
@@ -61,7 +63,7 @@ export function taskOf(run: RunView): Task {
 
 /** Durable runs: created once per request identity (Idempotency-Key or messageId), read by `_id`. */
 export function createRunStore(deps: { models: Models; eventLog: EventLog }) {
-  const { Run, RunIdempotency } = deps.models;
+  const { Run, RunIdempotency, ActiveRun } = deps.models;
 
   async function get(runId: string): Promise<RunView | null> {
     if (runId.length > 200) return null;
@@ -74,7 +76,7 @@ export function createRunStore(deps: { models: Models; eventLog: EventLog }) {
    * sent the same Idempotency-Key or messageId: then the existing run comes back, `created: false`.
    */
   async function create(actor: Actor, input: { agent: string; message: Message; idempotencyKey?: string | null }): Promise<{ run: RunView; created: boolean }> {
-    const runId = randomUUID();
+    const runId = uuidv7();
     const keys = [
       ...(input.idempotencyKey ? [idempotencyId(actor.id, 'key', input.idempotencyKey)] : []),
       idempotencyId(actor.id, 'message', input.message.messageId),
@@ -94,6 +96,8 @@ export function createRunStore(deps: { models: Models; eventLog: EventLog }) {
     const contextId = input.message.contextId ?? randomUUID();
     const message: Message = { ...input.message, taskId: runId, contextId };
     const status: TaskStatus = { state: 'submitted', timestamp: new Date().toISOString() };
+    // The recovery pass finds the run through this row, so it is written before the run itself.
+    await ActiveRun.create({ _id: runId, since: new Date() });
     const row = await Run.create({ _id: runId, contextId, agent: input.agent, state: 'submitted', lastSeq: 0, actorType: actor.type, actorId: actor.id, input: message, status, progress: { stepIndex: 0, outputs: {} } });
     const lastSeq = await deps.eventLog.append(runId, { kind: 'task', id: runId, contextId, status, history: [message], artifacts: [], metadata: { agent: input.agent } }, 0);
     return { run: { ...toView(row.toObject() as RunRecord & { _id: string }), lastSeq }, created: true };
@@ -129,9 +133,15 @@ export function createRunStore(deps: { models: Models; eventLog: EventLog }) {
     await Run.updateOne({ _id: runId }, { $set: { progress } });
   }
 
-  async function list(options: { limit?: number; actorId?: string } = {}): Promise<RunView[]> {
-    const rows = await Run.find(options.actorId ? { actorId: options.actorId } : {}).sort({ updatedAt: -1 }).limit(Math.min(options.limit ?? 50, 200)).lean();
-    return rows.map((row) => toView(row as RunRecord & { _id: string }));
+  /**
+   * Newest first, a page at a time: run ids are time-ordered (UUIDv7), so a page is an `_id`
+   * range served by the primary key however many runs are stored. `before` is the last id shown.
+   */
+  async function list(options: { limit?: number; before?: string | null } = {}): Promise<{ items: RunView[]; nextBefore: string | null }> {
+    const size = Math.min(Math.max(options.limit ?? 50, 1), 200);
+    const rows = await Run.find(options.before ? { _id: { $lt: options.before } } : {}).sort({ _id: -1 }).limit(size + 1).lean();
+    const items = rows.slice(0, size).map((row) => toView(row as RunRecord & { _id: string }));
+    return { items, nextBefore: rows.length > size ? (items.at(-1)?.id ?? null) : null };
   }
 
   return { get, create, claimMessage, releaseMessage, saveProgress, list };

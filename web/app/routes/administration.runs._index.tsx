@@ -9,9 +9,10 @@ export const meta: MetaFunction = () => [{ title: 'Runs' }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const caller = await serverCaller(request, context.services);
-  const [runs, peers] = await Promise.all([caller.runs.list({ limit: 50 }), caller.a2a.peers.list()]);
+  const before = new URL(request.url).searchParams.get('before');
+  const [page, peers] = await Promise.all([caller.runs.list({ limit: 50, before }), caller.a2a.peers.list()]);
   const skills = (await context.services.agentCard()).skills.map((s) => s.id);
-  return { runs, peers, skills };
+  return { runs: page.items, nextBefore: page.nextBefore, peers, skills };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -25,7 +26,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Runs() {
-  const { runs, peers, skills } = useLoaderData<typeof loader>();
+  const { runs, nextBefore, peers, skills } = useLoaderData<typeof loader>();
   const failure = useActionData<typeof action>();
   return (
     <>
@@ -64,6 +65,7 @@ export default function Runs() {
             <th>Agent</th>
             <th>State</th>
             <th>Started by</th>
+            <th>Started</th>
             <th>Updated</th>
           </tr>
         </thead>
@@ -71,19 +73,26 @@ export default function Runs() {
           {runs.map((run) => (
             <tr key={run.id}>
               <td>
-                <Link to={`/administration/runs/${run.id}`}>{run.id.slice(0, 8)}</Link>
+                {/* UUIDv7: the first digits are the creation time, the last ones tell runs apart. */}
+                <Link to={`/administration/runs/${run.id}`}>…{run.id.slice(-8)}</Link>
               </td>
               <td>{run.agent}</td>
               <td>{run.state}</td>
               <td>
                 {run.actorType}:{run.actorId}
               </td>
+              <td>{run.createdAt.replace('T', ' ').slice(0, 19)}</td>
               <td>{run.updatedAt.replace('T', ' ').slice(0, 19)}</td>
             </tr>
           ))}
         </tbody>
       </table>
       {runs.length === 0 ? <p>No runs yet.</p> : null}
+      {nextBefore ? (
+        <p>
+          <Link to={`?before=${encodeURIComponent(nextBefore)}`}>Older runs</Link>
+        </p>
+      ) : null}
     </>
   );
 }

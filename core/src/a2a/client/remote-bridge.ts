@@ -54,7 +54,7 @@ export function createRemoteBridge(deps: { client: A2aClient; runs: RunStore; ev
 
   /** Continues following remote runs whose local follower died, from the saved remote Last-Event-ID. */
   async function recoverOrphans(): Promise<string[]> {
-    const orphans = (await deps.leases.orphans({ 'progress.remote.remoteTaskId': { $exists: true, $ne: null } })).filter((id) => !following.has(id));
+    const orphans = (await deps.leases.orphans({ remote: true })).filter((id) => !following.has(id));
     for (const id of orphans) {
       const run = await deps.runs.get(id);
       const link = run && linkOf(run);

@@ -12,7 +12,5 @@ export const auditEventSchema = new Schema(
   },
   { collection: 'audit_events', minimize: false },
 );
-auditEventSchema.index({ at: -1, _id: -1 });
-auditEventSchema.index({ resourceType: 1, resourceId: 1, at: -1 });
 
 export type AuditEventRecord = InferSchemaType<typeof auditEventSchema>;

@@ -25,6 +25,5 @@ export const importJobSchema = new Schema(
   },
   { timestamps: true, collection: 'import_jobs', minimize: false },
 );
-importJobSchema.index({ createdAt: -1 });
 
 export type ImportJobRecord = InferSchemaType<typeof importJobSchema>;

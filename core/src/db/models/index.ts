@@ -18,6 +18,8 @@ import { extensionImportSchema } from './extension-import.ts';
 import { importSyncEventSchema } from './import-sync-event.ts';
 import { claimSchema } from './claim.ts';
 import { runLeaseSchema } from './run-lease.ts';
+import { activeRunSchema } from './active-run.ts';
+import { migrationSchema } from './migration.ts';
 
 /** Binds every model to one connection; each collection's schema lives in its own file. */
 export function bindModels(connection: Connection) {
@@ -41,6 +43,8 @@ export function bindModels(connection: Connection) {
     ImportSyncEvent: connection.model('ImportSyncEvent', importSyncEventSchema),
     Claim: connection.model('Claim', claimSchema),
     RunLease: connection.model('RunLease', runLeaseSchema),
+    ActiveRun: connection.model('ActiveRun', activeRunSchema),
+    Migration: connection.model('Migration', migrationSchema),
   };
 }
 

@@ -1,9 +1,9 @@
 import { Schema, type InferSchemaType } from 'mongoose';
 
 /**
- * One event of a run's log. `_id` is `<runId>/<seq as 12 digits>`: ids sort in sequence order and
- * any single event is a primary-key lookup, so replaying the few events a client missed costs the
- * same however long the log is. `runId` + `seq` are also indexed for range reads on MongoDB.
+ * One event of a run's log. `_id` is `<runId>/<seq as 12 digits>`: ids sort in sequence order, so
+ * the unique primary key alone keeps one event per sequence number and serves every read (a
+ * replay is an `_id` range); no other index is kept.
  */
 export const runEventSchema = new Schema(
   {
@@ -16,7 +16,6 @@ export const runEventSchema = new Schema(
   },
   { collection: 'run_events', minimize: false, versionKey: false },
 );
-runEventSchema.index({ runId: 1, seq: 1 }, { unique: true });
 
 export const runEventId = (runId: string, seq: number) => `${runId}/${String(seq).padStart(12, '0')}`;
 

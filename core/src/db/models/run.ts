@@ -5,8 +5,8 @@ export type TaskState = (typeof TASK_STATES)[number];
 export const TERMINAL_STATES: readonly TaskState[] = ['completed', 'canceled', 'failed', 'rejected'];
 
 /**
- * A durable run (an A2A task). `_id` is the task id. Every read by id is an `_id` lookup, which
- * every MongoDB-wire server serves from its primary key (FerretDB pushes down nothing else).
+ * A durable run (an A2A task). `_id` is the task id, a UUIDv7, so ids sort by creation time: reads
+ * by id and the newest-first runs page are both served by the primary key (no other index).
  */
 export const runSchema = new Schema(
   {
@@ -27,7 +27,5 @@ export const runSchema = new Schema(
   },
   { timestamps: true, collection: 'runs', minimize: false },
 );
-runSchema.index({ updatedAt: -1 });
-runSchema.index({ state: 1, updatedAt: 1 });
 
 export type RunRecord = InferSchemaType<typeof runSchema>;

@@ -7,7 +7,10 @@ import { adminProcedure, router } from '../init.server.ts';
 const runId = z.string().min(1).max(200);
 
 export const runsRouter = router({
-  list: adminProcedure.input(z.object({ limit: z.number().int().min(1).max(200).default(50) }).default({ limit: 50 })).query(({ ctx, input }) => ctx.services.runs.list(input)),
+  /** Newest first; `before` is the `nextBefore` of the previous page. */
+  list: adminProcedure
+    .input(z.object({ limit: z.number().int().min(1).max(200).default(50), before: runId.nullish() }).default({ limit: 50 }))
+    .query(({ ctx, input }) => ctx.services.runs.list(input)),
 
   /** The run and its events after `afterSeq` (the live view polls with the last seq it has). */
   get: adminProcedure.input(z.object({ id: runId, afterSeq: z.number().int().min(0).default(0) })).query(async ({ ctx, input }) => {

@@ -1,0 +1,1 @@
+export { uuidv7 } from './uuid-v7.ts';

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { loadConfig, type Env, type ServiceConfig } from '../config/index.ts';
 import { connectDatabase, startEmbeddedDatabase, type EmbeddedDatabase } from '../db/index.ts';
+import { createExtensionWriter } from '../extensions/index.ts';
 import { createLogger, type Logger } from '../log/index.ts';
 import { createServices, type Services } from '../services.ts';
 import { ensureInitialAdmin, type InitialSignIn } from './initial-admin.ts';
@@ -37,6 +38,8 @@ export async function startServices(
 
   try {
     const database = await connectDatabase(uri);
+    const listed = await createExtensionWriter(database.models).backfillListing();
+    if (listed) logger.info(`listed ${listed} extension record(s) stored before the marketplace listing existed`);
     const services = createServices({ config, logger, database });
     const initialSignIn = options.createAdmin === false ? undefined : await ensureInitialAdmin(services, { generateWhenEmpty: embedded !== undefined, generatePassword: () => randomBytes(12).toString('base64url') });
     return {

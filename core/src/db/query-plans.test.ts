@@ -47,13 +47,14 @@ async function expectIndexed(query: Query<unknown, unknown>, pushdown: { sort?: 
 
 describe(`query plans of the hot reads (${kind})`, () => {
   it('serves runs, their events, leases, the audit page and sessions from the primary key', async () => {
-    const { Run, RunEvent, RunLease, AuditEvent, Session, ImportJob } = t.db.models;
+    const { Run, RunEvent, RunLease, AuditEvent, Session, ImportJob, ExtensionListing, Extension } = t.db.models;
     const runId = '0190f5e4-0000-7000-8000-000000000001';
     await Run.create({ _id: runId, contextId: 'c', agent: '@acme/a', state: 'working', lastSeq: 2, actorType: 'a2a', actorId: 'x', input: {}, status: {} });
     await RunEvent.insertMany([1, 2].map((seq) => ({ _id: runEventId(runId, seq), runId, seq, kind: 'status-update', payload: {}, at: new Date() })));
     await RunLease.create({ _id: runId, owner: null, until: null });
     // An explain on a collection that does not exist yet has no plan to show.
-    for (const model of [AuditEvent, Session, ImportJob]) await model.collection.insertOne({ probe: true });
+    for (const model of [AuditEvent, Session, ImportJob, Extension]) await model.collection.insertOne({ probe: true });
+    await ExtensionListing.create({ _id: 'public/agent/@acme/a', extensionId: new Types.ObjectId(), packageName: '@acme/a' });
 
     await expectIndexed(Run.findById(runId));
     await expectIndexed(Run.find({ _id: { $lt: runId } }).sort({ _id: -1 }).limit(51), { sort: true, limit: true });
@@ -64,6 +65,9 @@ describe(`query plans of the hot reads (${kind})`, () => {
     await expectIndexed(AuditEvent.find({ _id: { $lt: new Types.ObjectId() } }).sort({ _id: -1 }).limit(51), { sort: true, limit: true });
     await expectIndexed(ImportJob.find({}).sort({ _id: -1 }).limit(20), { sort: true, limit: true });
     await expectIndexed(Session.findById('a'.repeat(64)));
+    // The marketplace: a listing range per visible prefix, then the records by `_id`.
+    await expectIndexed(ExtensionListing.find({ _id: { $gt: 'public/agent/', $lt: 'public/agent/\u007f' } }).sort({ _id: 1 }).limit(51), { sort: true, limit: true });
+    await expectIndexed(Extension.find({ _id: { $in: [new Types.ObjectId(), new Types.ObjectId()] } }));
   });
 
   it('answers _id ranges, $in and sorts exactly as MongoDB does', async () => {

@@ -46,3 +46,58 @@ describe('the visibility filter on every read path', () => {
     expect(second.nextAfter).toBeNull();
   });
 });
+
+describe('the marketplace listing (ordered keys over the records)', () => {
+  it('merges public and own private rows of both kinds in name order, with kind and text filters, page by page', async () => {
+    const reader = createExtensionReader(t.db.models, { vendorScope: '@alpha' });
+    const all: string[] = [];
+    for (let after: string | undefined, pages = 0; pages < 10; pages++) {
+      const page = await reader.marketplace({ limit: 1, ...(after ? { after } : {}) });
+      all.push(...page.items.map((r) => r.packageName));
+      if (!page.nextAfter) break;
+      after = page.nextAfter;
+    }
+    expect(all).toEqual(['@alpha/editorial-review', '@alpha/summarizer', '@gamma/summarizer']);
+    expect((await reader.marketplace({ kind: 'skill' })).items).toEqual([]);
+    expect((await reader.marketplace({ text: 'EDITORIAL' })).items.map((r) => r.packageName)).toEqual(['@alpha/editorial-review']);
+  });
+
+  it('never serves a stale row: a record that moved or vanished is checked against the record and dropped', async () => {
+    const { Extension, ExtensionListing } = t.db.models;
+    const alpha = createExtensionReader(t.db.models, { vendorScope: '@alpha' });
+    const beta = createExtensionReader(t.db.models, { vendorScope: '@beta' });
+    const row = (await Extension.findOne({ packageName: '@beta/summarizer' }).lean())!;
+    // A listing row claiming @beta's private record is public (as if written before a change that never landed).
+    await ExtensionListing.create({ _id: 'public/agent/@beta/summarizer', extensionId: row._id, packageName: '@beta/summarizer', searchText: '' });
+    expect((await alpha.marketplace()).items.map((r) => r.packageName)).not.toContain('@beta/summarizer');
+    expect(await alpha.getByPackageName('@beta/summarizer')).toBeNull();
+    expect(await ExtensionListing.exists({ _id: 'public/agent/@beta/summarizer' })).toBeNull();
+    expect((await beta.marketplace()).items.map((r) => r.packageName)).toContain('@beta/summarizer');
+
+    await Extension.deleteOne({ packageName: '@gamma/summarizer' });
+    expect((await alpha.marketplace()).items.map((r) => r.packageName)).toEqual(['@alpha/editorial-review', '@alpha/summarizer']);
+    expect(await ExtensionListing.exists({ _id: 'public/agent/@gamma/summarizer' })).toBeNull();
+  });
+
+  it('a promotion moves the row from the private range to the public one', async () => {
+    const writer = createExtensionWriter(t.db.models);
+    const alpha = createExtensionReader(t.db.models, { vendorScope: '@alpha' });
+    const beta = createExtensionReader(t.db.models, { vendorScope: '@beta' });
+    const record = (await alpha.getByPackageName('@alpha/summarizer'))!;
+    expect(await beta.getByPackageName('@alpha/summarizer')).toBeNull();
+    await writer.markPublished(record.id, { version: '1.0.1', source: record.source as never, compiled: record.compiled, origin: { ...record.origin, visibility: 'public', version: '1.0.1' } });
+    expect((await beta.getByPackageName('@alpha/summarizer'))?.version).toBe('1.0.1');
+    expect(await t.db.models.ExtensionListing.exists({ _id: 'private/@alpha/agent/@alpha/summarizer' })).toBeNull();
+  });
+
+  it('lists records written before the listing existed, once per database', async () => {
+    const { ExtensionListing, Migration } = t.db.models;
+    await ExtensionListing.deleteMany({});
+    await Migration.deleteMany({ _id: 'extension-listing' });
+    const alpha = createExtensionReader(t.db.models, { vendorScope: '@alpha' });
+    expect((await alpha.marketplace()).items).toEqual([]);
+    expect(await createExtensionWriter(t.db.models).backfillListing()).toBeGreaterThanOrEqual(3);
+    expect((await alpha.marketplace()).items.map((r) => r.packageName)).toEqual(['@alpha/editorial-review', '@alpha/summarizer']);
+    expect(await createExtensionWriter(t.db.models).backfillListing()).toBe(0);
+  });
+});

@@ -3,6 +3,7 @@ import type { AgentSource } from '../agents/index.ts';
 import { isDuplicateKeyError, type Models } from '../db/index.ts';
 import { DomainError } from '../errors/index.ts';
 import { toExtensionView, type ExtensionView } from './extension-view.ts';
+import { createListing } from './listing.ts';
 import type { ExtensionOrigin, ImportedFrom } from './origin.ts';
 
 export interface ExtensionWriter {
@@ -14,15 +15,25 @@ export interface ExtensionWriter {
   updateImportedFrom(id: string, patch: Partial<ImportedFrom>): Promise<void>;
   /** After a publish or promote: new version and origin. */
   markPublished(id: string, update: { version: string; source: AgentSource; compiled: CompiledTemplate; origin: ExtensionOrigin; integrity?: string }): Promise<ExtensionView>;
+  /** Lists records stored before the marketplace listing existed (once per database); returns how many. */
+  backfillListing(): Promise<number>;
 }
 
 function searchTextOf(compiled: CompiledTemplate): string {
   return [compiled.packageName, compiled.card.name, compiled.card.description, ...compiled.card.tags].join(' ').toLowerCase();
 }
 
-/** Writes extension records. Reads go through the reader (and its visibility filter) instead. */
+/**
+ * Writes extension records. Reads go through the reader (and its visibility filter) instead.
+ * Every write then records the row's key in the marketplace listing (listing.ts).
+ */
 export function createExtensionWriter(models: Models): ExtensionWriter {
   const { Extension } = models;
+  const listing = createListing(models);
+  const listed = async <R extends Parameters<typeof listing.put>[0] & Parameters<typeof toExtensionView>[0]>(row: R): Promise<ExtensionView> => {
+    await listing.put(row);
+    return toExtensionView(row);
+  };
   return {
     async upsertAuthored(source, compiled, origin) {
       const row = await Extension.findOneAndUpdate(
@@ -33,14 +44,14 @@ export function createExtensionWriter(models: Models): ExtensionWriter {
         },
         { upsert: true, new: true, lean: true },
       );
-      return toExtensionView(row!);
+      return listed(row!);
     },
 
     async install({ source, compiled, origin, integrity }, options = {}) {
       if (options.onlyNew) {
         try {
           const row = await Extension.create({ packageName: compiled.packageName, kind: compiled.kind, version: compiled.version, status: 'installed', source, compiled, searchText: searchTextOf(compiled), origin, integrity, active: true });
-          return toExtensionView(row.toObject());
+          return listed(row.toObject());
         } catch (error) {
           if (isDuplicateKeyError(error)) throw new DomainError('CONFLICT', `${compiled.packageName} is already on this instance; update it from its page instead`);
           throw error;
@@ -55,7 +66,7 @@ export function createExtensionWriter(models: Models): ExtensionWriter {
           },
           { upsert: true, new: true, lean: true },
         );
-        return toExtensionView(row!);
+        return listed(row!);
       } catch (error) {
         if (isDuplicateKeyError(error)) {
           throw new DomainError('CONFLICT', `${compiled.packageName} is authored on this instance as a draft; it cannot be installed over it`);
@@ -77,7 +88,10 @@ export function createExtensionWriter(models: Models): ExtensionWriter {
         { new: true, lean: true },
       );
       if (!row) throw new DomainError('NOT_FOUND', 'Extension not found');
-      return toExtensionView(row);
+      return listed(row);
     },
+
+    backfillListing: () =>
+      listing.backfill((afterId, size) => Extension.find(afterId ? { _id: { $gt: afterId } } : {}, { packageName: 1, kind: 1, searchText: 1, origin: 1 }).sort({ _id: 1 }).limit(size).lean()),
   };
 }

@@ -20,6 +20,7 @@ import { claimSchema } from './claim.ts';
 import { runLeaseSchema } from './run-lease.ts';
 import { activeRunSchema } from './active-run.ts';
 import { migrationSchema } from './migration.ts';
+import { extensionListingSchema } from './extension-listing.ts';
 
 /** Binds every model to one connection; each collection's schema lives in its own file. */
 export function bindModels(connection: Connection) {
@@ -45,6 +46,7 @@ export function bindModels(connection: Connection) {
     RunLease: connection.model('RunLease', runLeaseSchema),
     ActiveRun: connection.model('ActiveRun', activeRunSchema),
     Migration: connection.model('Migration', migrationSchema),
+    ExtensionListing: connection.model('ExtensionListing', extensionListingSchema),
   };
 }
 

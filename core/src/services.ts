@@ -57,6 +57,8 @@ export interface Services {
   /** Read at call time so flags can change without a restart. */
   flags(): FeatureFlags;
   version: string;
+  /** The database server in use: MONGODB_URI, or what the embedded default started. */
+  databaseServer: DatabaseServer;
   handlers: {
     healthz: (request: Request) => Promise<Response>;
     oauthToken: (request: Request) => Promise<Response>;
@@ -74,7 +76,12 @@ export interface Services {
 }
 
 /** Wires every capability once. The web app and (later) the MCP server both call this. */
-export function createServices(deps: { config: ServiceConfig; logger: Logger; database: Database; npm?: NpmRunner; llm?: LlmProvider; github?: GithubClient }): Services {
+export interface DatabaseServer {
+  kind: 'external' | 'ferretdb' | 'mongod';
+  description: string;
+}
+
+export function createServices(deps: { config: ServiceConfig; logger: Logger; database: Database; npm?: NpmRunner; llm?: LlmProvider; github?: GithubClient; databaseServer?: DatabaseServer }): Services {
   const { config, logger, database } = deps;
   const users = createUserStore(database.models);
   const sealer = createSealer(config.masterKeys);
@@ -168,6 +175,7 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     cmsBEvents,
     flags,
     version: SERVICE_VERSION,
+    databaseServer: deps.databaseServer ?? { kind: 'external', description: 'MongoDB (MONGODB_URI)' },
     handlers: {
       healthz: createHealthzHandler({ database, version: SERVICE_VERSION }),
       oauthToken: oauth.handlers.token,

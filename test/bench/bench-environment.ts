@@ -14,7 +14,7 @@ export async function benchDatabase(name: string): Promise<{ db: Database; kind:
     return { db, kind: 'external MongoDB', stop: async () => { await db.connection.dropDatabase(); await db.close(); } };
   }
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-db-'));
-  const server = await startEmbeddedDatabase({ dataDir: dir, logger, allowMemoryServer: false });
+  const server = await startEmbeddedDatabase({ dataDir: dir, logger });
   const db = await connectDatabase(`${server.uri}${name}`);
   return {
     db,

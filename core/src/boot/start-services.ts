@@ -40,7 +40,7 @@ export async function startServices(
     const database = await connectDatabase(uri);
     const listed = await createExtensionWriter(database.models).backfillListing();
     if (listed) logger.info(`listed ${listed} extension record(s) stored before the marketplace listing existed`);
-    const services = createServices({ config, logger, database });
+    const services = createServices({ config, logger, database, ...(embedded ? { databaseServer: { kind: embedded.kind, description: embedded.description } } : {}) });
     const initialSignIn = options.createAdmin === false ? undefined : await ensureInitialAdmin(services, { generateWhenEmpty: embedded !== undefined, generatePassword: () => randomBytes(12).toString('base64url') });
     return {
       services,

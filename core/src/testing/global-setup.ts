@@ -46,7 +46,7 @@ async function startTestServer(): Promise<TestServer> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'service-test-db-'));
   let embedded: EmbeddedDatabase;
   try {
-    embedded = await startEmbeddedDatabase({ dataDir: dir, logger, allowMemoryServer: false });
+    embedded = await startEmbeddedDatabase({ dataDir: dir, logger });
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
     throw error;

@@ -25,7 +25,15 @@ export default function Overview() {
         <dt>Version</dt>
         <dd>{info.version}</dd>
         <dt>Database</dt>
-        <dd>{info.database === 'embedded' ? 'embedded (local FerretDB)' : 'external (MONGODB_URI)'}</dd>
+        <dd>
+          {info.database.kind === 'external' ? 'external (MONGODB_URI)' : `embedded: ${info.database.description}`}
+          {info.database.kind === 'ferretdb' ? (
+            <p className="hint">
+              The offline fallback: fine for trying the service and for hundreds of runs a day. For more, set <code>MONGODB_URI</code>: see{' '}
+              <code>docs/operations.md</code>, “When to set MONGODB_URI”.
+            </p>
+          ) : null}
+        </dd>
         <dt>LLM</dt>
         <dd>{info.llm.provider === 'scripted' ? 'scripted (offline, no model configured)' : `${info.llm.provider} · ${info.llm.model}`}</dd>
         <dt>A2A over HTTP</dt>

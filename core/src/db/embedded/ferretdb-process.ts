@@ -41,6 +41,7 @@ export async function startFerretdb(binary: string, dataDir: string, logger: Log
       return {
         uri: `mongodb://127.0.0.1:${port}/`,
         kind: 'ferretdb',
+        description: 'FerretDB 1.24 (SQLite), patched (ADR 0009)',
         stop: () => stopChild(child),
         stopSync: () => {
           if (child.exitCode === null) child.kill('SIGTERM');

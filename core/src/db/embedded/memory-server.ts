@@ -1,22 +1,43 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import type { Logger } from '../../log/index.ts';
 import type { EmbeddedDatabase } from './types.ts';
 
+/** How long the download host may take to answer before the start moves on to FerretDB. */
+const DOWNLOAD_PROBE_MS = 3_000;
+
+/** Why a real mongod could not be had here; the caller falls back and says so. */
+export class MongodUnavailable extends Error {}
+
 /**
- * Last resort when neither FerretDB nor Go is available: a real mongod managed by
- * mongodb-memory-server, with a persistent dbPath so a second start reuses the data.
- * It downloads a mongod build on first use, which needs access to MongoDB's download host.
+ * A real mongod, managed by mongodb-memory-server, with a persistent dbPath so a second start
+ * reuses the data: the binary from its cache, or downloaded once from MongoDB's download host.
+ * An unreachable host fails within seconds (DNS or connect refused at once, silence after
+ * DOWNLOAD_PROBE_MS) with `MongodUnavailable`, instead of the downloader's minute-long retries.
  */
-export async function startMemoryServer(dataDir: string): Promise<EmbeddedDatabase> {
+export async function startMongod(dataDir: string, logger: Logger, options: { probeMs?: number } = {}): Promise<EmbeddedDatabase> {
+  const { DryMongoBinary, MongoMemoryServer } = await import('mongodb-memory-server-core');
+  const binary = await DryMongoBinary.generateOptions({});
+  if (!(await DryMongoBinary.locateBinary(binary))) {
+    const url = await downloadUrl(binary);
+    const host = new URL(url).host;
+    try {
+      const response = await fetch(url, { method: 'HEAD', redirect: 'manual', signal: AbortSignal.timeout(options.probeMs ?? DOWNLOAD_PROBE_MS) });
+      await response.body?.cancel();
+      if (response.status >= 400) throw new Error(`HTTP ${response.status}`);
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
+      throw new MongodUnavailable(`mongod ${binary.version} is not in the local cache and ${host} cannot be reached (${cause})`);
+    }
+    logger.info(`downloading mongod ${binary.version} from ${host} (first start only; about 100 MB)`);
+  }
   const dbPath = path.join(dataDir, 'mongod');
   mkdirSync(dbPath, { recursive: true });
-  const { MongoMemoryServer } = await import('mongodb-memory-server-core');
-  const server = await MongoMemoryServer.create({
-    instance: { dbPath, storageEngine: 'wiredTiger', ip: '127.0.0.1' },
-  });
+  const server = await MongoMemoryServer.create({ instance: { dbPath, storageEngine: 'wiredTiger', ip: '127.0.0.1' } });
   return {
     uri: server.getUri().replace(/\/[^/]*$/, '/'),
-    kind: 'mongodb-memory-server',
+    kind: 'mongod',
+    description: `mongod ${binary.version} (mongodb-memory-server)`,
     stop: async () => {
       await server.stop({ doCleanup: false });
     },
@@ -25,3 +46,12 @@ export async function startMemoryServer(dataDir: string): Promise<EmbeddedDataba
     },
   };
 }
+
+async function downloadUrl(options: { version: string; platform: string; arch: string; os?: unknown }): Promise<string> {
+  // Not re-exported by the package's entry point; a CommonJS module, so its class sits on `default` under ESM.
+  const module = (await import('mongodb-memory-server-core/lib/util/MongoBinaryDownloadUrl.js')) as unknown as { MongoBinaryDownloadUrl?: DownloadUrlClass; default?: { MongoBinaryDownloadUrl: DownloadUrlClass } };
+  const DownloadUrl = module.MongoBinaryDownloadUrl ?? module.default!.MongoBinaryDownloadUrl;
+  return new DownloadUrl(options).getDownloadUrl();
+}
+
+type DownloadUrlClass = new (options: unknown) => { getDownloadUrl(): Promise<string> };

@@ -13,7 +13,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('embedded database', () => {
   it('keeps data across a stop and a second start, and stops its child process', async () => {
     const logger = createMemoryLogger();
-    const first = await startEmbeddedDatabase({ dataDir: dir, logger, allowMemoryServer: false });
+    const first = await startEmbeddedDatabase({ dataDir: dir, logger, allowMongod: false });
     const db1 = await connectDatabase(`${first.uri}service`);
     await db1.models.User.create({ email: 'persist@example.com', passwordHash: 'x', role: 'admin' });
     await db1.close();
@@ -21,7 +21,7 @@ describe('embedded database', () => {
     const port = Number(new URL(first.uri).port);
     expect(await canConnect('127.0.0.1', port)).toBe(false);
 
-    const second = await startEmbeddedDatabase({ dataDir: dir, logger, allowMemoryServer: false });
+    const second = await startEmbeddedDatabase({ dataDir: dir, logger, allowMongod: false });
     try {
       const db2 = await connectDatabase(`${second.uri}service`);
       expect(await db2.models.User.countDocuments({ email: 'persist@example.com' })).toBe(1);

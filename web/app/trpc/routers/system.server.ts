@@ -9,7 +9,7 @@ export const systemRouter = router({
       baseUrl: config.baseUrl,
       version,
       mode: config.mode,
-      database: config.mongodbUri ? 'external' : 'embedded',
+      database: ctx.services.databaseServer,
       flags: ctx.services.flags(),
       llm: { provider: ctx.services.llm.name, model: ctx.services.llm.model },
     };

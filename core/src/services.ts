@@ -1,3 +1,4 @@
+import { createRetention, type Retention } from './retention/index.ts';
 import { createAuditLog, type AuditLog } from './audit/index.ts';
 import { createSessionStore, createUserStore, type SessionStore, type UserStore } from './auth/index.ts';
 import { readFeatureFlags, type FeatureFlags, type ServiceConfig } from './config/index.ts';
@@ -57,6 +58,8 @@ export interface Services {
   /** Read at call time so flags can change without a restart. */
   flags(): FeatureFlags;
   version: string;
+  /** Deletes history past the operator's retention settings; run by the background sweep. */
+  retention: Retention;
   /** The database server in use: MONGODB_URI, or what the embedded default started. */
   databaseServer: DatabaseServer;
   handlers: {
@@ -111,8 +114,10 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     github: deps.github ?? { apiUrl: config.imports.githubApiUrl, token: config.imports.githubToken },
     syncIntervalMs: config.imports.syncIntervalMs,
   });
-  const eventLog = createEventLog(database.models);
-  const runs = createRunStore({ models: database.models, eventLog });
+  // One lease holder per process: runs it creates are leased to it from their first write.
+  const leases = createRunLeases(database.models);
+  const eventLog = createEventLog(database.models, { finished: leases.finished });
+  const runs = createRunStore({ models: database.models, eventLog, leases });
   const peers = createRemotePeers({ models: database.models, sealer, audit });
   const a2aClient = createA2aClient({ peers, logger: logger.child({ component: 'a2a-client' }) });
   const executor = createRunExecutor({
@@ -122,6 +127,7 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     extensions,
     llm,
     logger: logger.child({ component: 'runs' }),
+    leases,
     remoteAgent: (agent, input) => callRemoteAgent({ peers, client: a2aClient }, agent, input),
   });
   const flags = () => readFeatureFlags();
@@ -137,7 +143,7 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
       aguiExternalEnabled: flags().aguiExternalEnabled,
     }),
   );
-  const remote = createRemoteBridge({ client: a2aClient, runs, eventLog, leases: createRunLeases(database.models), logger: logger.child({ component: 'a2a-client' }) });
+  const remote = createRemoteBridge({ client: a2aClient, runs, eventLog, leases, logger: logger.child({ component: 'a2a-client' }) });
   const connectorInstances = createConnectorInstances({ models: database.models, sealer, audit });
   const notifyCmsB = createCmsBNotifier({ instances: connectorInstances, logger: logger.child({ component: 'notifications' }) });
   const cmsBEvents = createCmsBEvents({ notify: notifyCmsB, logger: logger.child({ component: 'notifications' }) });
@@ -175,6 +181,7 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     cmsBEvents,
     flags,
     version: SERVICE_VERSION,
+    retention: createRetention(database.models, config.retention),
     databaseServer: deps.databaseServer ?? { kind: 'external', description: 'MongoDB (MONGODB_URI)' },
     handlers: {
       healthz: createHealthzHandler({ database, version: SERVICE_VERSION }),

@@ -12,6 +12,7 @@ import express from 'express';
 import { startA2aHost } from '../helpers/a2a.ts';
 import { benchDatabase } from './bench-environment.ts';
 import { percentile, report, sideBySide } from './harness.ts';
+import { commandsBetween, startWireCounter } from './wire-counter.ts';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 150);
 
@@ -39,12 +40,9 @@ const sdkServer = sdkApp.listen(0, '127.0.0.1');
 await new Promise((resolve) => sdkServer.once('listening', resolve));
 const sdkUrl = `http://127.0.0.1:${(sdkServer.address() as AddressInfo).port}/`;
 
-const { service, token } = await startA2aHost(database.db, { mongodbUri: dbUri(), scope: '@bench' });
-
-function dbUri(): string {
-  const { host, port, name } = database.db.connection;
-  return `mongodb://${host}:${port}/${name}`;
-}
+// The service reaches the database through a counting proxy: round trips per send are measured on the wire.
+const wire = await startWireCounter({ host: database.db.connection.host, port: database.db.connection.port });
+const { service, token } = await startA2aHost(database.db, { mongodbUri: `mongodb://127.0.0.1:${wire.port}/${database.db.connection.name}`, scope: '@bench' });
 
 try {
   const send = async (url: string, bearer: string | null) => {
@@ -56,6 +54,15 @@ try {
     const body = (await response.json()) as { result?: { status: { state: string } } };
     if (body.result?.status.state !== 'completed') throw new Error(`unexpected reply: ${JSON.stringify(body)}`);
   };
+  const sample = 40;
+  for (let i = 0; i < 5; i++) await send(`${service.url}/api/a2a`, token);
+  const before = wire.snapshot();
+  for (let i = 0; i < sample; i++) await send(`${service.url}/api/a2a`, token);
+  const perSend = commandsBetween(before, wire.snapshot());
+  const total = [...perSend.values()].reduce((a, b) => a + b, 0) / sample;
+  console.log(`\ndatabase round trips per message/send (wire count over ${sample} sends, background passes included): ${total.toFixed(1)} (goal <= 6: ${total <= 6 ? 'met' : 'NOT met'})`);
+  console.log(`  ${[...perSend].map(([name, count]) => `${name} ${(count / sample).toFixed(2)}`).join(', ')}`);
+
   const result = await sideBySide(
     'message/send on a trivial agent',
     { iterations: ITERATIONS, warmup: 10 },
@@ -67,6 +74,7 @@ try {
   console.log(`  throughput: ours ${(1000 / percentile(result.candidateMs, 50)).toFixed(0)}/s, sdk ${(1000 / percentile(result.baselineMs, 50)).toFixed(0)}/s; ratio ours/sdk ${(1 / latencyRatio).toFixed(2)} (goal >= 1.0: ${1 / latencyRatio >= 1 ? 'met' : 'NOT met'})`);
 } finally {
   await service.stop();
+  await wire.close();
   sdkServer.close();
   await database.stop();
 }

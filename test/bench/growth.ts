@@ -1,6 +1,6 @@
 /**
  * Cost against history: each hot path of the service on a database holding 1k runs and on one
- * holding 10k and 100k (events ×4, audit rows ×1, a small set of unfinished runs), interleaved in
+ * holding 10k and 100k (events ×4, audit rows ×1, a small set of unfinished runs with their leases), interleaved in
  * one process. Goal: every row's 100k/1k ratio <= 2, on the embedded default and on MONGODB_URI.
  *
  *   BENCH_SIZES=1000,10000,100000 (default)   BENCH_ITERATIONS=30 (default)
@@ -35,7 +35,7 @@ interface Fixture {
 
 async function seed(size: number): Promise<Fixture> {
   const database = await benchDatabase(`bench_growth_${size}`);
-  const { Run, RunEvent, AuditEvent, ActiveRun } = database.db.models;
+  const { Run, RunEvent, AuditEvent, RunLease } = database.db.models;
   const started = Date.now();
   // Runs created over the last year, oldest first; all but a few finished.
   const yearAgo = Date.now() - 365 * 86_400_000;
@@ -55,22 +55,22 @@ async function seed(size: number): Promise<Fixture> {
         events.push({ _id: runEventId(id, seq), runId: id, seq, kind: 'status-update', payload: { kind: 'status-update', taskId: id, contextId: 'c', final: seq === EVENTS_PER_RUN, status: status(seq === EVENTS_PER_RUN ? state : 'working') }, at: new Date(at) });
       }
       audit.push({ actorType: 'a2a', actorId: 'client', action: 'a2a.message.send', resourceType: 'run', resourceId: id, details: {}, at: new Date(at) });
-      if (unfinished) active.push({ _id: id, since: new Date(at) });
+      if (unfinished) active.push({ _id: id, owner: null, until: null, generation: 0 });
       if (i === size - 1) liveRun = id;
     }
     await Promise.all([
       Run.collection.insertMany(runs as never[], { ordered: false }),
       RunEvent.collection.insertMany(events as never[], { ordered: false }),
       AuditEvent.insertMany(audit, { ordered: false }),
-      active.length ? ActiveRun.collection.insertMany(active as never[], { ordered: false }) : Promise.resolve(),
+      active.length ? RunLease.collection.insertMany(active as never[], { ordered: false }) : Promise.resolve(),
     ]);
   }
   console.log(`  seeded ${size} runs, ${size * EVENTS_PER_RUN} events, ${size} audit rows on ${database.kind} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
   const models = database.db.models;
   const eventLog = createEventLog(models);
-  const runs = createRunStore({ models, eventLog });
   const leases = createRunLeases(models);
+  const runs = createRunStore({ models, eventLog, leases });
   const audit = createAuditLog(models, createLogger({ level: 'error' }));
   const working = { kind: 'status-update', taskId: liveRun, contextId: 'c', final: false, status: status('working') } as const;
   return {

@@ -24,7 +24,7 @@ describe('models against the real test database', () => {
   it('keeps the history collections on their primary key alone (docs/data-model.md)', async () => {
     // Runs, events and audit rows are read by `_id` and `_id` ranges only; a secondary index there
     // would cost every write and serve nothing.
-    for (const model of [t.db.models.Run, t.db.models.RunEvent, t.db.models.AuditEvent, t.db.models.ActiveRun]) {
+    for (const model of [t.db.models.Run, t.db.models.RunEvent, t.db.models.AuditEvent, t.db.models.RunLease]) {
       expect(model.schema.indexes(), model.collection.name).toEqual([]);
     }
     await t.db.models.Extension.createIndexes();

@@ -19,8 +19,20 @@ export function isFinalEvent(event: A2aEvent): boolean {
  * next sequence number before anyone sees it; readers replay what they missed by sequence and
  * then follow live (notified in process, polling the run's `lastSeq` across processes).
  */
-export function createEventLog(models: Models) {
-  const { Run, RunEvent, ActiveRun } = models;
+export interface AppendOptions {
+  /** The caller just created the run and knows its `lastSeq`, so it need not be read. */
+  knownLastSeq?: number;
+  /** Executor progress to store with the run in the same update (saves a round trip). */
+  progress?: Record<string, unknown>;
+}
+
+/**
+ * `finished` takes a run out of the recovery working set once its terminal state is stored
+ * (the run leases do it, so the holder also stops renewing); by default its lease row is deleted.
+ */
+export function createEventLog(models: Models, hooks: { finished?: (runId: string) => Promise<void> } = {}) {
+  const { Run, RunEvent, RunLease } = models;
+  const finished = hooks.finished ?? (async (runId: string) => void (await RunLease.deleteOne({ _id: runId })));
   const appended = new EventEmitter();
   appended.setMaxListeners(0);
   /** The newest sequence stored by this process per run, so a follower never waits for an append it missed. */
@@ -28,10 +40,9 @@ export function createEventLog(models: Models) {
 
   // Appends to one run are serialised in this process, so sequence numbers are stored in order.
   const chains = new Map<string, Promise<unknown>>();
-  /** `knownLastSeq`: the caller just created the run and knows its `lastSeq`, so it need not be read. */
-  function append(runId: string, event: A2aEvent, knownLastSeq?: number): Promise<number> {
+  function append(runId: string, event: A2aEvent, options: AppendOptions = {}): Promise<number> {
     const previous = chains.get(runId) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(() => appendNow(runId, event, knownLastSeq));
+    const next = previous.catch(() => undefined).then(() => appendNow(runId, event, options));
     chains.set(runId, next);
     void next.finally(() => {
       if (chains.get(runId) === next) chains.delete(runId);
@@ -44,7 +55,7 @@ export function createEventLog(models: Models) {
    * hint for readers) and status. The event row comes first and its `_id` is unique, so a crash
    * at any point leaves no hole: a sequence number exists only once its event does.
    */
-  async function appendNow(runId: string, event: A2aEvent, knownLastSeq?: number): Promise<number> {
+  async function appendNow(runId: string, event: A2aEvent, { knownLastSeq, progress }: AppendOptions): Promise<number> {
     const storedLastSeq = async () => {
       const run = await Run.findById(runId, { lastSeq: 1 }).lean();
       if (!run) throw new Error(`run ${runId} does not exist`);
@@ -63,12 +74,13 @@ export function createEventLog(models: Models) {
         seq = collisions === 0 ? Math.max(seq, await storedLastSeq()) + 1 : seq + 1;
       }
     }
-    const update: Record<string, unknown> = { $max: { lastSeq: seq } };
-    if (event.kind === 'status-update' || event.kind === 'task') update.$set = { status: event.status, state: event.status.state };
+    const set: Record<string, unknown> = { ...(progress ? { progress } : {}) };
+    if (event.kind === 'status-update' || event.kind === 'task') Object.assign(set, { status: event.status, state: event.status.state });
+    const update: Record<string, unknown> = { $max: { lastSeq: seq }, ...(Object.keys(set).length ? { $set: set } : {}) };
     if (event.kind === 'artifact-update') update.$push = { artifacts: event.artifact };
     await Run.updateOne({ _id: runId }, update);
-    // A finished run leaves the recovery pass's working set (after its state is stored).
-    if ((event.kind === 'status-update' || event.kind === 'task') && TERMINAL_STATES.includes(event.status.state)) await ActiveRun.deleteOne({ _id: runId });
+    // A finished run leaves the recovery pass's working set (run_leases) once its state is stored.
+    if ((event.kind === 'status-update' || event.kind === 'task') && TERMINAL_STATES.includes(event.status.state)) await finished(runId);
     // Forgotten at a final event, so the map holds only runs still producing events.
     if (isFinalEvent(event)) latest.delete(runId);
     else if ((latest.get(runId) ?? 0) < seq) latest.set(runId, seq);

@@ -10,7 +10,7 @@ import type { EventLog } from './event-log.ts';
 import type { RunProgress, RunStore, RunView } from './run-store.ts';
 import { renderTemplate } from './template.ts';
 import { TERMINAL_STATES, type Models } from '../db/index.ts';
-import { createRunLeases } from './leases.ts';
+import type { RunLeases } from './leases.ts';
 import type { StepRequest } from '../runtime/protocol.ts';
 
 const ajv = new Ajv({ allErrors: true, strict: false });
@@ -47,12 +47,14 @@ export function createRunExecutor(deps: {
   extensions: ExtensionReader;
   llm: LlmProvider;
   logger: Logger;
+  /** Shared with the run store: runs it creates are leased to this process already. */
+  leases: RunLeases;
   /** Runs an agent that is not installed here on a registered peer that offers it; null when none does. */
   remoteAgent?: (agent: string, input: string) => Promise<string | null>;
 }): RunExecutor {
   const active = new Map<string, AbortController>();
   let runtime: StepRuntime | undefined;
-  const leases = createRunLeases(deps.models);
+  const { leases } = deps;
 
   const status = (state: TaskStatus['state'], text?: string, extra?: Partial<Message>): TaskStatus => ({
     state,
@@ -140,17 +142,16 @@ export function createRunExecutor(deps: {
       else last = await llmTurn(flow, renderTemplate(step.prompt, context), signal);
       progress.outputs![step.id] = last;
       progress.stepIndex = index + 1;
-      await deps.runs.saveProgress(run.id, progress);
+      // The last step's progress is stored with the answer below, in the same update.
+      if (index + 1 < steps.length) await deps.runs.saveProgress(run.id, progress);
     }
     if (signal.aborted) return;
     const text = typeof last === 'string' ? last : JSON.stringify(last);
-    await deps.eventLog.append(run.id, {
-      kind: 'artifact-update',
-      taskId: run.id,
-      contextId: run.contextId,
-      artifact: { artifactId: randomUUID(), name: 'answer', parts: [{ kind: 'text', text }] },
-      lastChunk: true,
-    });
+    await deps.eventLog.append(
+      run.id,
+      { kind: 'artifact-update', taskId: run.id, contextId: run.contextId, artifact: { artifactId: randomUUID(), name: 'answer', parts: [{ kind: 'text', text }] }, lastChunk: true },
+      { progress: progress as Record<string, unknown> },
+    );
     await emitStatus(run, 'completed', true, text);
   }
 
@@ -173,7 +174,7 @@ export function createRunExecutor(deps: {
     let release: (() => Promise<void>) | null = null;
     return leases
       // Another worker took over (this one stalled past its lease): stop here; it continues the run.
-      .hold(runId, () => controller.abort())
+      .hold(runId, () => controller.abort(), { owned: known !== undefined && !recovered })
       .then(async (held) => {
         release = held;
         if (!held) return;

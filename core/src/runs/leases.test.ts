@@ -72,52 +72,60 @@ describe('claims and run leases across processes', () => {
   });
 });
 
-describe('the recovery working set (active_runs)', () => {
+describe('the recovery working set (run_leases)', () => {
   const quiet = (id: string) => t.db.models.Run.collection.updateOne({ _id: id as never }, { $set: { updatedAt: new Date(Date.now() - 60_000) } });
 
-  it('a run is tracked from its creation until its terminal event, and only then', async () => {
+  it('a run is leased to its creator from creation (no claim) until its terminal event, and only then', async () => {
     const eventLog = createEventLog(t.db.models);
-    const runs = createRunStore({ models: t.db.models, eventLog });
+    const leases = createRunLeases(t.db.models);
+    const runs = createRunStore({ models: t.db.models, eventLog, leases });
     const actor = { type: 'a2a', id: 'client-ws', permissions: [] } as unknown as Actor;
     const { run } = await runs.create(actor, { agent: '@acme/a', message: { kind: 'message', messageId: 'm-ws-1', role: 'user', parts: [{ kind: 'text', text: 'hi' }] } });
-    expect(await t.db.models.ActiveRun.exists({ _id: run.id })).toBeTruthy();
+    const lease = (await t.db.models.RunLease.findById(run.id).lean())!;
+    expect(lease.owner).toBeTruthy();
+    // Another process cannot take it while the creator holds it; the creator holds it without a claim.
+    expect(await createRunLeases(second.models).hold(run.id)).toBeNull();
+    const release = (await leases.hold(run.id, () => undefined, { owned: true }))!;
+    expect(await t.db.models.Claim.exists({ _id: new RegExp(`^run-lease:${run.id}`) })).toBeNull();
     const status = (state: 'input-required' | 'completed') => ({ kind: 'status-update' as const, taskId: run.id, contextId: run.contextId, final: true, status: { state, timestamp: new Date().toISOString() } });
     await eventLog.append(run.id, status('input-required'));
-    expect(await t.db.models.ActiveRun.exists({ _id: run.id })).toBeTruthy();
+    expect(await t.db.models.RunLease.exists({ _id: run.id })).toBeTruthy();
     await eventLog.append(run.id, status('completed'));
-    expect(await t.db.models.ActiveRun.exists({ _id: run.id })).toBeNull();
+    await release();
+    expect(await t.db.models.RunLease.exists({ _id: run.id })).toBeNull();
   });
 
-  it('finds quiet unleased runs among the active ones only, local and remote apart, and drops finished rows', async () => {
-    await newRun('ws-local');
-    await newRun('ws-remote');
+  it('finds quiet runs with a free or lapsed lease, local and remote apart, and drops rows of finished runs', async () => {
+    await t.db.models.RunLease.deleteMany({});
+    const lapsed = { owner: 'dead-worker', until: new Date(Date.now() - 1_000) };
+    await newRun('ws-local', lapsed);
+    await newRun('ws-remote', lapsed);
     await t.db.models.Run.updateOne({ _id: 'ws-remote' }, { $set: { progress: { remote: { peerId: 'p', remoteTaskId: 'r-1' } } } });
     await newRun('ws-untracked');
-    await newRun('ws-done');
+    await newRun('ws-done', lapsed);
     await t.db.models.Run.updateOne({ _id: 'ws-done' }, { $set: { state: 'completed' } });
     await newRun('ws-held', { owner: 'live-worker', until: new Date(Date.now() + 60_000) });
+    await t.db.models.RunLease.create({ _id: 'ws-vanished', owner: null, until: null });
     for (const id of ['ws-local', 'ws-remote', 'ws-untracked', 'ws-done', 'ws-held']) await quiet(id);
-    await t.db.models.ActiveRun.deleteMany({});
-    await t.db.models.ActiveRun.insertMany(['ws-local', 'ws-remote', 'ws-done', 'ws-held', 'ws-vanished'].map((id) => ({ _id: id, since: new Date() })));
 
     const leases = createRunLeases(t.db.models);
     expect(await leases.orphans({ remote: false })).toEqual(['ws-local']);
     expect(await leases.orphans({ remote: true })).toEqual(['ws-remote']);
-    const tracked = (await t.db.models.ActiveRun.find({}, { _id: 1 }).lean()).map((row) => row._id).sort();
+    const tracked = (await t.db.models.RunLease.find({}, { _id: 1 }).lean()).map((row) => row._id).sort();
     expect(tracked).toEqual(['ws-held', 'ws-local', 'ws-remote']);
   });
 
-  it('adopts unfinished runs stored before active_runs existed, once per database', async () => {
-    await t.db.models.ActiveRun.deleteMany({});
+  it('makes run_leases the working set of an older database once: finished runs out, unfinished ones in', async () => {
+    await t.db.models.RunLease.deleteMany({});
     await t.db.models.Migration.deleteMany({});
     await newRun('ws-old-working');
+    await t.db.models.RunLease.create({ _id: 'ws-done', owner: null, until: null });
     const leases = createRunLeases(t.db.models);
-    const adopted = await leases.trackUnfinishedRuns();
-    expect(adopted).toBeGreaterThanOrEqual(1);
-    expect(await t.db.models.ActiveRun.exists({ _id: 'ws-old-working' })).toBeTruthy();
-    expect(await t.db.models.ActiveRun.exists({ _id: 'ws-done' })).toBeNull();
-    await t.db.models.ActiveRun.deleteMany({});
+    expect(await leases.trackUnfinishedRuns()).toBeGreaterThanOrEqual(1);
+    expect(await t.db.models.RunLease.exists({ _id: 'ws-old-working' })).toBeTruthy();
+    expect(await t.db.models.RunLease.exists({ _id: 'ws-done' })).toBeNull();
+    await t.db.models.RunLease.deleteMany({});
     expect(await createRunLeases(second.models).trackUnfinishedRuns()).toBe(0);
-    expect(await t.db.models.ActiveRun.countDocuments({})).toBe(0);
+    expect(await t.db.models.RunLease.countDocuments({})).toBe(0);
   });
 });

@@ -4,6 +4,7 @@ import { uuidv7 } from '../ids/index.ts';
 import { isDuplicateKeyError, type Models, type RunRecord, type TaskState } from '../db/index.ts';
 import type { Message, Task, TaskStatus } from '../a2a/protocol.ts';
 import type { EventLog } from './event-log.ts';
+import type { RunLeases } from './leases.ts';
 
 export interface RunView {
   id: string;
@@ -62,8 +63,8 @@ export function taskOf(run: RunView): Task {
 }
 
 /** Durable runs: created once per request identity (Idempotency-Key or messageId), read by `_id`. */
-export function createRunStore(deps: { models: Models; eventLog: EventLog }) {
-  const { Run, RunIdempotency, ActiveRun } = deps.models;
+export function createRunStore(deps: { models: Models; eventLog: EventLog; leases: RunLeases }) {
+  const { Run, RunIdempotency } = deps.models;
 
   async function get(runId: string): Promise<RunView | null> {
     if (runId.length > 200) return null;
@@ -96,10 +97,11 @@ export function createRunStore(deps: { models: Models; eventLog: EventLog }) {
     const contextId = input.message.contextId ?? randomUUID();
     const message: Message = { ...input.message, taskId: runId, contextId };
     const status: TaskStatus = { state: 'submitted', timestamp: new Date().toISOString() };
-    // The recovery pass finds the run through this row, so it is written before the run itself.
-    await ActiveRun.create({ _id: runId, since: new Date() });
+    // The recovery pass finds the run through its lease row, so that is written first; this
+    // process holds the lease, so its executor starts without a claim.
+    await deps.leases.ownNew(runId);
     const row = await Run.create({ _id: runId, contextId, agent: input.agent, state: 'submitted', lastSeq: 0, actorType: actor.type, actorId: actor.id, input: message, status, progress: { stepIndex: 0, outputs: {} } });
-    const lastSeq = await deps.eventLog.append(runId, { kind: 'task', id: runId, contextId, status, history: [message], artifacts: [], metadata: { agent: input.agent } }, 0);
+    const lastSeq = await deps.eventLog.append(runId, { kind: 'task', id: runId, contextId, status, history: [message], artifacts: [], metadata: { agent: input.agent } }, { knownLastSeq: 0 });
     return { run: { ...toView(row.toObject() as RunRecord & { _id: string }), lastSeq }, created: true };
   }
 

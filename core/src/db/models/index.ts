@@ -18,7 +18,6 @@ import { extensionImportSchema } from './extension-import.ts';
 import { importSyncEventSchema } from './import-sync-event.ts';
 import { claimSchema } from './claim.ts';
 import { runLeaseSchema } from './run-lease.ts';
-import { activeRunSchema } from './active-run.ts';
 import { migrationSchema } from './migration.ts';
 import { extensionListingSchema } from './extension-listing.ts';
 
@@ -44,7 +43,6 @@ export function bindModels(connection: Connection) {
     ImportSyncEvent: connection.model('ImportSyncEvent', importSyncEventSchema),
     Claim: connection.model('Claim', claimSchema),
     RunLease: connection.model('RunLease', runLeaseSchema),
-    ActiveRun: connection.model('ActiveRun', activeRunSchema),
     Migration: connection.model('Migration', migrationSchema),
     ExtensionListing: connection.model('ExtensionListing', extensionListingSchema),
   };

@@ -51,6 +51,9 @@ export function startBackgroundWork(services: Services, options: { recoveryInter
         services.imports.jobs.failInterrupted().then((count) => count && logger.warn(`marked ${count} interrupted import job(s) failed`)),
         // Claims decide races that are over within minutes; a day keeps them well past that.
         claims.forgetOlderThan(24 * 3_600_000),
+        services.retention.sweep().then((swept) => {
+          if (swept.runs + swept.audit + swept.jobs > 0) logger.info(`retention: deleted ${swept.runs} run(s) with ${swept.events} event(s), ${swept.audit} audit row(s), ${swept.jobs} job row(s)`);
+        }),
       ]);
     }, { immediately: true }),
   ];

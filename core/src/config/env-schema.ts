@@ -79,6 +79,12 @@ export const envSchema = z.object({
   /** How often each auto-updating GitHub import is checked. */
   SERVICE_IMPORT_SYNC_INTERVAL_MS: z.coerce.number().int().min(200).max(7 * 24 * 3_600_000).default(15 * 60_000),
   SERVICE_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  /** Days to keep finished runs with their events; unset keeps them all. */
+  SERVICE_RETENTION_RUNS_DAYS: z.coerce.number().int().min(1).max(36_500).optional(),
+  /** Days to keep audit rows; unset keeps them all. */
+  SERVICE_RETENTION_AUDIT_DAYS: z.coerce.number().int().min(1).max(36_500).optional(),
+  /** Days to keep finished import and publish jobs and import sync history; unset keeps them all. */
+  SERVICE_RETENTION_JOBS_DAYS: z.coerce.number().int().min(1).max(36_500).optional(),
 });
 
 export type RawEnv = z.infer<typeof envSchema>;

@@ -23,6 +23,8 @@ export interface ServiceConfig {
   initialAdmin: { email: string; password: string } | undefined;
   logLevel: RawEnv['SERVICE_LOG_LEVEL'];
   imports: { githubApiUrl: string; githubToken: string | undefined; syncEnabled: boolean; syncIntervalMs: number };
+  /** Days to keep each kind of history; null keeps everything (the default). */
+  retention: { runsDays: number | null; auditDays: number | null; jobsDays: number | null };
   llm: { provider: 'scripted' | 'openai-compatible' | 'anthropic'; baseUrl: string | undefined; apiKey: string | undefined; model: string | undefined; scriptedDelayMs: number };
 }
 
@@ -104,6 +106,11 @@ export function loadConfig(env: Env, logger?: Logger): ServiceConfig {
       githubToken: raw.SERVICE_GITHUB_TOKEN,
       syncEnabled: raw.SERVICE_IMPORT_SYNC_ENABLED,
       syncIntervalMs: raw.SERVICE_IMPORT_SYNC_INTERVAL_MS,
+    },
+    retention: {
+      runsDays: raw.SERVICE_RETENTION_RUNS_DAYS ?? null,
+      auditDays: raw.SERVICE_RETENTION_AUDIT_DAYS ?? null,
+      jobsDays: raw.SERVICE_RETENTION_JOBS_DAYS ?? null,
     },
     llm: {
       provider: raw.SERVICE_LLM_PROVIDER,

@@ -34,6 +34,21 @@ export default function Overview() {
             </p>
           ) : null}
         </dd>
+        <dt>History kept</dt>
+        <dd>
+          {(
+            [
+              ['finished runs and their events', info.retention.runsDays],
+              ['audit rows', info.retention.auditDays],
+              ['finished import and publish jobs', info.retention.jobsDays],
+            ] as const
+          )
+            .map(([what, days]) => `${what}: ${days ? `${days} days` : 'forever'}`)
+            .join(' · ')}
+          <p className="hint">
+            Set with <code>SERVICE_RETENTION_RUNS_DAYS</code>, <code>SERVICE_RETENTION_AUDIT_DAYS</code> and <code>SERVICE_RETENTION_JOBS_DAYS</code>; the background sweep deletes older rows in batches.
+          </p>
+        </dd>
         <dt>LLM</dt>
         <dd>{info.llm.provider === 'scripted' ? 'scripted (offline, no model configured)' : `${info.llm.provider} · ${info.llm.model}`}</dd>
         <dt>A2A over HTTP</dt>

@@ -10,6 +10,7 @@ export const systemRouter = router({
       version,
       mode: config.mode,
       database: ctx.services.databaseServer,
+      retention: config.retention,
       flags: ctx.services.flags(),
       llm: { provider: ctx.services.llm.name, model: ctx.services.llm.model },
     };

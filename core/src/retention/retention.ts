@@ -1,0 +1,88 @@
+import { Types } from 'mongoose';
+import { runEventId, TERMINAL_STATES, type Models, type TaskState } from '../db/index.ts';
+
+export interface RetentionPolicy {
+  runsDays: number | null;
+  auditDays: number | null;
+  jobsDays: number | null;
+}
+
+export interface SweepResult {
+  runs: number;
+  events: number;
+  audit: number;
+  jobs: number;
+}
+
+const DAY_MS = 86_400_000;
+/** Rows looked at per kind and pass: a pass costs the same however much history is stored. */
+export const RETENTION_BATCH = 500;
+const FINISHED_JOB_STATES = ['succeeded', 'failed', 'discarded'];
+
+/** The smallest UUIDv7 of millisecond `ms`: every run created before `ms` sorts below it. */
+function uuidv7Floor(ms: number): string {
+  const hex = ms.toString(16).padStart(12, '0');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-0000-0000-000000000000`;
+}
+
+/**
+ * Deletes history older than the operator's retention settings (null keeps everything), in
+ * bounded batches from the oldest `_id` up: ids are time-ordered (UUIDv7 runs, ObjectId audit
+ * rows and jobs), so each batch is an `_id` range. Unfinished runs and jobs are never deleted;
+ * a per-process cursor steps over them so they cannot stall the sweep. A run's events go before
+ * the run, so an interrupted sweep leaves nothing unreachable.
+ */
+export function createRetention(models: Models, policy: RetentionPolicy, now: () => number = Date.now) {
+  const { Run, RunEvent, AuditEvent, ImportJob, PublishJob, ImportSyncEvent } = models;
+  const cursors = { runs: '', importJobs: null as Types.ObjectId | null, publishJobs: null as Types.ObjectId | null };
+
+  async function sweepRuns(days: number): Promise<{ runs: number; events: number }> {
+    const cutoff = now() - days * DAY_MS;
+    const range = { $lt: uuidv7Floor(cutoff), ...(cursors.runs ? { $gt: cursors.runs } : {}) };
+    const rows = await Run.find({ _id: range }, { state: 1, createdAt: 1 }).sort({ _id: 1 }).limit(RETENTION_BATCH).lean();
+    cursors.runs = rows.length < RETENTION_BATCH ? '' : rows[rows.length - 1]!._id;
+    // Older ids not made by uuidv7 (random UUIDs) are judged by their creation time.
+    const expired = rows.filter((row) => TERMINAL_STATES.includes(row.state as TaskState) && (row.createdAt?.getTime() ?? 0) < cutoff).map((row) => row._id);
+    let events = 0;
+    for (const runId of expired) {
+      events += (await RunEvent.deleteMany({ _id: { $gt: runEventId(runId, 0), $lt: `${runId}0` } })).deletedCount;
+    }
+    const runs = expired.length ? (await Run.deleteMany({ _id: { $in: expired } })).deletedCount : 0;
+    return { runs, events };
+  }
+
+  async function sweepAudit(days: number): Promise<number> {
+    const before = Types.ObjectId.createFromTime(Math.floor((now() - days * DAY_MS) / 1000));
+    const rows = await AuditEvent.find({ _id: { $lt: before } }, { _id: 1 }).sort({ _id: 1 }).limit(RETENTION_BATCH).lean();
+    if (rows.length === 0) return 0;
+    return (await AuditEvent.deleteMany({ _id: { $in: rows.map((row) => row._id) } })).deletedCount;
+  }
+
+  async function sweepJobs(days: number): Promise<number> {
+    const before = Types.ObjectId.createFromTime(Math.floor((now() - days * DAY_MS) / 1000));
+    let deleted = 0;
+    for (const [model, key] of [[ImportJob, 'importJobs'], [PublishJob, 'publishJobs']] as const) {
+      const from = cursors[key];
+      const rows = await (model as typeof ImportJob).find({ _id: { $lt: before, ...(from ? { $gt: from } : {}) } }, { state: 1 }).sort({ _id: 1 }).limit(RETENTION_BATCH).lean();
+      cursors[key] = rows.length < RETENTION_BATCH ? null : (rows[rows.length - 1]!._id as Types.ObjectId);
+      const expired = rows.filter((row) => FINISHED_JOB_STATES.includes(row.state)).map((row) => row._id);
+      if (expired.length) deleted += (await (model as typeof ImportJob).deleteMany({ _id: { $in: expired } })).deletedCount;
+    }
+    const history = await ImportSyncEvent.find({ _id: { $lt: before } }, { _id: 1 }).sort({ _id: 1 }).limit(RETENTION_BATCH).lean();
+    if (history.length) deleted += (await ImportSyncEvent.deleteMany({ _id: { $in: history.map((row) => row._id) } })).deletedCount;
+    return deleted;
+  }
+
+  return {
+    policy,
+    /** One bounded pass over every kind with a retention set. */
+    async sweep(): Promise<SweepResult> {
+      const runs = policy.runsDays ? await sweepRuns(policy.runsDays) : { runs: 0, events: 0 };
+      const audit = policy.auditDays ? await sweepAudit(policy.auditDays) : 0;
+      const jobs = policy.jobsDays ? await sweepJobs(policy.jobsDays) : 0;
+      return { ...runs, audit, jobs };
+    },
+  };
+}
+
+export type Retention = ReturnType<typeof createRetention>;

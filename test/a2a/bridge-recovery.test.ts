@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createUserStore } from '@service/core/auth';
+import { runEventsAfter } from '@service/core/db';
 import { findFreePort } from '@service/core/net';
 import { testServices, useTestDatabase } from '@service/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,10 +41,10 @@ describe('following a remote run across a local restart', () => {
     a = await startService({ mongodbUri: dbA.uri, env: envA });
     await expect.poll(async () => (await dbA.db.models.Run.findById(runId).lean())?.state, { timeout: 30_000, interval: 250 }).toBe('completed');
 
-    const local = await dbA.db.models.RunEvent.find({ runId }).sort({ seq: 1 }).lean();
+    const local = await dbA.db.models.RunEvent.find({ _id: runEventsAfter(runId, 0) }).sort({ _id: 1 }).lean();
     expect(local.map((e) => e.seq)).toEqual(local.map((_, i) => i + 1));
     const remoteTaskId = (local.at(-1)!.payload as { metadata: { remote: { taskId: string } } }).metadata.remote.taskId;
-    const remote = await dbB.db.models.RunEvent.find({ runId: remoteTaskId }).sort({ seq: 1 }).lean();
+    const remote = await dbB.db.models.RunEvent.find({ _id: runEventsAfter(remoteTaskId, 0) }).sort({ _id: 1 }).lean();
     // Every remote event after the opening Task, exactly once and in order, with local ids.
     const statuses = (events: typeof local) => events.slice(1).map((e) => JSON.stringify((e.payload as { status?: unknown; artifact?: unknown }).status ?? (e.payload as { artifact?: unknown }).artifact));
     expect(statuses(local)).toEqual(statuses(remote));

@@ -1,8 +1,8 @@
 /**
  * message/send on the same trivial agent (answer = a one-line echo), over loopback HTTP:
  * our server (bearer JWT verified per call, durable run and event log in MongoDB) against an
- * @a2a-js/sdk server with its in-memory task store, interleaved. Goal: ratio >= 1.0 (ours/theirs
- * throughput); reported as it is.
+ * @a2a-js/sdk server with its in-memory task store, interleaved. Goals: at most 6 database round
+ * trips per send (counted on the wire), p50 <= 10 ms and a latency ratio <= 5 on the embedded default.
  */
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -57,11 +57,29 @@ try {
   const sample = 40;
   for (let i = 0; i < 5; i++) await send(`${service.url}/api/a2a`, token);
   const before = wire.snapshot();
-  for (let i = 0; i < sample; i++) await send(`${service.url}/api/a2a`, token);
-  const perSend = commandsBetween(before, wire.snapshot());
-  const total = [...perSend.values()].reduce((a, b) => a + b, 0) / sample;
-  console.log(`\ndatabase round trips per message/send (wire count over ${sample} sends, background passes included): ${total.toFixed(1)} (goal <= 6: ${total <= 6 ? 'met' : 'NOT met'})`);
-  console.log(`  ${[...perSend].map(([name, count]) => `${name} ${(count / sample).toFixed(2)}`).join(', ')}`);
+  const started = performance.now();
+  const split: { total: number; db: number }[] = [];
+  for (let i = 0; i < sample; i++) {
+    const t0 = performance.now();
+    await send(`${service.url}/api/a2a`, token);
+    const t1 = performance.now();
+    split.push({ total: t1 - t0, db: wire.busyBetween(t0, t1) });
+  }
+  const elapsed = performance.now() - started;
+  const during = commandsBetween(before, wire.snapshot());
+  // The service's background passes (run recovery every second) run meanwhile: count them over an
+  // idle stretch as long as the sends took, and take them out.
+  const idleFrom = wire.snapshot();
+  await new Promise((resolve) => setTimeout(resolve, elapsed));
+  const idle = commandsBetween(idleFrom, wire.snapshot());
+  const perSend = new Map([...during].map(([name, count]) => [name, Math.max(0, count - (idle.get(name) ?? 0)) / sample] as const));
+  const total = [...perSend.values()].reduce((a, b) => a + b, 0);
+  console.log(`\ndatabase round trips per message/send (commands on the wire over ${sample} sends, less the background passes of an idle stretch as long): ${total.toFixed(1)} (goal <= 6: ${total <= 6 ? 'met' : 'NOT met'})`);
+  console.log(`  ${[...perSend].map(([name, count]) => `${name} ${count.toFixed(2)}`).join(', ')}; background while idle: ${[...idle].map(([name, count]) => `${name} ${count}`).join(', ') || 'none'}`);
+  if (total > 6) process.exitCode = 1;
+  const dbP50 = percentile(split.map((x) => x.db), 50);
+  const restP50 = percentile(split.map((x) => x.total - x.db), 50);
+  console.log(`  per send (p50): ${percentile(split.map((x) => x.total), 50).toFixed(1)} ms in all, the database busy ${dbP50.toFixed(1)} ms, everything else ${restP50.toFixed(1)} ms`);
 
   const result = await sideBySide(
     'message/send on a trivial agent',
@@ -70,7 +88,9 @@ try {
     { name: 'our /api/a2a (JWT, durable run + event log)', run: () => send(`${service.url}/api/a2a`, token) },
   );
   console.log(`  database: ${database.kind}`);
-  const latencyRatio = report(result);
+  const latencyRatio = report(result, 5);
+  const p50 = percentile(result.candidateMs, 50);
+  console.log(`  ours p50: ${p50.toFixed(1)} ms (goal on the embedded default <= 10 ms: ${p50 <= 10 ? 'met' : 'NOT met'})`);
   console.log(`  throughput: ours ${(1000 / percentile(result.candidateMs, 50)).toFixed(0)}/s, sdk ${(1000 / percentile(result.baselineMs, 50)).toFixed(0)}/s; ratio ours/sdk ${(1 / latencyRatio).toFixed(2)} (goal >= 1.0: ${1 / latencyRatio >= 1 ? 'met' : 'NOT met'})`);
 } finally {
   await service.stop();

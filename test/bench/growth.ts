@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createAuditLog } from '@service/core/audit';
-import { runEventId } from '@service/core/db';
+import { runEventId, runLeaseId } from '@service/core/db';
 import { uuidv7 } from '@service/core/ids';
 import { createLogger } from '@service/core/log';
 import { createEventLog, createRunLeases, createRunStore } from '@service/core/runs';
@@ -55,7 +55,7 @@ async function seed(size: number): Promise<Fixture> {
         events.push({ _id: runEventId(id, seq), runId: id, seq, kind: 'status-update', payload: { kind: 'status-update', taskId: id, contextId: 'c', final: seq === EVENTS_PER_RUN, status: status(seq === EVENTS_PER_RUN ? state : 'working') }, at: new Date(at) });
       }
       audit.push({ actorType: 'a2a', actorId: 'client', action: 'a2a.message.send', resourceType: 'run', resourceId: id, details: {}, at: new Date(at) });
-      if (unfinished) active.push({ _id: id, owner: null, until: null, generation: 0 });
+      if (unfinished) active.push({ _id: runLeaseId(id), owner: null, until: null, generation: 0 });
       if (i === size - 1) liveRun = id;
     }
     await Promise.all([

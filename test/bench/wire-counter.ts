@@ -10,17 +10,38 @@ const UPKEEP = new Set(['hello', 'ismaster', 'isMaster', 'ping', 'saslStart', 's
  */
 export async function startWireCounter(target: { host: string; port: number }) {
   const counts = new Map<string, number>();
+  /** When each command went out and its reply came back (performance.now()), for time breakdowns. */
+  const spans: { start: number; end: number }[] = [];
+  const open = new Map<string, number>();
+  let connections = 0;
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {
     const upstream = net.connect(target.port, target.host);
     sockets.add(client).add(upstream);
+    const connection = connections++;
     let pending = Buffer.alloc(0);
+    let replies = Buffer.alloc(0);
+    upstream.on('data', (chunk) => {
+      replies = Buffer.concat([replies, chunk]);
+      while (replies.length >= 16) {
+        const length = replies.readInt32LE(0);
+        if (replies.length < length) break;
+        const key = `${connection}:${replies.readInt32LE(8)}`;
+        const start = open.get(key);
+        if (start !== undefined) {
+          spans.push({ start, end: performance.now() });
+          open.delete(key);
+        }
+        replies = replies.subarray(length);
+      }
+    });
     client.on('data', (chunk) => {
       pending = Buffer.concat([pending, chunk]);
       while (pending.length >= 16) {
         const length = pending.readInt32LE(0);
         if (pending.length < length) break;
         const opCode = pending.readInt32LE(12);
+        open.set(`${connection}:${pending.readInt32LE(4)}`, performance.now());
         // OP_MSG: header(16) flagBits(4) kind-0 section byte, then the body: int32 size, type byte, key.
         if (opCode === 2013 && pending[20] === 0) {
           const keyStart = 21 + 5;
@@ -45,6 +66,18 @@ export async function startWireCounter(target: { host: string; port: number }) {
   const port = (server.address() as net.AddressInfo).port;
   return {
     port,
+    /** How long, between `from` and `to`, at least one command was waiting for the server. */
+    busyBetween(from: number, to: number): number {
+      const inside = spans.filter((s) => s.end > from && s.start < to).map((s) => ({ start: Math.max(s.start, from), end: Math.min(s.end, to) })).sort((a, b) => a.start - b.start);
+      let busy = 0;
+      let reach = from;
+      for (const s of inside) {
+        if (s.end <= reach) continue;
+        busy += s.end - Math.max(s.start, reach);
+        reach = s.end;
+      }
+      return busy;
+    },
     /** Work commands seen so far, by name. */
     snapshot: () => new Map([...counts].filter(([name]) => !UPKEEP.has(name))),
     close: async () => {

@@ -69,7 +69,7 @@ export function createA2aHandler(deps: A2aServerDeps) {
   }
 
   /** Starts a run, continues a paused one with a resume payload, or finds the retried one. */
-  async function send(actor: AuthenticatedClientLike, sendParams: MessageSendParams, idempotencyKey: string | null): Promise<{ run: RunView; startSeq: number; execution?: Promise<void> }> {
+  async function send(actor: AuthenticatedClientLike, sendParams: MessageSendParams, idempotencyKey: string | null): Promise<{ run: RunView; startSeq: number; execution?: Promise<RunView | null> }> {
     const { message } = sendParams;
     if (message.taskId) {
       const run = await visibleRun(actor, message.taskId, 'execute');
@@ -120,7 +120,7 @@ export function createA2aHandler(deps: A2aServerDeps) {
         if (p.configuration?.blocking === false) return json(rpcResult(rpc.id, taskOf(run)));
         // Executing here: wait for the executor itself rather than following the event log,
         // unless another worker holds the run (then the log tells when it settles).
-        let done = execution ? await execution.then(async () => (await deps.runs.get(run.id))!) : null;
+        let done = execution ? await execution.then(async (finished) => finished ?? (await deps.runs.get(run.id))!) : null;
         if (!done || !SETTLED.includes(done.state)) done = await settled(run, startSeq, request.signal);
         return json(rpcResult(rpc.id, taskOf(done)));
       }

@@ -4,6 +4,7 @@ import { loadConfig, type Env, type ServiceConfig } from '../config/index.ts';
 import { connectDatabase, startEmbeddedDatabase, type EmbeddedDatabase } from '../db/index.ts';
 import { createExtensionWriter } from '../extensions/index.ts';
 import { createLogger, type Logger } from '../log/index.ts';
+import { moveRunsIntoOneCollection } from '../runs/index.ts';
 import { createServices, type Services } from '../services.ts';
 import { ensureInitialAdmin, type InitialSignIn } from './initial-admin.ts';
 
@@ -38,6 +39,7 @@ export async function startServices(
 
   try {
     const database = await connectDatabase(uri);
+    await moveRunsIntoOneCollection(database.models, logger);
     const listed = await createExtensionWriter(database.models).backfillListing();
     if (listed) logger.info(`listed ${listed} extension record(s) stored before the marketplace listing existed`);
     const services = createServices({ config, logger, database, ...(embedded ? { databaseServer: { kind: embedded.kind, description: embedded.description } } : {}) });

@@ -1,7 +1,7 @@
 import { inject, describe, expect, it } from 'vitest';
 import { Types, type Query } from 'mongoose';
 import { useTestDatabase } from '../testing/index.ts';
-import { runEventId } from './index.ts';
+import { runEventId, runEventsAfter, runHeads, runLeaseId, runLeaseRange } from './index.ts';
 
 /**
  * The hot reads of the service are served by an index on every server it runs on: IXSCAN/IDHACK
@@ -51,17 +51,17 @@ describe(`query plans of the hot reads (${kind})`, () => {
     const runId = '0190f5e4-0000-7000-8000-000000000001';
     await Run.create({ _id: runId, contextId: 'c', agent: '@acme/a', state: 'working', lastSeq: 2, actorType: 'a2a', actorId: 'x', input: {}, status: {} });
     await RunEvent.insertMany([1, 2].map((seq) => ({ _id: runEventId(runId, seq), runId, seq, kind: 'status-update', payload: {}, at: new Date() })));
-    await RunLease.create({ _id: runId, owner: null, until: null });
+    await RunLease.create({ _id: runLeaseId(runId), owner: null, until: null });
     // An explain on a collection that does not exist yet has no plan to show.
     for (const model of [AuditEvent, Session, ImportJob, Extension]) await model.collection.insertOne({ probe: true });
     await ExtensionListing.create({ _id: 'public/agent/@acme/a', extensionId: new Types.ObjectId(), packageName: '@acme/a' });
 
     await expectIndexed(Run.findById(runId));
     await expectIndexed(Run.find({ _id: { $lt: runId } }).sort({ _id: -1 }).limit(51), { sort: true, limit: true });
-    await expectIndexed(Run.find({}).sort({ _id: -1 }).limit(51), { sort: true, limit: true });
+    await expectIndexed(Run.find(runHeads()).sort({ _id: -1 }).limit(51), { sort: true, limit: true });
     await expectIndexed(Run.find({ _id: { $in: [runId, 'other'] } }));
-    await expectIndexed(RunLease.find({ _id: { $in: [runId] } }));
-    await expectIndexed(RunEvent.find({ _id: { $gt: runEventId(runId, 0), $lt: `${runId}0` } }).sort({ _id: 1 }), { sort: true });
+    await expectIndexed(RunLease.find({ _id: runLeaseRange() }));
+    await expectIndexed(RunEvent.find({ _id: runEventsAfter(runId, 0) }).sort({ _id: 1 }), { sort: true });
     await expectIndexed(AuditEvent.find({ _id: { $lt: new Types.ObjectId() } }).sort({ _id: -1 }).limit(51), { sort: true, limit: true });
     await expectIndexed(ImportJob.find({}).sort({ _id: -1 }).limit(20), { sort: true, limit: true });
     await expectIndexed(Session.findById('a'.repeat(64)));

@@ -1,5 +1,5 @@
 import { Types } from 'mongoose';
-import { runEventId, TERMINAL_STATES, type Models, type TaskState } from '../db/index.ts';
+import { runEventsAfter, TERMINAL_STATES, type Models, type TaskState } from '../db/index.ts';
 
 export interface RetentionPolicy {
   runsDays: number | null;
@@ -45,7 +45,7 @@ export function createRetention(models: Models, policy: RetentionPolicy, now: ()
     const expired = rows.filter((row) => TERMINAL_STATES.includes(row.state as TaskState) && (row.createdAt?.getTime() ?? 0) < cutoff).map((row) => row._id);
     let events = 0;
     for (const runId of expired) {
-      events += (await RunEvent.deleteMany({ _id: { $gt: runEventId(runId, 0), $lt: `${runId}0` } })).deletedCount;
+      events += (await RunEvent.deleteMany({ _id: runEventsAfter(runId, 0) })).deletedCount;
     }
     const runs = expired.length ? (await Run.deleteMany({ _id: { $in: expired } })).deletedCount : 0;
     return { runs, events };

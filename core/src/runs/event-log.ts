@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { isDuplicateKeyError, runEventId, TERMINAL_STATES, type Models, type TaskState } from '../db/index.ts';
+import { isDuplicateKeyError, runEventId, runEventsAfter, runLeaseId, TERMINAL_STATES, type Models, type TaskState } from '../db/index.ts';
 import type { A2aEvent } from '../a2a/protocol.ts';
 
 export interface StoredEvent {
@@ -32,7 +32,7 @@ export interface AppendOptions {
  */
 export function createEventLog(models: Models, hooks: { finished?: (runId: string) => Promise<void> } = {}) {
   const { Run, RunEvent, RunLease } = models;
-  const finished = hooks.finished ?? (async (runId: string) => void (await RunLease.deleteOne({ _id: runId })));
+  const finished = hooks.finished ?? (async (runId: string) => void (await RunLease.deleteOne({ _id: runLeaseId(runId) })));
   const appended = new EventEmitter();
   appended.setMaxListeners(0);
   /** The newest sequence stored by this process per run, so a follower never waits for an append it missed. */
@@ -41,8 +41,13 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
   // Appends to one run are serialised in this process, so sequence numbers are stored in order.
   const chains = new Map<string, Promise<unknown>>();
   function append(runId: string, event: A2aEvent, options: AppendOptions = {}): Promise<number> {
+    return appendAll(runId, [event], options);
+  }
+
+  /** Appends events produced together in one insert and one run update; resolves to the last sequence number. */
+  function appendAll(runId: string, events: A2aEvent[], options: AppendOptions = {}): Promise<number> {
     const previous = chains.get(runId) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(() => appendNow(runId, event, options));
+    const next = previous.catch(() => undefined).then(() => appendNow(runId, events, options));
     chains.set(runId, next);
     void next.finally(() => {
       if (chains.get(runId) === next) chains.delete(runId);
@@ -51,11 +56,11 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
   }
 
   /**
-   * Stores the event under the next free sequence number, then moves the run's `lastSeq` (a
-   * hint for readers) and status. The event row comes first and its `_id` is unique, so a crash
-   * at any point leaves no hole: a sequence number exists only once its event does.
+   * Stores the events under the next free sequence numbers, then moves the run's `lastSeq` (a
+   * hint for readers), status and artifacts. The event rows come first and their `_id`s are
+   * unique, so a crash at any point leaves no hole: a sequence number exists only once its event does.
    */
-  async function appendNow(runId: string, event: A2aEvent, { knownLastSeq, progress }: AppendOptions): Promise<number> {
+  async function appendNow(runId: string, events: A2aEvent[], { knownLastSeq, progress }: AppendOptions): Promise<number> {
     const storedLastSeq = async () => {
       const run = await Run.findById(runId, { lastSeq: 1 }).lean();
       if (!run) throw new Error(`run ${runId} does not exist`);
@@ -64,38 +69,47 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
     // While this process appends to a run it knows the newest sequence; a guess that is behind
     // (another process appended) meets a taken `_id` below and moves on.
     let seq = (latest.get(runId) ?? knownLastSeq ?? (await storedLastSeq())) + 1;
-    for (let collisions = 0; ; collisions++) {
+    let pending = events;
+    for (let collisions = 0; pending.length > 0; ) {
       try {
-        await RunEvent.create({ _id: runEventId(runId, seq), runId, seq, kind: event.kind, payload: event, at: new Date() });
-        break;
+        await RunEvent.collection.insertMany(pending.map((event, i) => eventDocument(runId, seq + i, event)) as never[], { ordered: true });
+        seq += pending.length;
+        pending = [];
       } catch (error) {
-        // Taken by an append whose run update never landed (or another process): use the next.
+        // Taken by an append whose run update never landed (or another process): the events
+        // before it are stored; the rest go on from the next free number.
         if (!isDuplicateKeyError(error)) throw error;
-        seq = collisions === 0 ? Math.max(seq, await storedLastSeq()) + 1 : seq + 1;
+        const stored = (error as { writeErrors?: { index: number }[] }).writeErrors?.[0]?.index ?? 0;
+        const taken = seq + stored;
+        pending = pending.slice(stored);
+        seq = collisions++ === 0 ? Math.max(taken, await storedLastSeq()) + 1 : taken + 1;
       }
     }
-    const set: Record<string, unknown> = { ...(progress ? { progress } : {}) };
-    if (event.kind === 'status-update' || event.kind === 'task') Object.assign(set, { status: event.status, state: event.status.state });
-    const update: Record<string, unknown> = { $max: { lastSeq: seq }, ...(Object.keys(set).length ? { $set: set } : {}) };
-    if (event.kind === 'artifact-update') update.$push = { artifacts: event.artifact };
+    const lastSeq = seq - 1;
+    const statuses = events.filter((event) => event.kind === 'status-update' || event.kind === 'task');
+    const status = statuses.at(-1)?.status;
+    const artifacts = events.flatMap((event) => (event.kind === 'artifact-update' ? [event.artifact] : []));
+    const set: Record<string, unknown> = { ...(progress ? { progress } : {}), ...(status ? { status, state: status.state } : {}) };
+    const update: Record<string, unknown> = { $max: { lastSeq }, ...(Object.keys(set).length ? { $set: set } : {}) };
+    if (artifacts.length) update.$push = { artifacts: { $each: artifacts } };
     await Run.updateOne({ _id: runId }, update);
-    // A finished run leaves the recovery pass's working set (run_leases) once its state is stored.
-    if ((event.kind === 'status-update' || event.kind === 'task') && TERMINAL_STATES.includes(event.status.state)) await finished(runId);
+    // A finished run leaves the recovery pass's working set once its state is stored.
+    if (status && TERMINAL_STATES.includes(status.state)) await finished(runId);
     // Forgotten at a final event, so the map holds only runs still producing events.
-    if (isFinalEvent(event)) latest.delete(runId);
-    else if ((latest.get(runId) ?? 0) < seq) latest.set(runId, seq);
-    appended.emit(runId, seq);
-    return seq;
+    if (events.some(isFinalEvent)) latest.delete(runId);
+    else if ((latest.get(runId) ?? 0) < lastSeq) latest.set(runId, lastSeq);
+    appended.emit(runId, lastSeq);
+    return lastSeq;
   }
 
   /**
-   * Events after `afterSeq`, in order: one `_id` range read (`<runId>/<seq>` ids sort in sequence
-   * order and end before `<runId>0`), served by the primary key on every server, so a replay
+   * Events after `afterSeq`, in order: one `_id` range read (`~e/<runId>/<seq>` ids sort in
+   * sequence order), served by the primary key on every server, so a replay
    * costs what it returns however long the log is. Reading past the run's `lastSeq` finds an
    * event whose run update was lost to a crash.
    */
   async function readAfter(runId: string, afterSeq: number): Promise<StoredEvent[]> {
-    const rows = await RunEvent.find({ _id: { $gt: runEventId(runId, afterSeq), $lt: `${runId}0` } }, { seq: 1, payload: 1 }).sort({ _id: 1 }).lean();
+    const rows = await RunEvent.find({ _id: runEventsAfter(runId, afterSeq) }, { seq: 1, payload: 1 }).sort({ _id: 1 }).lean();
     const out: StoredEvent[] = [];
     // Sequence numbers are dense; a gap would mean a reader raced an append, so stop before it.
     for (const row of rows) {
@@ -103,6 +117,17 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
       out.push({ seq: row.seq, event: row.payload as A2aEvent });
     }
     return out;
+  }
+
+  /** The stored form of event `seq` of `runId`, for a caller that writes it with other documents. */
+  function eventDocument(runId: string, seq: number, event: A2aEvent) {
+    return { _id: runEventId(runId, seq), runId, seq, kind: event.kind, payload: event, at: new Date() };
+  }
+
+  /** Tells followers in this process that `seq` of `runId` was stored by such a caller. */
+  function stored(runId: string, seq: number): void {
+    if ((latest.get(runId) ?? 0) < seq) latest.set(runId, seq);
+    appended.emit(runId, seq);
   }
 
   /** Waits for an append after `cursor` (in this process) or the poll interval, whichever is first. */
@@ -147,7 +172,7 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
     }
   }
 
-  return { append, readAfter, follow };
+  return { append, appendAll, readAfter, follow, eventDocument, stored };
 }
 
 export type EventLog = ReturnType<typeof createEventLog>;

@@ -17,8 +17,12 @@ const ajv = new Ajv({ allErrors: true, strict: false });
 const TEMPLATE_CACHE_MS = 1_000;
 
 export interface RunExecutor {
-  /** Runs (or continues) a run in the background; failures end the run with a failed status. `created`: the run as just created, so it need not be read again. */
-  start(runId: string, created?: RunView): Promise<void>;
+  /**
+   * Runs (or continues) a run in the background; failures end the run with a failed status.
+   * `created`: the run as just created, so it need not be read again. Resolves to the run as it
+   * completed here, or null when it paused, failed, or another worker holds it.
+   */
+  start(runId: string, created?: RunView): Promise<RunView | null>;
   /** Validates a HITL answer against the paused screen's schema, then continues the run. */
   resume(runId: string, resume: ResumePayload): Promise<void>;
   cancel(runId: string): Promise<RunView>;
@@ -110,7 +114,8 @@ export function createRunExecutor(deps: {
     return last;
   }
 
-  async function execute(runId: string, signal: AbortSignal, known?: RunView): Promise<void> {
+  /** Runs the flow from where the run stands; resolves to the finished run when it completed here. */
+  async function execute(runId: string, signal: AbortSignal, known?: RunView): Promise<RunView | undefined> {
     const run = known ?? (await deps.runs.get(runId))!;
     if (TERMINAL_STATES.includes(run.state) || run.state === 'input-required') return;
     const agent = await template(run.agent);
@@ -147,12 +152,11 @@ export function createRunExecutor(deps: {
     }
     if (signal.aborted) return;
     const text = typeof last === 'string' ? last : JSON.stringify(last);
-    await deps.eventLog.append(
-      run.id,
-      { kind: 'artifact-update', taskId: run.id, contextId: run.contextId, artifact: { artifactId: randomUUID(), name: 'answer', parts: [{ kind: 'text', text }] }, lastChunk: true },
-      { progress: progress as Record<string, unknown> },
-    );
-    await emitStatus(run, 'completed', true, text);
+    // The answer and the completion are stored together (one insert, one run update).
+    const answer = { kind: 'artifact-update' as const, taskId: run.id, contextId: run.contextId, artifact: { artifactId: randomUUID(), name: 'answer', parts: [{ kind: 'text' as const, text }] }, lastChunk: true };
+    const completed = { kind: 'status-update' as const, taskId: run.id, contextId: run.contextId, status: status('completed', text), final: true };
+    const lastSeq = await deps.eventLog.appendAll(run.id, [answer, completed], { progress: progress as Record<string, unknown> });
+    return { ...run, state: 'completed', status: completed.status, artifacts: [...(run.artifacts ?? []), answer.artifact], progress, lastSeq };
   }
 
   /** A step whose runtime crashed under it is run again once the runtime is back (twice at most). */
@@ -167,8 +171,8 @@ export function createRunExecutor(deps: {
     }
   }
 
-  function launch(runId: string, recovered = false, known?: RunView): Promise<void> {
-    if (active.has(runId)) return Promise.resolve();
+  function launch(runId: string, recovered = false, known?: RunView): Promise<RunView | null> {
+    if (active.has(runId)) return Promise.resolve(null);
     const controller = new AbortController();
     active.set(runId, controller);
     let release: (() => Promise<void>) | null = null;
@@ -177,20 +181,25 @@ export function createRunExecutor(deps: {
       .hold(runId, () => controller.abort(), { owned: known !== undefined && !recovered })
       .then(async (held) => {
         release = held;
-        if (!held) return;
+        if (!held) return null;
         if (recovered) {
           const run = await deps.runs.get(runId);
-          if (run && run.state === 'working') await emitStatus(run, 'working', false, 'Resumed after the host restarted');
+          // 'submitted' too: a follower may have seen the 'working' event whose run update the crash cut off.
+          if (run && (run.state === 'working' || run.state === 'submitted')) await emitStatus(run, 'working', false, 'Resumed after the host restarted');
         }
-        await execute(runId, controller.signal, known);
+        return (await execute(runId, controller.signal, known)) ?? null;
       })
       .catch(async (error: unknown) => {
         const message = error instanceof DomainError ? error.message : 'The agent failed';
         if (!(error instanceof DomainError)) deps.logger.error('run failed', { error, runId });
         const run = await deps.runs.get(runId);
         if (run && !TERMINAL_STATES.includes(run.state)) await emitStatus(run, 'failed', true, message);
+        return null;
       })
-      .catch((error: unknown) => deps.logger.error('could not record a run failure', { error, runId }))
+      .catch((error: unknown) => {
+        deps.logger.error('could not record a run failure', { error, runId });
+        return null;
+      })
       .finally(() => {
         active.delete(runId);
         void release?.();

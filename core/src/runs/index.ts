@@ -3,3 +3,4 @@ export { createRunStore, taskOf, type RunStore, type RunView, type RunProgress }
 export { createRunExecutor, type RunExecutor } from './executor.ts';
 export { renderTemplate } from './template.ts';
 export { createRunLeases, RUN_LEASE_MS, type RunLeases } from './leases.ts';
+export { moveRunsIntoOneCollection } from './migrate.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectDatabase, createClaims, type Database } from '../db/index.ts';
+import { connectDatabase, createClaims, runIdOfLease, runLeaseId, runLeaseRange, type Database } from '../db/index.ts';
 import { useTestDatabase } from '../testing/index.ts';
 import type { Actor } from '../auth/index.ts';
 import { createEventLog } from './event-log.ts';
@@ -17,7 +17,7 @@ afterAll(() => second?.close());
 
 async function newRun(id: string, lease?: { owner: string; until: Date }) {
   await t.db.models.Run.create({ _id: id, contextId: 'c', agent: '@acme/a', state: 'working', lastSeq: 0, actorType: 'a2a', actorId: 'x', input: {}, status: {} });
-  if (lease) await t.db.models.RunLease.create({ _id: id, ...lease, generation: 3 });
+  if (lease) await t.db.models.RunLease.create({ _id: runLeaseId(id), ...lease, generation: 3 });
 }
 
 describe('claims and run leases across processes', () => {
@@ -75,13 +75,13 @@ describe('claims and run leases across processes', () => {
 describe('the recovery working set (run_leases)', () => {
   const quiet = (id: string) => t.db.models.Run.collection.updateOne({ _id: id as never }, { $set: { updatedAt: new Date(Date.now() - 60_000) } });
 
-  it('a run is leased to its creator from creation (no claim) until its terminal event, and only then', async () => {
-    const eventLog = createEventLog(t.db.models);
+  it('a run is leased to its creator from creation (no claim) until it finishes, and then leaves the working set', async () => {
     const leases = createRunLeases(t.db.models);
+    const eventLog = createEventLog(t.db.models, { finished: leases.finished });
     const runs = createRunStore({ models: t.db.models, eventLog, leases });
     const actor = { type: 'a2a', id: 'client-ws', permissions: [] } as unknown as Actor;
     const { run } = await runs.create(actor, { agent: '@acme/a', message: { kind: 'message', messageId: 'm-ws-1', role: 'user', parts: [{ kind: 'text', text: 'hi' }] } });
-    const lease = (await t.db.models.RunLease.findById(run.id).lean())!;
+    const lease = (await t.db.models.RunLease.findById(runLeaseId(run.id)).lean())!;
     expect(lease.owner).toBeTruthy();
     // Another process cannot take it while the creator holds it; the creator holds it without a claim.
     expect(await createRunLeases(second.models).hold(run.id)).toBeNull();
@@ -89,14 +89,19 @@ describe('the recovery working set (run_leases)', () => {
     expect(await t.db.models.Claim.exists({ _id: new RegExp(`^run-lease:${run.id}`) })).toBeNull();
     const status = (state: 'input-required' | 'completed') => ({ kind: 'status-update' as const, taskId: run.id, contextId: run.contextId, final: true, status: { state, timestamp: new Date().toISOString() } });
     await eventLog.append(run.id, status('input-required'));
-    expect(await t.db.models.RunLease.exists({ _id: run.id })).toBeTruthy();
+    expect(await t.db.models.RunLease.exists({ _id: runLeaseId(run.id) })).toBeTruthy();
     await eventLog.append(run.id, status('completed'));
+    // Finished: nothing is written for the lease on the request's path; it lapses and the next
+    // recovery pass removes it.
     await release();
-    expect(await t.db.models.RunLease.exists({ _id: run.id })).toBeNull();
+    expect((await t.db.models.RunLease.findById(runLeaseId(run.id)).lean())?.owner).toBe(lease.owner);
+    await t.db.models.RunLease.updateOne({ _id: runLeaseId(run.id) }, { $set: { until: new Date(Date.now() - 1) } });
+    await leases.orphans({ remote: false });
+    expect(await t.db.models.RunLease.exists({ _id: runLeaseId(run.id) })).toBeNull();
   });
 
   it('finds quiet runs with a free or lapsed lease, local and remote apart, and drops rows of finished runs', async () => {
-    await t.db.models.RunLease.deleteMany({});
+    await t.db.models.RunLease.deleteMany({ _id: runLeaseRange() });
     const lapsed = { owner: 'dead-worker', until: new Date(Date.now() - 1_000) };
     await newRun('ws-local', lapsed);
     await newRun('ws-remote', lapsed);
@@ -105,27 +110,26 @@ describe('the recovery working set (run_leases)', () => {
     await newRun('ws-done', lapsed);
     await t.db.models.Run.updateOne({ _id: 'ws-done' }, { $set: { state: 'completed' } });
     await newRun('ws-held', { owner: 'live-worker', until: new Date(Date.now() + 60_000) });
-    await t.db.models.RunLease.create({ _id: 'ws-vanished', owner: null, until: null });
+    await t.db.models.RunLease.create({ _id: runLeaseId('ws-vanished'), owner: null, until: null });
     for (const id of ['ws-local', 'ws-remote', 'ws-untracked', 'ws-done', 'ws-held']) await quiet(id);
 
     const leases = createRunLeases(t.db.models);
     expect(await leases.orphans({ remote: false })).toEqual(['ws-local']);
     expect(await leases.orphans({ remote: true })).toEqual(['ws-remote']);
-    const tracked = (await t.db.models.RunLease.find({}, { _id: 1 }).lean()).map((row) => row._id).sort();
+    const tracked = (await t.db.models.RunLease.find({ _id: runLeaseRange() }, { _id: 1 }).lean()).map((row) => runIdOfLease(row._id)).sort();
     expect(tracked).toEqual(['ws-held', 'ws-local', 'ws-remote']);
   });
 
-  it('makes run_leases the working set of an older database once: finished runs out, unfinished ones in', async () => {
-    await t.db.models.RunLease.deleteMany({});
+  it('gives unfinished runs of an older database a lease row once, so the recovery sees them', async () => {
+    await t.db.models.RunLease.deleteMany({ _id: runLeaseRange() });
     await t.db.models.Migration.deleteMany({});
     await newRun('ws-old-working');
-    await t.db.models.RunLease.create({ _id: 'ws-done', owner: null, until: null });
     const leases = createRunLeases(t.db.models);
     expect(await leases.trackUnfinishedRuns()).toBeGreaterThanOrEqual(1);
-    expect(await t.db.models.RunLease.exists({ _id: 'ws-old-working' })).toBeTruthy();
-    expect(await t.db.models.RunLease.exists({ _id: 'ws-done' })).toBeNull();
-    await t.db.models.RunLease.deleteMany({});
+    expect(await t.db.models.RunLease.exists({ _id: runLeaseId('ws-old-working') })).toBeTruthy();
+    expect(await t.db.models.RunLease.exists({ _id: runLeaseId('ws-done') })).toBeNull();
+    await t.db.models.RunLease.deleteMany({ _id: runLeaseRange() });
     expect(await createRunLeases(second.models).trackUnfinishedRuns()).toBe(0);
-    expect(await t.db.models.RunLease.countDocuments({})).toBe(0);
+    expect(await t.db.models.RunLease.countDocuments({ _id: runLeaseRange() })).toBe(0);
   });
 });

@@ -1,4 +1,4 @@
-import { createClaims, isDuplicateKeyError, TERMINAL_STATES, type Models, type TaskState } from '../db/index.ts';
+import { createClaims, isDuplicateKeyError, runHeads, runIdOfLease, runLeaseId, runLeaseRange, TERMINAL_STATES, type Models, type TaskState } from '../db/index.ts';
 
 /** A worker holds a run for this long and renews the lease while it works. */
 export const RUN_LEASE_MS = 5_000;
@@ -14,9 +14,9 @@ const RECOVERABLE_STATES: readonly TaskState[] = ['submitted', 'working'];
  * there could undo a concurrent status write). Taking a lease over is decided by an insert-once
  * claim per lease generation (its conditional updates are not atomic; ADR 0008).
  *
- * `run_leases` is also the recovery pass's working set: a run's row is inserted when the run is
- * created (owned by the creating process, so it starts working without a claim) and deleted
- * once its terminal state is stored, so the pass reads unfinished runs only.
+ * The lease rows are also the recovery pass's working set: a run's row is written with the run
+ * (owned by the creating process, so it starts working without a claim) and removed by the pass
+ * once the run is finished and the lease lapsed, so the pass reads (nearly) unfinished runs only.
  */
 export function createRunLeases(models: Models) {
   const { Run, RunLease, Migration } = models;
@@ -40,17 +40,17 @@ export function createRunLeases(models: Models) {
 
   /** Renews this worker's lease, or takes a free or lapsed one; false when someone else holds it. */
   async function claim(runId: string): Promise<boolean> {
-    const lease = await RunLease.findById(runId).lean();
+    const lease = await RunLease.findById(runLeaseId(runId)).lean();
     const now = Date.now();
     const until = new Date(now + RUN_LEASE_MS);
     if (lease?.owner === workerId) {
-      await RunLease.updateOne({ _id: runId }, { $set: { until } });
+      await RunLease.updateOne({ _id: runLeaseId(runId) }, { $set: { until } });
       return true;
     }
     if (lease?.owner && lease.until && lease.until.getTime() >= now) return false;
     const generation = lease?.generation ?? 0;
     if (!(await winTakeover(runId, generation))) return false;
-    await RunLease.updateOne({ _id: runId }, { $set: { owner: workerId, until, generation: generation + 1 } }, { upsert: true });
+    await RunLease.updateOne({ _id: runLeaseId(runId) }, { $set: { owner: workerId, until, generation: generation + 1 } }, { upsert: true });
     return true;
   }
 
@@ -78,18 +78,20 @@ export function createRunLeases(models: Models) {
     return async () => {
       clearInterval(renew);
       if (done.delete(runId) || lost) return;
-      await RunLease.updateOne({ _id: runId, owner: workerId }, { $set: { owner: null, until: null } }).catch(() => undefined);
+      await RunLease.updateOne({ _id: runLeaseId(runId), owner: workerId }, { $set: { owner: null, until: null } }).catch(() => undefined);
     };
   }
 
-  /** Records a run just created as unfinished and held by this worker: its lease row, before the run row. */
-  async function ownNew(runId: string): Promise<void> {
-    await RunLease.create({ _id: runId, owner: workerId, until: new Date(Date.now() + RUN_LEASE_MS), generation: 0 });
+  /** The lease row of a run this worker is creating: held by it, so it starts without a claim. */
+  function newLease(runId: string) {
+    return { _id: runLeaseId(runId), owner: workerId, until: new Date(Date.now() + RUN_LEASE_MS), generation: 0 };
   }
 
-  /** Takes a finished run out of the working set (after its terminal state is stored). */
+  /**
+   * A run's terminal state is stored: stop renewing and releasing its lease. The row itself is
+   * left to lapse and be removed by the next recovery pass (no write on the request's path).
+   */
   async function finished(runId: string): Promise<void> {
-    await RunLease.deleteOne({ _id: runId });
     done.add(runId);
     // Runs finished here but held elsewhere are never released here: keep the set bounded.
     if (done.size > 10_000) done.delete(done.values().next().value!);
@@ -98,19 +100,19 @@ export function createRunLeases(models: Models) {
   /**
    * Runs still in progress, unmoved for a lease period, whose lease is free or lapsed; `remote`
    * picks runs bridged from a peer (the remote bridge recovers those) or local ones (the executor).
-   * Reads the working set (`run_leases`: unfinished runs only), then the runs it names by `_id`,
+   * Reads the working set (the lease rows: unfinished runs only), then the runs it names by `_id`,
    * so the pass costs the same however many finished runs are stored.
    */
   async function orphans(which: { remote: boolean }): Promise<string[]> {
     const now = Date.now();
-    const leases = await RunLease.find({}, { owner: 1, until: 1 }).lean();
-    const free = leases.filter((lease) => !lease.owner || !lease.until || lease.until.getTime() < now).map((lease) => lease._id);
+    const leases = await RunLease.find({ _id: runLeaseRange() }, { owner: 1, until: 1 }).lean();
+    const free = leases.filter((lease) => !lease.owner || !lease.until || lease.until.getTime() < now).map((lease) => runIdOfLease(lease._id));
     if (free.length === 0) return [];
     const runs = await Run.find({ _id: { $in: free } }, { state: 1, updatedAt: 1, 'progress.remote': 1 }).lean();
     const found = new Set(runs.map((run) => run._id));
-    // Rows left by a crash between a run's terminal event and the removal of its row, or before the run row was written.
+    // Finished runs' rows (left to lapse at the terminal state) and rows whose run never got written.
     const gone = [...free.filter((id) => !found.has(id)), ...runs.filter((run) => TERMINAL_STATES.includes(run.state as TaskState)).map((run) => run._id)];
-    if (gone.length > 0) await RunLease.deleteMany({ _id: { $in: gone } });
+    if (gone.length > 0) await RunLease.deleteMany({ _id: { $in: gone.map(runLeaseId) } });
     const quietSince = now - RUN_LEASE_MS;
     return runs
       .filter((run) => RECOVERABLE_STATES.includes(run.state as TaskState) && run.updatedAt.getTime() < quietSince)
@@ -122,22 +124,15 @@ export function createRunLeases(models: Models) {
   }
 
   /**
-   * Makes `run_leases` the working set on a database written before it was one: drops the rows
-   * of finished runs and adds free rows for unfinished runs that have none. One pass over both
-   * collections, once per database (afterwards one `_id` read). Safe in several processes at once.
+   * Gives every unfinished run without a lease row a free one, so the recovery pass sees it:
+   * for databases written before the lease rows were the working set. One pass over the run
+   * heads, once per database (afterwards one `_id` read). Safe in several processes at once.
    */
   async function trackUnfinishedRuns(): Promise<number> {
     if (await Migration.exists({ _id: LEASES_MIGRATION })) return 0;
-    const leased = (await RunLease.find({}, { _id: 1 }).lean()).map((row) => row._id);
-    for (let i = 0; i < leased.length; i += 500) {
-      const ids = leased.slice(i, i + 500);
-      const live = new Set((await Run.find({ _id: { $in: ids }, state: { $nin: TERMINAL_STATES } }, { _id: 1 }).lean()).map((run) => run._id));
-      const gone = ids.filter((id) => !live.has(id));
-      if (gone.length > 0) await RunLease.deleteMany({ _id: { $in: gone } });
-    }
-    const unfinished = await Run.find({ state: { $nin: TERMINAL_STATES } }, { _id: 1 }).lean();
+    const unfinished = await Run.find({ ...runHeads(), state: { $nin: TERMINAL_STATES } }, { _id: 1 }).lean();
     if (unfinished.length > 0) {
-      await RunLease.insertMany(unfinished.map((row) => ({ _id: row._id, owner: null, until: null, generation: 0 })), { ordered: false }).catch((error: unknown) => {
+      await RunLease.insertMany(unfinished.map((row) => ({ _id: runLeaseId(row._id), owner: null, until: null, generation: 0 })), { ordered: false }).catch((error: unknown) => {
         if (!isDuplicateKeyError(error)) throw error;
       });
     }
@@ -147,7 +142,7 @@ export function createRunLeases(models: Models) {
     return unfinished.length;
   }
 
-  return { ownNew, hold, finished, orphans, trackUnfinishedRuns };
+  return { newLease, hold, finished, orphans, trackUnfinishedRuns };
 }
 
 export type RunLeases = ReturnType<typeof createRunLeases>;

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Actor } from '../auth/index.ts';
 import { uuidv7 } from '../ids/index.ts';
-import { isDuplicateKeyError, type Models, type RunRecord, type TaskState } from '../db/index.ts';
+import { isDuplicateKeyError, RUN_HEADS_END, runIdempotencyId, type Models, type RunRecord, type TaskState } from '../db/index.ts';
 import type { Message, Task, TaskStatus } from '../a2a/protocol.ts';
 import type { EventLog } from './event-log.ts';
 import type { RunLeases } from './leases.ts';
@@ -28,8 +28,8 @@ export interface RunProgress {
   interrupt?: { stepId: string; screenId: string; title: string; schema: Record<string, unknown> } | null;
 }
 
-/** `<kind>:<sha256 of [actorId, key]>`: fixed length, and no U+0000 (PostgreSQL-backed servers reject it). */
-const idempotencyId = (actorId: string, kind: 'key' | 'message', key: string) => `${kind}:${createHash('sha256').update(JSON.stringify([actorId, key])).digest('hex')}`;
+/** `~i/<kind>:<sha256 of [actorId, key]>`: fixed length, and no U+0000 (PostgreSQL-backed servers reject it). */
+const idempotencyId = (actorId: string, kind: 'key' | 'message', key: string) => runIdempotencyId(kind, createHash('sha256').update(JSON.stringify([actorId, key])).digest('hex'));
 
 function toView(row: RunRecord & { _id: string; createdAt?: Date; updatedAt?: Date }): RunView {
   return {
@@ -67,7 +67,8 @@ export function createRunStore(deps: { models: Models; eventLog: EventLog; lease
   const { Run, RunIdempotency } = deps.models;
 
   async function get(runId: string): Promise<RunView | null> {
-    if (runId.length > 200) return null;
+    // Ids at or above RUN_HEADS_END name a run's other documents, never a run.
+    if (runId.length > 200 || runId >= RUN_HEADS_END) return null;
     const row = await Run.findById(runId).lean();
     return row ? toView(row as RunRecord & { _id: string }) : null;
   }
@@ -82,27 +83,29 @@ export function createRunStore(deps: { models: Models; eventLog: EventLog; lease
       ...(input.idempotencyKey ? [idempotencyId(actor.id, 'key', input.idempotencyKey)] : []),
       idempotencyId(actor.id, 'message', input.message.messageId),
     ];
-    for (const [index, key] of keys.entries()) {
-      try {
-        await RunIdempotency.create({ _id: key, runId });
-      } catch (error) {
-        if (!isDuplicateKeyError(error)) throw error;
-        const existing = await RunIdempotency.findById(key).lean();
-        await RunIdempotency.deleteMany({ _id: { $in: keys.slice(0, index) } });
-        const run = existing ? await waitForRun(existing.runId) : null;
-        if (run) return { run, created: false };
-        throw error;
-      }
-    }
     const contextId = input.message.contextId ?? randomUUID();
     const message: Message = { ...input.message, taskId: runId, contextId };
     const status: TaskStatus = { state: 'submitted', timestamp: new Date().toISOString() };
-    // The recovery pass finds the run through its lease row, so that is written first; this
-    // process holds the lease, so its executor starts without a claim.
-    await deps.leases.ownNew(runId);
-    const row = await Run.create({ _id: runId, contextId, agent: input.agent, state: 'submitted', lastSeq: 0, actorType: actor.type, actorId: actor.id, input: message, status, progress: { stepIndex: 0, outputs: {} } });
-    const lastSeq = await deps.eventLog.append(runId, { kind: 'task', id: runId, contextId, status, history: [message], artifacts: [], metadata: { agent: input.agent } }, { knownLastSeq: 0 });
-    return { run: { ...toView(row.toObject() as RunRecord & { _id: string }), lastSeq }, created: true };
+    const now = new Date();
+    const head = { _id: runId, contextId, agent: input.agent, state: 'submitted', lastSeq: 1, actorType: actor.type, actorId: actor.id, input: message, status, artifacts: [], progress: { stepIndex: 0, outputs: {} }, createdAt: now, updatedAt: now };
+    const first = deps.eventLog.eventDocument(runId, 1, { kind: 'task', id: runId, contextId, status, history: [message], artifacts: [], metadata: { agent: input.agent } });
+    // One ordered insert: the idempotency keys first (a taken one stops it before anything else
+    // is written), then the lease (held by this process, so its executor starts without a claim;
+    // it also puts the run in the recovery's working set), the first event, and the run itself.
+    const documents = [...keys.map((key) => ({ _id: key, runId, createdAt: now, updatedAt: now })), deps.leases.newLease(runId), first, head];
+    try {
+      await Run.collection.insertMany(documents as never[], { ordered: true });
+    } catch (error) {
+      const index = (error as { writeErrors?: { index: number }[] }).writeErrors?.[0]?.index ?? (error as { index?: number }).index;
+      if (!isDuplicateKeyError(error) || index === undefined || index >= keys.length) throw error;
+      const existing = await RunIdempotency.findById(keys[index]).lean();
+      if (index > 0) await RunIdempotency.deleteMany({ _id: { $in: keys.slice(0, index) } });
+      const run = existing ? await waitForRun(existing.runId) : null;
+      if (run) return { run, created: false };
+      throw error;
+    }
+    deps.eventLog.stored(runId, 1);
+    return { run: toView(head as RunRecord & { _id: string }), created: true };
   }
 
   /** A concurrent duplicate may see the idempotency row before the run row exists. */

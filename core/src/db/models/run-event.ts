@@ -1,9 +1,9 @@
 import { Schema, type InferSchemaType } from 'mongoose';
 
 /**
- * One event of a run's log. `_id` is `<runId>/<seq as 12 digits>`: ids sort in sequence order, so
- * the unique primary key alone keeps one event per sequence number and serves every read (a
- * replay is an `_id` range); no other index is kept.
+ * One event of a run's log, stored in the `runs` collection under `~e/<runId>/<seq as 12 digits>`
+ * (run-keys.ts): ids sort in sequence order, so the unique primary key alone keeps one event per
+ * sequence number and serves every read (a replay is an `_id` range); no other index is kept.
  */
 export const runEventSchema = new Schema(
   {
@@ -14,9 +14,7 @@ export const runEventSchema = new Schema(
     payload: { type: Schema.Types.Mixed, required: true },
     at: { type: Date, required: true },
   },
-  { collection: 'run_events', minimize: false, versionKey: false },
+  { collection: 'runs', minimize: false, versionKey: false },
 );
-
-export const runEventId = (runId: string, seq: number) => `${runId}/${String(seq).padStart(12, '0')}`;
 
 export type RunEventRecord = InferSchemaType<typeof runEventSchema>;

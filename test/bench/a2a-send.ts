@@ -42,7 +42,11 @@ const sdkUrl = `http://127.0.0.1:${(sdkServer.address() as AddressInfo).port}/`;
 
 // The service reaches the database through a counting proxy: round trips per send are measured on the wire.
 const wire = await startWireCounter({ host: database.db.connection.host, port: database.db.connection.port });
-const { service, token } = await startA2aHost(database.db, { mongodbUri: `mongodb://127.0.0.1:${wire.port}/${database.db.connection.name}`, scope: '@bench' });
+// BENCH_CPU_PROF_DIR=<dir>: the service and its runtime write CPU profiles there when they stop.
+const profile = process.env.BENCH_CPU_PROF_DIR
+  ? { NODE_OPTIONS: `--require ${new URL('./cpu-profile-preload.cjs', import.meta.url).pathname}`, CPU_PROFILE_DIR: process.env.BENCH_CPU_PROF_DIR }
+  : undefined;
+const { service, token } = await startA2aHost(database.db, { mongodbUri: `mongodb://127.0.0.1:${wire.port}/${database.db.connection.name}`, scope: '@bench', ...(profile ? { env: profile } : {}) });
 
 try {
   const send = async (url: string, bearer: string | null) => {

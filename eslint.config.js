@@ -24,6 +24,11 @@ export default tseslint.config(
     languageOptions: { globals: { process: 'readonly', URL: 'readonly', console: 'readonly' } },
   },
   {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', process: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     files: ['**/*.test.ts', '**/*.test.tsx'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },

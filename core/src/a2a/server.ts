@@ -91,7 +91,8 @@ export function createA2aHandler(deps: A2aServerDeps) {
     }
     const agent = await targetAgent(sendParams);
     assertAgentAccess(actor, agent, 'execute');
-    const { run, created } = await deps.runs.create(actor, { agent, message, idempotencyKey });
+    // Started right below in this process, so the run is stored already working.
+    const { run, created } = await deps.runs.create(actor, { agent, message, idempotencyKey, working: true });
     // A retried request (same Idempotency-Key or messageId) gets the whole stream again unless
     // it says where it stopped with Last-Event-ID.
     if (!created) return { run, startSeq: 0 };

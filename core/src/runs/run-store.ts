@@ -77,7 +77,7 @@ export function createRunStore(deps: { models: Models; eventLog: EventLog; lease
    * Creates the run and appends its first event (the submitted Task), unless this actor already
    * sent the same Idempotency-Key or messageId: then the existing run comes back, `created: false`.
    */
-  async function create(actor: Actor, input: { agent: string; message: Message; idempotencyKey?: string | null }): Promise<{ run: RunView; created: boolean }> {
+  async function create(actor: Actor, input: { agent: string; message: Message; idempotencyKey?: string | null; working?: boolean }): Promise<{ run: RunView; created: boolean }> {
     const runId = uuidv7();
     const keys = [
       ...(input.idempotencyKey ? [idempotencyId(actor.id, 'key', input.idempotencyKey)] : []),
@@ -87,12 +87,16 @@ export function createRunStore(deps: { models: Models; eventLog: EventLog; lease
     const message: Message = { ...input.message, taskId: runId, contextId };
     const status: TaskStatus = { state: 'submitted', timestamp: new Date().toISOString() };
     const now = new Date();
-    const head = { _id: runId, contextId, agent: input.agent, state: 'submitted', lastSeq: 1, actorType: actor.type, actorId: actor.id, input: message, status, artifacts: [], progress: { stepIndex: 0, outputs: {} }, createdAt: now, updatedAt: now };
-    const first = deps.eventLog.eventDocument(runId, 1, { kind: 'task', id: runId, contextId, status, history: [message], artifacts: [], metadata: { agent: input.agent } });
+    const events = [deps.eventLog.eventDocument(runId, 1, { kind: 'task', id: runId, contextId, status, history: [message], artifacts: [], metadata: { agent: input.agent } })];
+    // `working`: the caller starts the run in this process at once (it holds the lease), so the
+    // executor's first status goes out with the run instead of in writes of its own.
+    const current: TaskStatus = input.working ? { state: 'working', timestamp: now.toISOString() } : status;
+    if (input.working) events.push(deps.eventLog.eventDocument(runId, 2, { kind: 'status-update', taskId: runId, contextId, status: current, final: false }));
+    const head = { _id: runId, contextId, agent: input.agent, state: current.state, lastSeq: events.length, actorType: actor.type, actorId: actor.id, input: message, status: current, artifacts: [], progress: { stepIndex: 0, outputs: {} }, createdAt: now, updatedAt: now };
     // One ordered insert: the idempotency keys first (a taken one stops it before anything else
     // is written), then the lease (held by this process, so its executor starts without a claim;
-    // it also puts the run in the recovery's working set), the first event, and the run itself.
-    const documents = [...keys.map((key) => ({ _id: key, runId, createdAt: now, updatedAt: now })), deps.leases.newLease(runId), first, head];
+    // it also puts the run in the recovery's working set), the first events, and the run itself.
+    const documents = [...keys.map((key) => ({ _id: key, runId, createdAt: now, updatedAt: now })), deps.leases.newLease(runId), ...events, head];
     try {
       await Run.collection.insertMany(documents as never[], { ordered: true });
     } catch (error) {
@@ -104,7 +108,7 @@ export function createRunStore(deps: { models: Models; eventLog: EventLog; lease
       if (run) return { run, created: false };
       throw error;
     }
-    deps.eventLog.stored(runId, 1);
+    deps.eventLog.stored(runId, events.length);
     return { run: toView(head as RunRecord & { _id: string }), created: true };
   }
 

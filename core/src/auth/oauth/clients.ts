@@ -65,8 +65,12 @@ function validateGrants(grants: ClientGrants): ClientGrants {
 }
 
 /** OAuth client registration, rotation and revocation (admins), and secret checks (token endpoint). */
+/** How long a client's grants and revocation state are reused by `current`. */
+const CLIENT_STATE_TTL_MS = 1_000;
+
 export function createOauthClients(deps: { models: Models; audit: AuditLog }) {
   const { OauthClient } = deps.models;
+  const recent = new Map<string, { at: number; view: Promise<OauthClientView | null> }>();
   const requireAdmin = (actor: Actor) => {
     if (!isAdmin(actor)) throw new DomainError('FORBIDDEN', 'Only an admin may manage OAuth clients');
   };
@@ -103,6 +107,7 @@ export function createOauthClients(deps: { models: Models; audit: AuditLog }) {
       requireAdmin(actor);
       await find(clientId);
       await OauthClient.updateOne({ clientId }, { $set: { revokedAt: new Date() } });
+      recent.delete(clientId);
       deps.audit.record(actor, { action: 'oauth_client.revoke', resourceType: 'oauth_client', resourceId: clientId });
     },
 
@@ -111,6 +116,7 @@ export function createOauthClients(deps: { models: Models; audit: AuditLog }) {
       const grants = validateGrants(input);
       await find(clientId);
       const row = await OauthClient.findOneAndUpdate({ clientId }, { $set: grants }, { new: true, lean: true });
+      recent.delete(clientId);
       deps.audit.record(actor, { action: 'oauth_client.grants', resourceType: 'oauth_client', resourceId: clientId, details: { ...grants } });
       return toView(row!);
     },
@@ -127,10 +133,20 @@ export function createOauthClients(deps: { models: Models; audit: AuditLog }) {
       return row && matches && !row.revokedAt ? toView(row) : null;
     },
 
-    /** Current grants and revocation state, read on every verified call. */
-    async current(clientId: string): Promise<OauthClientView | null> {
-      const row = await OauthClient.findOne({ clientId }).lean();
-      return row ? toView(row) : null;
+    /**
+     * Current grants and revocation state, checked on every verified call: read at most once a
+     * second per client (so a revocation or grant change made in another process applies within
+     * a second; in this process at once, see `forget`).
+     */
+    current(clientId: string): Promise<OauthClientView | null> {
+      const now = Date.now();
+      const hit = recent.get(clientId);
+      if (hit && now - hit.at < CLIENT_STATE_TTL_MS) return hit.view;
+      const view = OauthClient.findOne({ clientId }).lean().then((row) => (row ? toView(row) : null));
+      if (recent.size >= 1_000) recent.clear();
+      recent.set(clientId, { at: now, view });
+      view.catch(() => recent.delete(clientId));
+      return view;
     },
   };
 }

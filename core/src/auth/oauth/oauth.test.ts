@@ -80,6 +80,16 @@ describe('OAuth token endpoint', () => {
     expect(await services.oauth.clients.authenticate(client.clientId, rotated)).toBeNull();
   });
 
+  it('a revocation made by another process applies within a second (client state is reused for at most that long)', async () => {
+    const { client } = await register();
+    const token = (await services.oauth.tokens.issue(client)).access_token;
+    const other = testServices(t.db);
+    await other.oauth.tokens.verify(token);
+    await services.oauth.clients.revoke(admin, client.clientId);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await expect(other.oauth.tokens.verify(token)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+  });
+
   it('only admins manage clients', async () => {
     await expect(services.oauth.clients.register({ type: 'ui', id: 'm', email: 'm@x.test', role: 'member' }, { name: 'x', allowedAgents: [], permissions: [] })).rejects.toMatchObject({ code: 'FORBIDDEN' });
   });

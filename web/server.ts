@@ -1,3 +1,4 @@
+import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequestHandler } from '@remix-run/express';
@@ -7,6 +8,7 @@ import { startBackgroundWork, startServices } from '@service/core/boot';
 import { startAgentRuntime, type AgentRuntime } from '@service/core/runtime';
 import { createLogger } from '@service/core/log';
 import { findFreePort, isPortFree } from '@service/core/net';
+import { createSeamListener } from './seam-routes.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dev = process.argv.includes('--dev');
@@ -44,7 +46,12 @@ async function main() {
   }
   app.all('*', createRequestHandler({ build, getLoadContext: () => ({ services }) }));
 
-  const server = app.listen(config.port, config.host, () => {
+  // Machine-facing routes go straight to their core handlers; everything else is the admin UI.
+  const seam = createSeamListener(services, logger);
+  const server = http.createServer((req, res) => {
+    if (!seam(req, res)) app(req, res);
+  });
+  server.listen(config.port, config.host, () => {
     const address = server.address();
     const boundPort = typeof address === 'object' && address ? address.port : config.port;
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${boundPort}`;

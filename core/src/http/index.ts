@@ -3,3 +3,4 @@ export { readBodyLimited, readBytesLimited } from './body.ts';
 export { createRateLimiter, type RateLimiter } from './rate-limit.ts';
 export { bearerToken } from './bearer.ts';
 export { toWebRequest, sendWebResponse } from './node-adapter.ts';
+export { createSeamRouter, type SeamHandler, type SeamRouter } from './seam-router.ts';

@@ -1,4 +1,0 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
-
-export const action = ({ request, context }: ActionFunctionArgs) => context.services.handlers.aguiResume(request);
-export const loader = ({ request, context }: LoaderFunctionArgs) => context.services.handlers.aguiResume(request);

@@ -1,0 +1,58 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Services } from '@service/core';
+import { createSeamRouter, sendWebResponse, toWebRequest } from '@service/core/http';
+import type { Logger } from '@service/core/log';
+
+/**
+ * Every machine-facing route and the core handler that serves it. These are matched before
+ * Express and Remix (server.ts), so A2A, OAuth, the runtime's bridges, MCP, the widget API,
+ * discovery and health never pay for the admin UI's stack and never meet its session redirects
+ * (ADR 0011).
+ */
+export function seamRoutes({ handlers }: Services) {
+  return createSeamRouter({
+    '/healthz': (request) => handlers.healthz(request),
+    '/.well-known/agent.json': (request) => handlers.agentCard(request),
+    '/.well-known/agent-card.json': (request) => handlers.agentCard(request),
+    '/.well-known/jwks.json': (request) => handlers.jwks(request),
+    '/api/oauth/token': (request) => handlers.oauthToken(request),
+    '/api/a2a': (request) => handlers.a2a(request),
+    '/api/a2a/resume': (request) => handlers.aguiResume(request),
+    '/api/a2a/agents/:vendor/:slug': (request, { vendor, slug }) => handlers.agentBridge(request, { vendor: vendor!, slug: slug! }),
+    '/api/llm-bridge': (request) => handlers.llmBridge(request),
+    '/api/mcp': (request) => handlers.mcp(request),
+    '/api/agents/:slug/stream': (request, { slug }) => handlers.widgetStream(request, slug!),
+    '/api/agents/:slug/undo': (request, { slug }) => handlers.widgetUndo(request, slug!),
+    '/api/cms-a-widget/bundle.js': (request) => handlers.widgetBundle(request),
+    '/api/cms-b-widget/bundle.js': (request) => handlers.widgetBundle(request),
+  });
+}
+
+/** A node:http listener part: serves a seam route and answers true, or answers false for the UI. */
+export function createSeamListener(services: Services, logger: Logger) {
+  const router = seamRoutes(services);
+  const fallbackHost = new URL(services.config.baseUrl).host;
+  return (req: IncomingMessage, res: ServerResponse): boolean => {
+    const url = req.url ?? '/';
+    const query = url.indexOf('?');
+    const path = query === -1 ? url : url.slice(0, query);
+    const route = router.match(path);
+    if (!route) return false;
+    let request: Request;
+    try {
+      request = toWebRequest(req, `http://${req.headers.host ?? fallbackHost}`, res);
+    } catch {
+      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'BAD_REQUEST', message: 'Malformed request URL' } }));
+      return true;
+    }
+    route
+      .handle(request, route.params)
+      .then((response) => sendWebResponse(res, response))
+      .catch((error: unknown) => {
+        logger.error('seam handler failed', { error, path });
+        if (res.headersSent) return void res.destroy();
+        res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'INTERNAL', message: 'Internal error' } }));
+      });
+    return true;
+  };
+}

@@ -1,5 +1,5 @@
 import { generateKeyPair, SignJWT, type CryptoKey } from 'jose';
-import { describe, expect, it, beforeAll } from 'vitest';
+import { afterEach, describe, expect, it, beforeAll, vi } from 'vitest';
 import { testServices, useTestDatabase } from '../../testing/index.ts';
 import type { Services } from '../../services.ts';
 
@@ -109,6 +109,33 @@ describe('JWT verification rejects', () => {
       .setExpirationTime(options.exp ?? now + 300)
       .sign(options.key ?? current.privateKey);
   };
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('a token verified once is still refused after it expires, after its client is revoked, and when altered', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const token = await sign({}, { exp: now + 30 });
+    await expect(services.oauth.tokens.verify(token)).resolves.toMatchObject({ type: 'a2a' });
+    await expect(services.oauth.tokens.verify(token)).resolves.toMatchObject({ type: 'a2a' });
+    // An altered signature or payload is a different token: checked from scratch, refused.
+    const [head, payload, signature] = token.split('.');
+    const flipped = `${signature!.slice(0, -2)}${signature!.endsWith('AA') ? 'BB' : 'AA'}`;
+    await expect(services.oauth.tokens.verify(`${head}.${payload}.${flipped}`)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+    const widened = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), scope: 'admin' })).toString('base64url');
+    await expect(services.oauth.tokens.verify(`${head}.${widened}.${signature}`)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+    // Past its expiry (and the 5 s clock tolerance) the remembered check no longer counts.
+    vi.useFakeTimers({ toFake: ['Date'], now: (now + 40) * 1000 });
+    await expect(services.oauth.tokens.verify(token)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+    vi.useRealTimers();
+
+    const { client } = await register();
+    const live = (await services.oauth.tokens.issue(client)).access_token;
+    await expect(services.oauth.tokens.verify(live)).resolves.toMatchObject({ clientId: client.clientId });
+    await services.oauth.clients.revoke(admin, client.clientId);
+    await expect(services.oauth.tokens.verify(live)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+  });
 
   it('control: a token from the same helper with nothing changed verifies', async () => {
     await expect(services.oauth.tokens.verify(await sign({}))).resolves.toMatchObject({ type: 'a2a' });

@@ -1,11 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { createLocalJWKSet, errors, jwtVerify, SignJWT } from 'jose';
+import { createLocalJWKSet, errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import { DomainError } from '../../errors/index.ts';
 import type { A2aActor } from '../actor.ts';
 import type { OauthClients, OauthClientView } from './clients.ts';
 import { SIGNING_ALG, type SigningKeys } from './signing-keys.ts';
 
 export const ACCESS_TOKEN_TTL_SECONDS = 600;
+/** How long a token whose signature and claims were checked is taken as checked (never past its expiry). */
+const VERIFIED_REUSE_MS = 60_000;
+const VERIFIED_MAX_ENTRIES = 10_000;
 
 export interface AuthenticatedClient extends A2aActor {
   grants: Pick<OauthClientView, 'allowedAgents' | 'permissions' | 'allowedPrimitives'>;
@@ -41,11 +44,24 @@ export function createAccessTokens(deps: { keys: SigningKeys; clients: OauthClie
     return { access_token: token, token_type: 'Bearer', expires_in: ACCESS_TOKEN_TTL_SECONDS, scope };
   }
 
-  /** Signature (our keys, ES256 only), type, issuer, audience, expiry, then the client's live state. */
-  async function verify(token: string): Promise<AuthenticatedClient> {
-    const origin = deps.canonicalOrigin();
+  // A client sends the same token on every call until it expires; its signature (an ECDSA check
+  // that Node runs on its thread pool) is checked once and the claims reused for up to a minute,
+  // keyed by the whole token. The client's grants and revocation are still read on every call.
+  const verified = new Map<string, { origin: string; until: number; payload: JWTPayload }>();
+  function remember(token: string, origin: string, payload: JWTPayload) {
+    const until = Math.min(Date.now() + VERIFIED_REUSE_MS, (payload.exp as number) * 1000);
+    for (const [oldest, entry] of verified) {
+      if (verified.size < VERIFIED_MAX_ENTRIES && entry.until > Date.now()) break;
+      verified.delete(oldest);
+    }
+    verified.set(token, { origin, until, payload });
+  }
+
+  async function verifiedPayload(token: string, origin: string): Promise<JWTPayload> {
+    const known = verified.get(token);
+    if (known && known.origin === origin && known.until > Date.now()) return known.payload;
     const options = { issuer: origin, audience: origin, algorithms: [SIGNING_ALG], typ: 'at+jwt', clockTolerance: 5 };
-    let payload;
+    let payload: JWTPayload;
     try {
       payload = (await jwtVerify(token, await keySet(), options)).payload;
     } catch (error) {
@@ -57,6 +73,13 @@ export function createAccessTokens(deps: { keys: SigningKeys; clients: OauthClie
         throw unauthenticated(retry);
       }
     }
+    if (typeof payload.exp === 'number') remember(token, origin, payload);
+    return payload;
+  }
+
+  /** Signature (our keys, ES256 only), type, issuer, audience, expiry, then the client's live state. */
+  async function verify(token: string): Promise<AuthenticatedClient> {
+    const payload = await verifiedPayload(token, deps.canonicalOrigin());
     const clientId = typeof payload.client_id === 'string' ? payload.client_id : null;
     if (!clientId || payload.sub !== clientId || typeof payload.exp !== 'number') throw unauthenticated(new Error('token lacks client_id/sub/exp'));
     const client = await deps.clients.current(clientId);

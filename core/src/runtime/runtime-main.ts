@@ -4,6 +4,7 @@
  * /api/a2a/agents/<vendor>/<slug>, both with X-Service-Bridge-Token. Started and supervised by
  * the host (runtime/supervisor.ts) over an IPC channel.
  */
+import http from 'node:http';
 import { renderTemplate } from '../runs/template.ts';
 import { RUNTIME_ENV, type StepReply, type StepRequest } from './protocol.ts';
 
@@ -14,15 +15,40 @@ if (!hostUrl || !bridgeToken || !process.send) {
   process.exit(2);
 }
 
-async function bridge<T>(path: string, body: unknown): Promise<T> {
-  const response = await fetch(`${hostUrl}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-service-bridge-token': bridgeToken! },
-    body: JSON.stringify(body),
+// node:http with kept-alive connections: the runtime calls its host for every step, and undici's
+// fetch costs about 0.4 ms more per call than a plain request on this loopback hop.
+const agent = new http.Agent({ keepAlive: true });
+const MAX_REPLY_BYTES = 16 * 1024 * 1024;
+
+function bridge<T>(path: string, body: unknown): Promise<T> {
+  const payload = JSON.stringify(body);
+  return new Promise<T>((resolve, reject) => {
+    const request = http.request(new URL(path, hostUrl), {
+      method: 'POST',
+      agent,
+      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), 'x-service-bridge-token': bridgeToken! },
+    }, (response) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      response.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > MAX_REPLY_BYTES) return void response.destroy(new Error(`host answer over ${MAX_REPLY_BYTES} bytes`));
+        chunks.push(chunk);
+      });
+      response.on('error', reject);
+      response.on('end', () => {
+        try {
+          const reply = JSON.parse(Buffer.concat(chunks).toString('utf8')) as T & { error?: { message?: string } };
+          if ((response.statusCode ?? 500) >= 400) reject(new Error(reply.error?.message ?? `host answered ${response.statusCode}`));
+          else resolve(reply);
+        } catch {
+          reject(new Error(`host answered ${response.statusCode} without JSON`));
+        }
+      });
+    });
+    request.on('error', reject);
+    request.end(payload);
   });
-  const payload = (await response.json()) as T & { error?: { message?: string } };
-  if (!response.ok) throw new Error(payload.error?.message ?? `host answered ${response.status}`);
-  return payload;
 }
 
 async function runStep({ flow, step, context }: StepRequest): Promise<string> {

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { json } from './json.ts';
 import { sendWebResponse, toWebRequest } from './node-adapter.ts';
 
 let server: http.Server | undefined;
@@ -43,5 +44,18 @@ describe('the node:http adapter', () => {
     await reader.read();
     client.abort();
     await expect(Promise.race([abortSeen.then(() => 'aborted'), new Promise((r) => setTimeout(() => r('timeout'), 2_000))])).resolves.toBe('aborted');
+  });
+
+  it('writes a JSON answer whole, with its length, and streams a body of unknown length in chunks', async () => {
+    const url = await serve(async (request) => (new URL(request.url).pathname === '/json' ? json({ hello: 'wörld' }, { status: 201 }) : new Response(new ReadableStream({ start: (c) => (c.enqueue(new TextEncoder().encode('a')), c.close()) }))));
+    const raw = async (path: string) =>
+      new Promise<string>((resolve, reject) => {
+        http.get(`${url}${path}`, (res) => {
+          let head = `${res.statusCode} ${res.headers['content-length'] ?? '-'} ${res.headers['transfer-encoding'] ?? '-'} `;
+          res.setEncoding('utf8').on('data', (chunk) => (head += chunk)).on('end', () => resolve(head));
+        }).on('error', reject);
+      });
+    expect(await raw('/json')).toBe(`201 ${Buffer.byteLength('{"hello":"wörld"}')} - {"hello":"wörld"}`);
+    expect(await raw('/stream')).toBe('200 - chunked a');
   });
 });

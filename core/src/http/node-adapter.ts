@@ -24,7 +24,10 @@ export function toWebRequest(req: IncomingMessage, origin: string, res: ServerRe
   } as RequestInit);
 }
 
-/** Writes a Fetch `Response` (streamed) to a node:http response. */
+/** Answers at most this large with a declared length are written whole, in one write. */
+const WHOLE_ANSWER_MAX_BYTES = 1024 * 1024;
+
+/** Writes a Fetch `Response` to a node:http response: streamed, or whole when its length is declared and small. */
 export async function sendWebResponse(res: ServerResponse, response: Response): Promise<void> {
   // One flat list keeps repeated headers (set-cookie) and costs one call; Node merges a flat list
   // with headers set earlier one by one, losing repeats, so then each is appended instead.
@@ -37,6 +40,8 @@ export async function sendWebResponse(res: ServerResponse, response: Response): 
     res.writeHead(response.status, headers);
   }
   if (!response.body) return void res.end();
+  const declared = Number(response.headers.get('content-length') ?? NaN);
+  if (declared <= WHOLE_ANSWER_MAX_BYTES) return void res.end(Buffer.from(await response.arrayBuffer()));
   const reader = response.body.getReader();
   res.once('close', () => void reader.cancel().catch(() => undefined));
   for (;;) {

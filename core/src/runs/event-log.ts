@@ -89,10 +89,11 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
     const statuses = events.filter((event) => event.kind === 'status-update' || event.kind === 'task');
     const status = statuses.at(-1)?.status;
     const artifacts = events.flatMap((event) => (event.kind === 'artifact-update' ? [event.artifact] : []));
-    const set: Record<string, unknown> = { ...(progress ? { progress } : {}), ...(status ? { status, state: status.state } : {}) };
-    const update: Record<string, unknown> = { $max: { lastSeq }, ...(Object.keys(set).length ? { $set: set } : {}) };
+    // Written as stored (no mongoose casting on this hot path), so `updatedAt` is set here.
+    const set: Record<string, unknown> = { ...(progress ? { progress } : {}), ...(status ? { status, state: status.state } : {}), updatedAt: new Date() };
+    const update: Record<string, unknown> = { $max: { lastSeq }, $set: set };
     if (artifacts.length) update.$push = { artifacts: { $each: artifacts } };
-    await Run.updateOne({ _id: runId }, update);
+    await Run.collection.updateOne({ _id: runId as never }, update);
     // A finished run leaves the recovery pass's working set once its state is stored.
     if (status && TERMINAL_STATES.includes(status.state)) await finished(runId);
     // Forgotten at a final event, so the map holds only runs still producing events.

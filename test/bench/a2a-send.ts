@@ -13,6 +13,7 @@ import { startA2aHost } from '../helpers/a2a.ts';
 import { benchDatabase } from './bench-environment.ts';
 import { percentile, report, sideBySide } from './harness.ts';
 import { commandsBetween, startWireCounter } from './wire-counter.ts';
+import { cpuOfDescendants, cpuPerUnit } from './process-cpu.ts';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 150);
 
@@ -64,9 +65,10 @@ try {
     const body = (await response.json()) as { result?: { status: { state: string } } };
     if (body.result?.status.state !== 'completed') throw new Error(`unexpected reply: ${JSON.stringify(body)}`);
   };
-  const sample = 40;
+  const sample = Number(process.env.BENCH_COUNTED_SENDS ?? 100);
   for (let i = 0; i < 5; i++) await send(`${counted.service.url}/api/a2a`, counted.token);
   const before = wire.snapshot();
+  const cpuBefore = cpuOfDescendants();
   const started = performance.now();
   const split: { total: number; db: number }[] = [];
   for (let i = 0; i < sample; i++) {
@@ -76,6 +78,7 @@ try {
     split.push({ total: t1 - t0, db: wire.busyBetween(t0, t1) });
   }
   const elapsed = performance.now() - started;
+  const cpu = cpuPerUnit(cpuBefore, cpuOfDescendants(), sample);
   const during = commandsBetween(before, wire.snapshot());
   // The service's background passes (run recovery every second) run meanwhile: count them over an
   // idle stretch as long as the sends took, and take them out.
@@ -90,6 +93,7 @@ try {
   const dbP50 = percentile(split.map((x) => x.db), 50);
   const restP50 = percentile(split.map((x) => x.total - x.db), 50);
   console.log(`  per send through the proxy (p50): ${percentile(split.map((x) => x.total), 50).toFixed(1)} ms in all, the database busy ${dbP50.toFixed(1)} ms, everything else ${restP50.toFixed(1)} ms`);
+  console.log(`  CPU per send (ms, from /proc): ${[...cpu].filter(([name]) => name !== 'other').map(([name, ms]) => `${name} ${ms.toFixed(2)}`).join(', ')}`);
   await counted.service.stop();
 
   timed = await startA2aHost(database.db, { mongodbUri: directUri, scope: '@bench', env: { ...shared, ...profile } });

@@ -21,7 +21,6 @@ export function cpuOfDescendants(rootPid: number = process.pid): Map<number, { n
         const fields = stat.slice(close + 2).split(' ');
         const cmdline = readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0').filter(Boolean);
         out.set(child, { name: processName(cmdline), ms: (Number(fields[11]) + Number(fields[12])) * TICK_MS });
-        if (process.env.BENCH_CPU_SPLIT) { out.set(-child, { name: `${processName(cmdline)} (system)`, ms: Number(fields[12]) * TICK_MS }); }
       } catch {
         continue;
       }

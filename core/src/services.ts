@@ -1,6 +1,6 @@
 import { createRetention, type Retention } from './retention/index.ts';
 import { createAuditLog, type AuditLog } from './audit/index.ts';
-import { createSessionStore, createUserStore, type SessionStore, type UserStore } from './auth/index.ts';
+import { createSessionStore, createSignIn, createUserStore, type SessionStore, type SignIn, type UserStore } from './auth/index.ts';
 import { readFeatureFlags, type FeatureFlags, type ServiceConfig } from './config/index.ts';
 import { createSealer, type Sealer } from './crypto/index.ts';
 import type { Database } from './db/index.ts';
@@ -15,7 +15,7 @@ import { createAgentBridgeHandler, createLlmBridgeHandler } from './bridge/index
 import { cmsAConnector, cmsBConnector, createConnectorInstances, createPrimitiveRegistry, createStreamRegistry, extensionsSearchPrimitive, type ConnectorInstances, type PrimitiveRegistry, type StreamRegistry } from './connectors/index.ts';
 import { createMcpHttpHandler } from './mcp/index.ts';
 import { createBundleHandler, createWidgetKeys, createWidgetStreamHandler, createWidgetUndoHandler, type WidgetKeys } from './widget/index.ts';
-import { createRateLimiter } from './http/index.ts';
+import { createOutboundHttp, createRateLimiter, type OutboundHttp } from './http/index.ts';
 import { createImports, type GithubClient, type Imports } from './imports/index.ts';
 import { createCmsBEvents, createCmsBNotifier } from './notifications/index.ts';
 import { callRemoteAgent, createA2aClient, createRemoteBridge, createRemotePeers, type A2aClient, type RemoteBridge, type RemotePeers } from './a2a/client/index.ts';
@@ -29,6 +29,8 @@ export interface Services {
   sealer: Sealer;
   users: UserStore;
   sessions: SessionStore;
+  /** Password sign-in, throttled per account and per client address (in this process). */
+  signIn: SignIn;
   audit: AuditLog;
   /** Every read of extension records goes through this (the visibility filter). */
   extensions: ExtensionReader;
@@ -48,6 +50,8 @@ export interface Services {
   primitives: PrimitiveRegistry;
   /** CMS sites of every connector, credentials sealed. */
   connectorInstances: ConnectorInstances;
+  /** The one way out: every call to a peer, registry, CMS site, GitHub, LLM or webhook goes through it. */
+  outbound: OutboundHttp;
   /** Connector units by widget stream slug (`cms-a-content-editor`, `cms-b-content-editor`). */
   streams: StreamRegistry;
   widgetKeys: WidgetKeys;
@@ -86,6 +90,7 @@ export interface DatabaseServer {
 
 export function createServices(deps: { config: ServiceConfig; logger: Logger; database: Database; npm?: NpmRunner; llm?: LlmProvider; github?: GithubClient; databaseServer?: DatabaseServer }): Services {
   const { config, logger, database } = deps;
+  const outbound = createOutboundHttp(config.outbound);
   const users = createUserStore(database.models);
   const sealer = createSealer(config.masterKeys);
   const audit = createAuditLog(database.models, logger.child({ component: 'audit' }));
@@ -99,10 +104,11 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     writer,
     audit,
     logger: logger.child({ component: 'registry' }),
+    http: outbound,
     ...(deps.npm ? { npm: deps.npm } : {}),
   });
   const oauth = createOauthProvider({ models: database.models, sealer, audit, logger: logger.child({ component: 'oauth' }), canonicalOrigin: () => config.baseUrl });
-  const llm = deps.llm ?? selectLlmProvider(config, logger.child({ component: 'llm' }));
+  const llm = deps.llm ?? selectLlmProvider(config, logger.child({ component: 'llm' }), outbound);
   const imports = createImports({
     models: database.models,
     reader: extensions,
@@ -112,14 +118,15 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     identity: config.identity,
     llm: () => llm,
     github: deps.github ?? { apiUrl: config.imports.githubApiUrl, token: config.imports.githubToken },
+    http: outbound,
     syncIntervalMs: config.imports.syncIntervalMs,
   });
   // One lease holder per process: runs it creates are leased to it from their first write.
-  const leases = createRunLeases(database.models);
+  const leases = createRunLeases(database.models, logger.child({ component: 'runs' }));
   const eventLog = createEventLog(database.models, { finished: leases.finished });
   const runs = createRunStore({ models: database.models, eventLog, leases });
   const peers = createRemotePeers({ models: database.models, sealer, audit });
-  const a2aClient = createA2aClient({ peers, logger: logger.child({ component: 'a2a-client' }) });
+  const a2aClient = createA2aClient({ peers, logger: logger.child({ component: 'a2a-client' }), http: outbound });
   const executor = createRunExecutor({
     models: database.models,
     runs,
@@ -145,13 +152,13 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
   );
   const remote = createRemoteBridge({ client: a2aClient, runs, eventLog, leases, logger: logger.child({ component: 'a2a-client' }) });
   const connectorInstances = createConnectorInstances({ models: database.models, sealer, audit });
-  const notifyCmsB = createCmsBNotifier({ instances: connectorInstances, logger: logger.child({ component: 'notifications' }) });
+  const notifyCmsB = createCmsBNotifier({ instances: connectorInstances, http: outbound, logger: logger.child({ component: 'notifications' }) });
   const cmsBEvents = createCmsBEvents({ notify: notifyCmsB, logger: logger.child({ component: 'notifications' }) });
-  const connectors = [cmsAConnector({ instances: connectorInstances, llm: () => llm }), cmsBConnector({ instances: connectorInstances, llm: () => llm, events: cmsBEvents })];
+  const connectors = [cmsAConnector({ instances: connectorInstances, http: outbound, llm: () => llm }), cmsBConnector({ instances: connectorInstances, http: outbound, llm: () => llm, events: cmsBEvents })];
   const primitives = createPrimitiveRegistry({ primitives: [extensionsSearchPrimitive(extensions), ...connectors.flatMap((c) => c.primitives)], audit });
   const streams = createStreamRegistry(connectors);
   const widgetKeys = createWidgetKeys({ models: database.models, audit });
-  const widgetDeps = { streams, widgetKeys, llm: () => llm, rateLimiter: createRateLimiter({ limit: 60, windowMs: 60_000 }), logger: logger.child({ component: 'widget' }) };
+  const widgetDeps = { streams, widgetKeys, audit, llm: () => llm, rateLimiter: createRateLimiter({ limit: 60, windowMs: 60_000 }), logger: logger.child({ component: 'widget' }) };
   const bridge = { bridgeToken: () => config.bridgeToken, card: agentCard, executor, llm, logger: logger.child({ component: 'bridge' }) };
   return {
     config,
@@ -160,6 +167,7 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     sealer,
     users,
     sessions: createSessionStore(database.models, users),
+    signIn: createSignIn({ users, audit }),
     audit,
     extensions,
     registry,
@@ -175,6 +183,7 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     remote,
     primitives,
     connectorInstances,
+    outbound,
     streams,
     widgetKeys,
     notifyCmsB,

@@ -176,7 +176,7 @@ describe('outbound notifications from the service', () => {
     await new Promise<void>((resolve) => flaky.listen(0, '127.0.0.1', resolve));
     try {
       await services.connectorInstances.put(admin, { connector: 'cms_b', id: 'flaky', name: 'Flaky', siteUrl: `http://127.0.0.1:${(flaky.address() as AddressInfo).port}`, username: 'x', credential: 'x', webhookSecret: 's' });
-      const notify = createCmsBNotifier({ instances: services.connectorInstances, logger: createMemoryLogger(), baseDelayMs: 10 });
+      const notify = createCmsBNotifier({ instances: services.connectorInstances, http: services.outbound, logger: createMemoryLogger(), baseDelayMs: 10 });
       expect(await notify('flaky', 'publish.completed', {})).toMatchObject({ attempts: 3 });
       expect(calls).toBe(3);
     } finally {

@@ -22,6 +22,8 @@ export function mcpEnv(mongodbUri: string, extra: Record<string, string> = {}): 
     SERVICE_MASTER_KEY: randomBytes(32).toString('base64'),
     SERVICE_SESSION_SECRET: randomBytes(32).toString('base64url'),
     SERVICE_BRIDGE_TOKEN: randomBytes(32).toString('base64url'),
+    // The CMS sites of the tests listen on loopback.
+    SERVICE_OUTBOUND_ALLOW_PRIVATE: 'true',
     ...extra,
   };
 }

@@ -39,6 +39,8 @@ export async function startService(options: { mongodbUri: string; env?: Record<s
       SERVICE_MASTER_KEY: randomBytes(32).toString('base64'),
       SERVICE_SESSION_SECRET: randomBytes(32).toString('base64url'),
       SERVICE_BRIDGE_TOKEN: randomBytes(32).toString('base64url'),
+      // Every peer, registry and CMS site of the tests listens on loopback.
+      SERVICE_OUTBOUND_ALLOW_PRIVATE: 'true',
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

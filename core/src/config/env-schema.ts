@@ -79,6 +79,15 @@ export const envSchema = z.object({
   /** How often each auto-updating GitHub import is checked. */
   SERVICE_IMPORT_SYNC_INTERVAL_MS: z.coerce.number().int().min(200).max(7 * 24 * 3_600_000).default(15 * 60_000),
   SERVICE_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  /**
+   * Whether outbound calls (peers, registries, CMS sites, GitHub, LLMs, webhooks) may reach
+   * loopback and private addresses; unset: true on the embedded default (no MONGODB_URI, not
+   * production), false otherwise.
+   */
+  SERVICE_OUTBOUND_ALLOW_PRIVATE: z
+    .enum(['true', 'false', '1', '0'])
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === 'true' || v === '1')),
   /** Days to keep finished runs with their events; unset keeps them all. */
   SERVICE_RETENTION_RUNS_DAYS: z.coerce.number().int().min(1).max(36_500).optional(),
   /** Days to keep audit rows; unset keeps them all. */

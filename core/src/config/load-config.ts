@@ -26,6 +26,8 @@ export interface ServiceConfig {
   /** Days to keep each kind of history; null keeps everything (the default). */
   retention: { runsDays: number | null; auditDays: number | null; jobsDays: number | null };
   llm: { provider: 'scripted' | 'openai-compatible' | 'anthropic'; baseUrl: string | undefined; apiKey: string | undefined; model: string | undefined; scriptedDelayMs: number };
+  /** The outbound HTTP policy (core/src/http/outbound.ts). */
+  outbound: { allowPrivate: boolean };
 }
 
 /** Secrets the embedded default generates once and keeps in the data dir; production requires them. */
@@ -119,5 +121,6 @@ export function loadConfig(env: Env, logger?: Logger): ServiceConfig {
       model: raw.SERVICE_LLM_MODEL,
       scriptedDelayMs: raw.SERVICE_LLM_SCRIPTED_DELAY_MS,
     },
+    outbound: { allowPrivate: raw.SERVICE_OUTBOUND_ALLOW_PRIVATE ?? (raw.NODE_ENV !== 'production' && !raw.MONGODB_URI) },
   };
 }

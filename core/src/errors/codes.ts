@@ -22,6 +22,8 @@ export const ERROR_TABLE = {
   REGISTRY_NOT_CONFIGURED: { http: 412, jsonRpc: -32054, trpc: 'PRECONDITION_FAILED' },
   INTEGRITY_MISMATCH: { http: 502, jsonRpc: -32055, trpc: 'BAD_GATEWAY' },
   UPSTREAM_FAILED: { http: 502, jsonRpc: -32056, trpc: 'BAD_GATEWAY' },
+  /** The outbound policy refused a URL (scheme, credentials in it, a private address). */
+  OUTBOUND_REFUSED: { http: 422, jsonRpc: -32057, trpc: 'UNPROCESSABLE_CONTENT' },
   CONFIG_INVALID: { http: 500, jsonRpc: -32603, trpc: 'INTERNAL_SERVER_ERROR' },
   SEALED_SECRET_MALFORMED: { http: 500, jsonRpc: -32603, trpc: 'INTERNAL_SERVER_ERROR' },
   SEALED_SECRET_UNKNOWN_KEY: { http: 500, jsonRpc: -32603, trpc: 'INTERNAL_SERVER_ERROR' },

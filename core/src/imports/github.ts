@@ -1,5 +1,5 @@
 import { DomainError } from '../errors/index.ts';
-import { readBytesLimited } from '../http/index.ts';
+import { readBytesLimited, type OutboundHttp } from '../http/index.ts';
 
 /** A repository folder at a ref, as an admin names it. */
 export interface GithubLocation {
@@ -58,9 +58,9 @@ export interface GithubClient {
 /**
  * GitHub's REST API: `GET /repos/{o}/{r}/commits/{ref}` with the `sha` media type, and
  * `GET /repos/{o}/{r}/tarball/{sha}` (a redirect to the archive host). The token, when set, is
- * only sent to the API origin; fetch drops it on the cross-origin redirect.
+ * only sent to the API origin: the outbound client drops it when the archive redirect leaves it.
  */
-export function createGithubClient(options: { apiUrl: string; token?: string | undefined; timeoutMs?: number }): GithubClient {
+export function createGithubClient(options: { apiUrl: string; token?: string | undefined; timeoutMs?: number }, http: OutboundHttp): GithubClient {
   const api = options.apiUrl.replace(/\/+$/, '');
   const headers = (accept: string): Record<string, string> => ({
     accept,
@@ -72,8 +72,10 @@ export function createGithubClient(options: { apiUrl: string; token?: string | u
     const at = `${api}${path}`;
     let response: Response;
     try {
-      response = await fetch(at, { headers: headers(accept), redirect: 'follow', signal: AbortSignal.timeout(options.timeoutMs ?? 30_000) });
+      // The archive answer is a redirect to GitHub's archive host: a small budget, each hop checked.
+      response = await http.fetch(at, { headers: headers(accept), maxRedirects: 3, timeoutMs: options.timeoutMs ?? 30_000 });
     } catch (error) {
+      if (error instanceof DomainError && error.code === 'OUTBOUND_REFUSED') throw error;
       throw new DomainError('UPSTREAM_FAILED', `GitHub could not be reached at ${api} (${(error as Error).message})`, { cause: error });
     }
     if (response.status === 404) throw new DomainError('NOT_FOUND', `GitHub has no ${path.split('/').slice(2, 4).join('/')} at that ref (or it is private and no token is configured)`);

@@ -4,6 +4,7 @@ import type { Models } from '../db/index.ts';
 import { DomainError } from '../errors/index.ts';
 import type { ExtensionReader, ExtensionView, ExtensionWriter } from '../extensions/index.ts';
 import type { LlmMessage, LlmProvider } from '../llm/index.ts';
+import type { OutboundHttp } from '../http/index.ts';
 import type { Logger } from '../log/index.ts';
 import { assertMayAuthor } from '../registry/index.ts';
 import { reviewSource, type ReviewFinding } from '../agents/index.ts';
@@ -30,6 +31,8 @@ export interface ImportsDeps {
   identity: { vendorScope: string };
   llm: () => LlmProvider;
   github: { apiUrl: string; token?: string | undefined } | GithubClient;
+  /** The outbound HTTP client the GitHub client calls through. */
+  http: OutboundHttp;
   syncIntervalMs: number;
   limits?: ArchiveLimits;
 }
@@ -47,7 +50,7 @@ export interface ImportedExtensionView {
 
 /** Imports of extension packages from GitHub, a zip or a chat; their update policy and background sync. */
 export function createImports(deps: ImportsDeps) {
-  const github = 'resolveCommit' in deps.github ? deps.github : createGithubClient(deps.github);
+  const github = 'resolveCommit' in deps.github ? deps.github : createGithubClient(deps.github, deps.http);
   const webOrigin = 'apiUrl' in deps.github ? githubWebOrigin(deps.github.apiUrl) : undefined;
   const stage = { vendorScope: deps.identity.vendorScope, reader: deps.reader, github, ...(deps.limits ? { limits: deps.limits } : {}) };
   const jobs = createImportJobs({ ...deps, stage, syncIntervalMs: deps.syncIntervalMs });

@@ -3,7 +3,7 @@ import { createAiSdkProvider } from './ai-sdk-provider.ts';
 import type { LlmProvider } from './provider.ts';
 
 /** Anthropic's Messages API. */
-export function createAnthropicProvider(options: { apiKey: string; model: string; baseUrl?: string }): LlmProvider {
-  const provider = createAnthropic({ apiKey: options.apiKey, ...(options.baseUrl ? { baseURL: options.baseUrl } : {}) });
+export function createAnthropicProvider(options: { apiKey: string; model: string; baseUrl?: string; fetch?: typeof fetch }): LlmProvider {
+  const provider = createAnthropic({ apiKey: options.apiKey, ...(options.baseUrl ? { baseURL: options.baseUrl } : {}), ...(options.fetch ? { fetch: options.fetch } : {}) });
   return createAiSdkProvider('anthropic', options.model, provider(options.model));
 }

@@ -3,7 +3,7 @@ import { createAiSdkProvider } from './ai-sdk-provider.ts';
 import type { LlmProvider } from './provider.ts';
 
 /** Any OpenAI-compatible chat completions endpoint: OpenAI, Azure, Ollama, vLLM, LM Studio. */
-export function createOpenAiCompatibleProvider(options: { baseUrl: string; apiKey?: string; model: string }): LlmProvider {
-  const provider = createOpenAICompatible({ name: 'openai-compatible', baseURL: options.baseUrl, ...(options.apiKey ? { apiKey: options.apiKey } : {}) });
+export function createOpenAiCompatibleProvider(options: { baseUrl: string; apiKey?: string; model: string; fetch?: typeof fetch }): LlmProvider {
+  const provider = createOpenAICompatible({ name: 'openai-compatible', baseURL: options.baseUrl, ...(options.apiKey ? { apiKey: options.apiKey } : {}), ...(options.fetch ? { fetch: options.fetch } : {}) });
   return createAiSdkProvider('openai-compatible', options.model, provider.chatModel(options.model));
 }

@@ -1,6 +1,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import type { ConnectorInstances } from '../connectors/index.ts';
 import { DomainError } from '../errors/index.ts';
+import type { OutboundHttp } from '../http/index.ts';
 import type { Logger } from '../log/index.ts';
 
 export interface Notification {
@@ -16,7 +17,7 @@ export interface Notification {
  * exponential backoff (each retry signs afresh; the event id stays, so the plugin drops
  * duplicates); a 4xx is final.
  */
-export function createCmsBNotifier(deps: { instances: ConnectorInstances; logger: Logger; attempts?: number; baseDelayMs?: number }) {
+export function createCmsBNotifier(deps: { instances: ConnectorInstances; http: OutboundHttp; logger: Logger; attempts?: number; baseDelayMs?: number }) {
   const attempts = deps.attempts ?? 4;
   const baseDelay = deps.baseDelayMs ?? 500;
   /** `subscribedOnly`: an instance without a webhook secret is skipped (null) instead of refused. */
@@ -34,20 +35,23 @@ export function createCmsBNotifier(deps: { instances: ConnectorInstances; logger
       const signature = createHmac('sha256', target.secret).update(`${timestamp}.${body}`).digest('hex');
       let status = 0;
       try {
-        const response = await fetch(`${target.siteUrl}/wp-json/service/v1/receive`, {
+        const response = await deps.http.fetch(`${target.siteUrl}/wp-json/service/v1/receive`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', 'x-service-timestamp': timestamp, 'x-service-signature': signature },
           body,
           // A site that hangs counts as a failed attempt, so a delivery always ends.
-          signal: AbortSignal.timeout(10_000),
+          timeoutMs: 10_000,
+          maxBytes: 64 * 1024,
         });
         status = response.status;
-        // 409: the plugin already has this event (an earlier attempt got through).
-        if (response.ok || status === 409) return { id: event.id, attempts: attempt };
-        if (status < 500) throw new DomainError('UPSTREAM_FAILED', `CMS-B refused the notification (${status})`);
+        await response.body?.cancel().catch(() => undefined);
       } catch (error) {
-        if (error instanceof DomainError) throw error;
+        // Refused by the outbound policy: no attempt will do better. Unreachable or slow: retried.
+        if (error instanceof DomainError && error.code === 'OUTBOUND_REFUSED') throw error;
       }
+      // 409: the plugin already has this event (an earlier attempt got through).
+      if ((status >= 200 && status < 300) || status === 409) return { id: event.id, attempts: attempt };
+      if (status >= 300 && status < 500) throw new DomainError('UPSTREAM_FAILED', `CMS-B refused the notification (${status})`);
       if (attempt >= attempts) throw new DomainError('UPSTREAM_FAILED', `CMS-B did not take the notification after ${attempts} attempts (last: ${status || 'network error'})`);
       deps.logger.warn('notification failed, retrying', { instanceId, type, attempt, status });
       await new Promise((resolve) => setTimeout(resolve, baseDelay * 2 ** (attempt - 1)));

@@ -1,6 +1,7 @@
 import type { AuditLog } from '../audit/index.ts';
 import type { Models } from '../db/index.ts';
 import type { ExtensionReader, ExtensionWriter } from '../extensions/index.ts';
+import type { OutboundHttp } from '../http/index.ts';
 import type { Logger } from '../log/index.ts';
 import type { DestinationStore } from './destination-store.ts';
 import type { NpmRunner } from './npm-cli.ts';
@@ -14,6 +15,8 @@ export interface RegistryDeps {
   destinations: DestinationStore;
   resolver: DestinationResolver;
   npm: NpmRunner;
+  /** Registry reads, and the check of a registry's address before npm is run against it. */
+  http: OutboundHttp;
   audit: AuditLog;
   logger: Logger;
 }

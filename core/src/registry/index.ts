@@ -4,6 +4,7 @@ import type { AuditLog } from '../audit/index.ts';
 import type { Models } from '../db/index.ts';
 import { DomainError } from '../errors/index.ts';
 import type { ExtensionReader, ExtensionWriter } from '../extensions/index.ts';
+import type { OutboundHttp } from '../http/index.ts';
 import type { Logger } from '../log/index.ts';
 import { createDestinationStore } from './destination-store.ts';
 import { createRegistryListing } from './listing.ts';
@@ -24,6 +25,7 @@ export interface RegistryServiceDeps {
   writer: ExtensionWriter;
   audit: AuditLog;
   logger: Logger;
+  http: OutboundHttp;
   npm?: NpmRunner;
 }
 

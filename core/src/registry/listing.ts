@@ -27,7 +27,7 @@ export function createRegistryListing(deps: RegistryDeps) {
     assertMayAuthor(actor);
     const destination = await deps.resolver.forRead(actor, from);
     const query = new URLSearchParams({ text: text.trim() || '@', size: '100' });
-    const response = await registryGetJson<SearchResponse>(destination.registryUrl, `-/v1/search?${query}`, destination.token);
+    const response = await registryGetJson<SearchResponse>(deps.http, destination.registryUrl, `-/v1/search?${query}`, destination.token);
     return (response?.objects ?? [])
       .map(({ package: pkg }) => ({ packageName: pkg.name, version: pkg.version, description: pkg.description ?? '', scope: scopeOf(pkg.name) ?? '' }))
       .filter((item) => item.scope && (from === 'public' || isVisibleTo({ scope: item.scope, visibility: 'private' }, deps.identity.vendorScope)));

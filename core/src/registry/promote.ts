@@ -36,7 +36,7 @@ export function createPromote(deps: RegistryDeps) {
     await progress('pack', 'done', `${tarball.size} bytes`);
     try {
       await progress('publish', 'running');
-      await publishTarball(deps.npm, destination, tarball.file, extension.origin.scope);
+      await publishTarball(deps, destination, tarball.file, extension.origin.scope);
       await progress('publish', 'done', `${extension.packageName}@${extension.version}`);
 
       await progress('record', 'running');

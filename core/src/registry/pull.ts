@@ -28,7 +28,7 @@ export function createPull(deps: RegistryDeps) {
     if (!scope) throw new DomainError('VALIDATION_FAILED', `${input.packageName} is not a scoped package name`);
     const destination = await deps.resolver.forRead(actor, input.from);
 
-    const packument = await registryGetJson<Packument>(destination.registryUrl, packumentPath(input.packageName), destination.token);
+    const packument = await registryGetJson<Packument>(deps.http, destination.registryUrl, packumentPath(input.packageName), destination.token);
     if (!packument) throw new DomainError('NOT_FOUND', `${input.packageName} is not in the ${input.from} registry`);
     const version = input.version ?? packument['dist-tags']?.latest;
     const manifest = version ? packument.versions?.[version] : undefined;
@@ -36,7 +36,7 @@ export function createPull(deps: RegistryDeps) {
       throw new DomainError('NOT_FOUND', `${input.packageName}@${input.version ?? 'latest'} has no tarball with an integrity in the ${input.from} registry`);
     }
 
-    const bytes = await registryGetTarball(destination.registryUrl, manifest.dist.tarball, destination.token);
+    const bytes = await registryGetTarball(deps.http, destination.registryUrl, manifest.dist.tarball, destination.token);
     if (!ssri.checkData(bytes, manifest.dist.integrity)) {
       deps.logger.warn('tarball integrity mismatch', { packageName: input.packageName, version, registryUrl: destination.registryUrl });
       throw new DomainError('INTEGRITY_MISMATCH', `${input.packageName}@${version}: the tarball does not match dist.integrity; nothing was installed`);

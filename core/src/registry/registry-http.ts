@@ -1,5 +1,5 @@
 import { DomainError } from '../errors/index.ts';
-import { readBytesLimited } from '../http/index.ts';
+import { readBytesLimited, type OutboundHttp } from '../http/index.ts';
 import { withTrailingSlash } from './topology.ts';
 
 export const MAX_TARBALL_BYTES = 5 * 1024 * 1024;
@@ -9,17 +9,21 @@ function authHeaders(registryUrl: string, target: string, token: string | null):
   return token && new URL(target).origin === new URL(registryUrl).origin ? { authorization: `Bearer ${token}` } : {};
 }
 
-export async function registryGetJson<T>(registryUrl: string, pathname: string, token: string | null): Promise<T | null> {
+/** Packuments and search answers larger than this are refused. */
+const MAX_JSON_BYTES = 8 * 1024 * 1024;
+
+export async function registryGetJson<T>(http: OutboundHttp, registryUrl: string, pathname: string, token: string | null): Promise<T | null> {
   const url = new URL(pathname, withTrailingSlash(registryUrl)).toString();
-  const response = await fetch(url, { headers: { accept: 'application/json', ...authHeaders(registryUrl, url, token) } });
+  const response = await http.fetch(url, { headers: { accept: 'application/json', ...authHeaders(registryUrl, url, token) }, maxBytes: MAX_JSON_BYTES });
   // Not there, or not readable with this destination's token: the same to the reader.
   if (response.status === 404 || response.status === 403 || response.status === 401) return null;
   if (!response.ok) throw new DomainError('UPSTREAM_FAILED', `registry answered ${response.status} for ${new URL(url).pathname}`);
-  return (await response.json()) as T;
+  return http.json<T>(response, MAX_JSON_BYTES, 'registry answer');
 }
 
-export async function registryGetTarball(registryUrl: string, tarballUrl: string, token: string | null): Promise<Buffer> {
-  const response = await fetch(tarballUrl, { headers: authHeaders(registryUrl, tarballUrl, token) });
+export async function registryGetTarball(http: OutboundHttp, registryUrl: string, tarballUrl: string, token: string | null): Promise<Buffer> {
+  // The packument names the tarball's URL: it goes through the same policy, and the token only to the registry's own origin.
+  const response = await http.fetch(tarballUrl, { headers: authHeaders(registryUrl, tarballUrl, token), maxBytes: MAX_TARBALL_BYTES });
   if (!response.ok) throw new DomainError('UPSTREAM_FAILED', `registry answered ${response.status} for the tarball`);
   return readBytesLimited(response, MAX_TARBALL_BYTES, 'tarball');
 }

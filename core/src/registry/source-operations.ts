@@ -104,7 +104,7 @@ export function createSourceOperations(deps: RegistryDeps) {
     const tarball = await step('pack', () => packSource(source, compiled.parsed.manifest.service.flow), (t) => `${t.size} bytes, ${t.integrity.slice(0, 20)}…`);
     try {
       const destination = await step('resolve', () => deps.resolver.forPublish(actor, destinationName), (d) => `${d.name} → ${d.registryUrl} (${d.routingMode})`);
-      await step('publish', () => publishTarball(deps.npm, destination, tarball.file, identity.vendorScope), () => `${compiled.template.packageName}@${version}`);
+      await step('publish', () => publishTarball(deps, destination, tarball.file, identity.vendorScope), () => `${compiled.template.packageName}@${version}`);
       const updated = await step('record', () =>
         writer.markPublished(extension.id, {
           version,

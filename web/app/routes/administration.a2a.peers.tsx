@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { serverCaller } from '~/trpc/handler.server.ts';
+import { readAdminForm } from '~/auth/form.server.ts';
 import { formAction } from '~/ui/action-result.server.ts';
 import { Failure } from '~/ui/Failure.tsx';
 
@@ -11,13 +12,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.formData();
   return formAction(async () => {
+    const form = await readAdminForm(request, context.services);
     const caller = await serverCaller(request, context.services);
     const field = (name: string) => String(form.get(name) ?? '').trim();
     const peer = await caller.a2a.peers.register({ id: field('id'), name: field('name'), baseUrl: field('baseUrl'), clientId: field('clientId'), clientSecret: field('clientSecret') });
-    const card = await caller.a2a.peers.card({ id: peer.id }).catch(() => null);
-    return { notice: card ? `Registered ${peer.name}: ${card.skills.length} agent(s) offered.` : `Registered ${peer.name}; its AgentCard is not reachable yet.` };
+    // The card is fetched once now, so a peer whose card points elsewhere is named at once.
+    const card = await caller.a2a.peers.card({ id: peer.id }).then((value) => ({ value }), (error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }));
+    if ('value' in card) return { notice: `Registered ${peer.name}: ${card.value.skills.length} agent(s) offered.` };
+    return { notice: `Registered ${peer.name}, but its AgentCard cannot be used yet: ${card.error}` };
   });
 }
 

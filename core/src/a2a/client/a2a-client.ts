@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DomainError } from '../../errors/index.ts';
+import { OutboundUnreachableError, type OutboundHttp } from '../../http/index.ts';
 import type { Logger } from '../../log/index.ts';
 import type { AgentCard } from '../agent-card.ts';
 import type { A2aEvent, Message, MessageSendParams, Task } from '../protocol.ts';
@@ -16,14 +17,31 @@ export interface RemoteEvent {
   event: A2aEvent;
 }
 
-type Fetch = typeof fetch;
+const MAX_CARD_BYTES = 1024 * 1024;
+const MAX_REPLY_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The card's `url` and `tokenEndpoint` must be on the origin the admin registered for the peer:
+ * a card is the peer's own statement, and a hostile or compromised peer could otherwise point
+ * our client secret and bearer tokens at any host (or at our internal network).
+ */
+export function pinnedToPeer(peer: { id: string; baseUrl: string }, field: string, value: unknown): string {
+  const origin = new URL(peer.baseUrl).origin;
+  let url: URL | null = null;
+  if (typeof value === 'string' && URL.canParse(value)) url = new URL(value);
+  if (!url || url.origin !== origin || url.username || url.password) {
+    throw new DomainError('UPSTREAM_FAILED', `${peer.id}: its AgentCard's ${field} (${typeof value === 'string' ? value.slice(0, 200) : 'missing'}) is not on the peer's registered origin ${origin}; refused`);
+  }
+  return url.toString();
+}
 
 /**
  * Calls agents on other instances: fetches the remote AgentCard, exchanges client credentials at
- * its tokenEndpoint (cached until shortly before expiry), and speaks JSON-RPC to its `url`.
+ * its tokenEndpoint (cached until shortly before expiry), and speaks JSON-RPC to its `url`; both
+ * pinned to the peer's registered origin, every call through the outbound policy.
  */
-export function createA2aClient(deps: { peers: RemotePeers; logger: Logger; fetch?: Fetch }) {
-  const http = deps.fetch ?? fetch;
+export function createA2aClient(deps: { peers: RemotePeers; logger: Logger; http: OutboundHttp }) {
+  const { http } = deps;
   const cards = new Map<string, { at: number; card: AgentCard }>();
   const tokens = new Map<string, { token: string; until: number }>();
 
@@ -32,11 +50,17 @@ export function createA2aClient(deps: { peers: RemotePeers; logger: Logger; fetc
     if (cached && Date.now() - cached.at < CARD_TTL_MS) return cached.card;
     const peer = await deps.peers.get(peerId);
     if (!peer) throw new DomainError('NOT_FOUND', `No remote peer ${peerId}`);
-    const response = await http(`${peer.baseUrl}/.well-known/agent.json`, { headers: { accept: 'application/json' } });
+    const response = await http.fetch(`${peer.baseUrl}/.well-known/agent.json`, { headers: { accept: 'application/json' }, maxBytes: MAX_CARD_BYTES });
     if (!response.ok) throw new DomainError('UPSTREAM_FAILED', `${peerId}: AgentCard answered ${response.status}`);
-    const fetched = (await response.json()) as AgentCard;
-    cards.set(peerId, { at: Date.now(), card: fetched });
-    return fetched;
+    const fetched = await http.json<AgentCard>(response, MAX_CARD_BYTES, 'AgentCard');
+    // Checked once when the card arrives; a card that points elsewhere is never cached or used.
+    const pinned: AgentCard = {
+      ...fetched,
+      url: pinnedToPeer(peer, 'url', fetched?.url),
+      authentication: { ...fetched.authentication, tokenEndpoint: pinnedToPeer(peer, 'authentication.tokenEndpoint', fetched?.authentication?.tokenEndpoint) },
+    };
+    cards.set(peerId, { at: Date.now(), card: pinned });
+    return pinned;
   }
 
   async function token(peerId: string, refresh = false): Promise<string> {
@@ -45,27 +69,32 @@ export function createA2aClient(deps: { peers: RemotePeers; logger: Logger; fetc
     const peer = await deps.peers.credentials(peerId);
     if (!peer) throw new DomainError('NOT_FOUND', `No remote peer ${peerId}`);
     const endpoint = (await card(peerId)).authentication.tokenEndpoint;
-    const response = await http(endpoint, {
+    const response = await http.fetch(endpoint, {
       method: 'POST',
       headers: {
         'content-type': 'application/x-www-form-urlencoded',
         authorization: `Basic ${Buffer.from(`${encodeURIComponent(peer.clientId)}:${encodeURIComponent(peer.clientSecret)}`).toString('base64')}`,
       },
       body: new URLSearchParams({ grant_type: 'client_credentials' }),
+      maxBytes: 64 * 1024,
     });
     if (!response.ok) throw new DomainError('UPSTREAM_FAILED', `${peerId}: token endpoint answered ${response.status}`);
-    const body = (await response.json()) as { access_token: string; expires_in: number };
+    const body = await http.json<{ access_token: string; expires_in: number }>(response, 64 * 1024, 'token answer');
+    if (typeof body.access_token !== 'string' || !Number.isFinite(body.expires_in)) throw new DomainError('UPSTREAM_FAILED', `${peerId}: the token endpoint answered without access_token and expires_in`);
     tokens.set(peerId, { token: body.access_token, until: Date.now() + body.expires_in * 1000 - TOKEN_MARGIN_MS });
     return body.access_token;
   }
 
   /** POSTs a JSON-RPC call with the bearer token, retrying once with a fresh token on 401. */
-  async function post(peerId: string, body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<Response> {
+  async function post(peerId: string, body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal, streaming = false): Promise<Response> {
     const url = (await card(peerId)).url;
     const send = async (bearer: string) =>
-      http(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${bearer}`, ...headers }, body: JSON.stringify(body), signal });
+      http.fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${bearer}`, ...headers }, body: JSON.stringify(body), ...(signal ? { signal } : {}), streaming, ...(streaming ? {} : { maxBytes: MAX_REPLY_BYTES, timeoutMs: 120_000 }) });
     let response = await send(await token(peerId));
-    if (response.status === 401) response = await send(await token(peerId, true));
+    if (response.status === 401) {
+      await response.body?.cancel().catch(() => undefined);
+      response = await send(await token(peerId, true));
+    }
     if (!response.ok) throw new DomainError('UPSTREAM_FAILED', `${peerId}: A2A endpoint answered ${response.status}`);
     return response;
   }
@@ -78,7 +107,7 @@ export function createA2aClient(deps: { peers: RemotePeers; logger: Logger; fetc
   /** `message/send`: one reply. */
   async function send(peerId: string, params: MessageSendParams): Promise<Task | Message> {
     const response = await post(peerId, { jsonrpc: '2.0', id: randomUUID(), method: 'message/send', params });
-    return rpcResultOf(peerId, (await response.json()) as { result?: Task | Message });
+    return rpcResultOf(peerId, await http.json<{ result?: Task | Message }>(response, MAX_REPLY_BYTES, 'A2A answer'));
   }
 
   /**
@@ -99,15 +128,15 @@ export function createA2aClient(deps: { peers: RemotePeers; logger: Logger; fetc
     for (let attempt = 0; attempt < 5; attempt++) {
       let response: Response;
       try {
-        response = await post(peerId, { jsonrpc: '2.0', id: randomUUID(), method, params }, lastId !== null ? { 'last-event-id': String(lastId) } : {}, options.signal);
+        response = await post(peerId, { jsonrpc: '2.0', id: randomUUID(), method, params }, lastId !== null ? { 'last-event-id': String(lastId) } : {}, options.signal, true);
       } catch (error) {
-        if (options.signal?.aborted || error instanceof DomainError) throw error;
+        if (options.signal?.aborted || (error instanceof DomainError && !(error instanceof OutboundUnreachableError))) throw error;
         deps.logger.warn('remote stream connect failed, retrying', { peerId, attempt, error });
         await new Promise((r) => setTimeout(r, 250 * 2 ** attempt));
         continue;
       }
       if (!(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
-        rpcResultOf(peerId, (await response.json()) as { error?: { code: number; message: string } });
+        rpcResultOf(peerId, await http.json<{ error?: { code: number; message: string } }>(response, MAX_REPLY_BYTES, 'A2A answer'));
         throw new DomainError('UPSTREAM_FAILED', `${peerId}: expected an event stream`);
       }
       try {

@@ -101,7 +101,12 @@ export function createRemoteBridge(deps: { client: A2aClient; runs: RunStore; ev
     if (!run || !link?.remoteTaskId) throw new DomainError('NOT_FOUND', 'No remote task for this run');
     if (run.state !== 'input-required') throw new DomainError('CONFLICT', 'The remote task is not waiting for input');
     const message: Message = { kind: 'message', messageId: randomUUID(), role: 'user', taskId: link.remoteTaskId, parts: [{ kind: 'data', data: { resume: answer } }] };
-    return pump(run, link, deps.client.stream(link.peerId, { message }));
+    return pump(run, link, deps.client.stream(link.peerId, { message })).catch(async (error: unknown) => {
+      // An answer the remote screen refused leaves the run waiting for a better one; any other
+      // failure ends the local run with the reason, as a failed start does.
+      if (!isRefusedAnswer(error)) await failLocally(run, error);
+      throw error;
+    });
   }
 
   async function failLocally(run: RunView, error: unknown) {
@@ -119,6 +124,11 @@ export function createRemoteBridge(deps: { client: A2aClient; runs: RunStore; ev
   }
 
   return { start, call, resume, recoverOrphans, isRemote: (run: RunView) => !!linkOf(run) };
+}
+
+/** The remote side answered the resume with "invalid params": the answer, not the run, was wrong. */
+function isRefusedAnswer(error: unknown): boolean {
+  return error instanceof DomainError && (error.code === 'VALIDATION_FAILED' || (error.details as { code?: number } | undefined)?.code === -32602);
 }
 
 function remoteTaskIdOf(event: A2aEvent): string | null {

@@ -1,11 +1,21 @@
+import { DomainError } from '../../errors/index.ts';
+
+/** One event (its lines and its data together) may be at most this large. */
+export const MAX_SSE_EVENT_BYTES = 1024 * 1024;
+
 export interface SseMessage {
   id: string | null;
   event: string | null;
   data: string;
 }
 
-/** Parses an SSE byte stream into messages (comments and keep-alives skipped). */
-export async function* readSse(body: ReadableStream<Uint8Array>, signal?: AbortSignal): AsyncGenerator<SseMessage> {
+/**
+ * Parses an SSE byte stream into messages (comments and keep-alives skipped). A peer that sends
+ * an event (or a line) larger than `maxEventBytes` is cut off with PAYLOAD_TOO_LARGE instead of
+ * growing the buffer without end.
+ */
+export async function* readSse(body: ReadableStream<Uint8Array>, signal?: AbortSignal, maxEventBytes = MAX_SSE_EVENT_BYTES): AsyncGenerator<SseMessage> {
+  const tooLarge = () => new DomainError('PAYLOAD_TOO_LARGE', `an event of the stream is larger than ${maxEventBytes} bytes`);
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let buffer = '';
@@ -35,7 +45,10 @@ export async function* readSse(body: ReadableStream<Uint8Array>, signal?: AbortS
           hasData = true;
         } else if (field === 'id') message.id = value;
         else if (field === 'event') message.event = value;
+        if (message.data.length > maxEventBytes) throw tooLarge();
       }
+      // What is left is an unfinished line: it may not grow past one event's size either.
+      if (buffer.length > maxEventBytes) throw tooLarge();
     }
   } finally {
     reader.releaseLock();

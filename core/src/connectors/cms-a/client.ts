@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { DomainError } from '../../errors/index.ts';
+import type { OutboundHttp } from '../../http/index.ts';
 
 /** A node as the `_mcp_tools` module returns it (docs/cms-a-mcp-tools.md). */
 export interface CmsANode {
@@ -17,10 +18,12 @@ export interface CmsANode {
  * The CMS-A tools module at `<siteUrl>/_mcp_tools`: an MCP server over Streamable HTTP, reached
  * with the instance's MCP key as a bearer token. One short session per call.
  */
-export function createCmsAClient(site: { siteUrl: string; mcpKey: string }) {
+export function createCmsAClient(site: { siteUrl: string; mcpKey: string }, http: OutboundHttp) {
+  // Through the outbound policy; the MCP session's answers may stream, so the timeout ends at their headers.
+  const fetch = http.fetchWith({ streaming: true, timeoutMs: 30_000 });
   async function tool<T>(name: string, args: Record<string, unknown>): Promise<T> {
     const client = new Client({ name: 'service-cms-a-connector', version: '1.0.0' });
-    const transport = new StreamableHTTPClientTransport(new URL(`${site.siteUrl}/_mcp_tools`), { requestInit: { headers: { authorization: `Bearer ${site.mcpKey}` } } });
+    const transport = new StreamableHTTPClientTransport(new URL(`${site.siteUrl}/_mcp_tools`), { fetch, requestInit: { headers: { authorization: `Bearer ${site.mcpKey}` } } });
     try {
       await client.connect(transport);
     } catch (error) {

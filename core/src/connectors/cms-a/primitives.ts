@@ -8,6 +8,7 @@ import { instanceId, type ConnectorInstances } from '../instances.ts';
 import { definePrimitive, type Primitive } from '../primitive.ts';
 import { instancesListPrimitive, READ_ONLY, statusPrimitive, WRITE_ADDITIVE, WRITE_IDEMPOTENT } from '../standard-primitives.ts';
 import { createCmsAClient, type CmsAClient, type CmsANode } from './client.ts';
+import type { OutboundHttp } from '../../http/index.ts';
 
 export const CMS_A = 'cms_a';
 
@@ -15,9 +16,9 @@ export const CMS_A = 'cms_a';
 const nodeId = z.preprocess((value) => (typeof value === 'number' && Number.isInteger(value) && value > 0 ? String(value) : value), z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a node id (letters, digits, _ or -)'));
 const EDITABLE = ['title', 'body', 'summary'] as const;
 
-async function clientFor(instances: ConnectorInstances, id: string): Promise<CmsAClient> {
-  const instance = await instances.withCredential(CMS_A, id);
-  return createCmsAClient({ siteUrl: instance.siteUrl, mcpKey: instance.credential });
+async function clientFor(deps: { instances: ConnectorInstances; http: OutboundHttp }, id: string): Promise<CmsAClient> {
+  const instance = await deps.instances.withCredential(CMS_A, id);
+  return createCmsAClient({ siteUrl: instance.siteUrl, mcpKey: instance.credential }, deps.http);
 }
 
 async function getWithEditContext(client: CmsAClient, nid: string): Promise<CmsANode> {
@@ -32,11 +33,11 @@ const fieldsOf = (node: CmsANode) => ({ title: node.title, body: node.fields.bod
  * The CMS-A content editor: a true draft revision first (the published revision is never
  * touched), LLM edits through set_fields, written to the draft, diff read back.
  */
-export function createCmsAContentEditor(deps: { instances: ConnectorInstances; llm: () => LlmProvider }) {
+export function createCmsAContentEditor(deps: { instances: ConnectorInstances; http: OutboundHttp; llm: () => LlmProvider }) {
   return {
     /** Undo: puts the given values back on the node's draft revision (made first if needed). */
     async restore(_actor: AgentAccessActor, input: { instanceId: string; id: string; values: Record<string, string> }): Promise<ContentEditorResult> {
-      const client = await editStep('connect', () => clientFor(deps.instances, input.instanceId));
+      const client = await editStep('connect', () => clientFor(deps, input.instanceId));
       const current = await editStep('read node', () => getWithEditContext(client, input.id));
       const draft = current.status === 'draft' ? current : await editStep('create draft revision', () => client.createDraftRevision(input.id, 'Undo'));
       const values = Object.fromEntries(Object.entries(input.values).filter(([field]) => (EDITABLE as readonly string[]).includes(field)));
@@ -47,7 +48,7 @@ export function createCmsAContentEditor(deps: { instances: ConnectorInstances; l
     },
 
     async run(_actor: AgentAccessActor, input: { instanceId: string; id: string; task: string }): Promise<ContentEditorResult> {
-      const client = await editStep('connect', () => clientFor(deps.instances, input.instanceId));
+      const client = await editStep('connect', () => clientFor(deps, input.instanceId));
       const current = await editStep('read node', () => getWithEditContext(client, input.id));
       const draft = current.status === 'draft' ? current : await editStep('create draft revision', () => client.createDraftRevision(input.id, 'Content editor'));
       const { updates, summary } = await editStep('llm turn', () =>
@@ -70,15 +71,15 @@ export function createCmsAContentEditor(deps: { instances: ConnectorInstances; l
 }
 
 /** Every primitive of the spec's CMS-A table. */
-export function cmsAPrimitives(deps: { instances: ConnectorInstances; contentEditor: ReturnType<typeof createCmsAContentEditor> }): Primitive[] {
-  const client = (id: string) => clientFor(deps.instances, id);
+export function cmsAPrimitives(deps: { instances: ConnectorInstances; http: OutboundHttp; contentEditor: ReturnType<typeof createCmsAContentEditor> }): Primitive[] {
+  const client = (id: string) => clientFor(deps, id);
   return [
     statusPrimitive({
       connector: CMS_A,
       description: 'Connection status of a configured CMS-A (Drupal) instance through its tools module.',
       instances: deps.instances,
       async probe(instance) {
-        const info = await createCmsAClient({ siteUrl: instance.siteUrl, mcpKey: instance.credential }).siteInfo();
+        const info = await createCmsAClient({ siteUrl: instance.siteUrl, mcpKey: instance.credential }, deps.http).siteInfo();
         return { site: info.name, version: info.version };
       },
     }),

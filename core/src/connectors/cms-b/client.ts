@@ -1,4 +1,5 @@
 import { DomainError } from '../../errors/index.ts';
+import type { OutboundHttp } from '../../http/index.ts';
 
 /** A post as read with `context=edit`: raw field values, not rendered HTML. */
 export interface CmsBPost {
@@ -41,18 +42,19 @@ const toPost = (raw: RawPost): CmsBPost => ({
  * WordPress REST API v2 with an application password over HTTP basic. Errors keep WordPress's
  * code and message (e.g. `rest_post_invalid_id`), never the credential.
  */
-export function createCmsBClient(site: { siteUrl: string; username: string; applicationPassword: string }) {
+export function createCmsBClient(site: { siteUrl: string; username: string; applicationPassword: string }, http: OutboundHttp) {
   const authorization = `Basic ${Buffer.from(`${site.username}:${site.applicationPassword}`).toString('base64')}`;
 
   async function call<T>(method: string, path: string, body?: unknown, init: { headers?: Record<string, string>; raw?: Blob } = {}): Promise<T> {
     let response: Response;
     try {
-      response = await fetch(`${site.siteUrl}/wp-json/wp/v2${path}`, {
+      response = await http.fetch(`${site.siteUrl}/wp-json/wp/v2${path}`, {
         method,
         headers: { authorization, accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...init.headers },
         body: init.raw ?? (body !== undefined ? JSON.stringify(body) : undefined),
       });
     } catch (error) {
+      if (error instanceof DomainError && error.code === 'OUTBOUND_REFUSED') throw error;
       throw new DomainError('UPSTREAM_FAILED', `CMS-B at ${site.siteUrl} is unreachable`, { cause: error });
     }
     const payload = (await response.json().catch(() => ({}))) as T & { code?: string; message?: string };

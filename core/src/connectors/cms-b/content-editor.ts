@@ -2,10 +2,9 @@ import type { AgentAccessActor } from '../../auth/index.ts';
 import type { LlmProvider } from '../../llm/index.ts';
 import { proposeEdits } from '../../llm/index.ts';
 import { diffFields, editStep, type ContentEditorResult } from '../content-edit.ts';
-import type { ConnectorInstances } from '../instances.ts';
 import type { CmsBPost } from './client.ts';
 import type { SiteEvents } from './index.ts';
-import { cmsBClientFor } from './primitives.ts';
+import { cmsBClientFor, type SiteAccess } from './primitives.ts';
 import { EDITABLE_FIELDS } from './schemas.ts';
 
 const fieldsOf = (post: CmsBPost) => ({ title: post.title, content: post.content, excerpt: post.excerpt });
@@ -15,9 +14,9 @@ const fieldsOf = (post: CmsBPost) => ({ title: post.title, content: post.content
  * (CMS-B has no separate draft revision), let the LLM choose edits, write them, and return the
  * diff of what WordPress stored (read back, not what was intended).
  */
-export function createCmsBContentEditor(deps: { instances: ConnectorInstances; llm: () => LlmProvider; events?: SiteEvents }) {
+export function createCmsBContentEditor(deps: SiteAccess & { llm: () => LlmProvider; events?: SiteEvents }) {
   async function run(_actor: AgentAccessActor, input: { instanceId: string; id: number; task: string }): Promise<ContentEditorResult> {
-    const client = await editStep('connect', () => cmsBClientFor(deps.instances, input.instanceId));
+    const client = await editStep('connect', () => cmsBClientFor(deps, input.instanceId));
     const before = await editStep('read post', () => client.getPost(input.id));
     if (before.status !== 'draft') await editStep('demote to draft', () => client.updatePost(input.id, { status: 'draft' }));
     const { updates, summary } = await editStep('llm turn', () =>
@@ -39,7 +38,7 @@ export function createCmsBContentEditor(deps: { instances: ConnectorInstances; l
   }
   /** Undo: puts the given values back on the post's draft (demoting it first if needed). */
   async function restore(_actor: AgentAccessActor, input: { instanceId: string; id: number; values: Record<string, string> }): Promise<ContentEditorResult> {
-    const client = await editStep('connect', () => cmsBClientFor(deps.instances, input.instanceId));
+    const client = await editStep('connect', () => cmsBClientFor(deps, input.instanceId));
     const before = await editStep('read post', () => client.getPost(input.id));
     const values = Object.fromEntries(Object.entries(input.values).filter(([field]) => (EDITABLE_FIELDS as readonly string[]).includes(field)));
     await editStep('write draft', () => client.updatePost(input.id, { ...values, ...(before.status !== 'draft' ? { status: 'draft' } : {}) }));

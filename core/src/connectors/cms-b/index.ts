@@ -1,3 +1,4 @@
+import type { OutboundHttp } from '../../http/index.ts';
 import type { LlmProvider } from '../../llm/index.ts';
 import type { ConnectorInstances } from '../instances.ts';
 import { widgetChatTool, type ConnectorUnit } from '../connector-unit.ts';
@@ -8,14 +9,14 @@ import { cmsBPrimitives, CMS_B } from './primitives.ts';
 /** Tells the site something happened to its content (wired to signed notifications). */
 export type SiteEvents = (instanceId: string, type: string, data: Record<string, unknown>) => void;
 
-export function cmsBConnector(deps: { instances: ConnectorInstances; llm: () => LlmProvider; events?: SiteEvents }): ConnectorUnit {
+export function cmsBConnector(deps: { instances: ConnectorInstances; http: OutboundHttp; llm: () => LlmProvider; events?: SiteEvents }): ConnectorUnit {
   const events: SiteEvents = deps.events ?? (() => {});
   const contentEditor = createCmsBContentEditor({ ...deps, events });
   return {
     kind: 'connector',
     name: CMS_B,
     contentEditor,
-    primitives: cmsBPrimitives({ instances: deps.instances, contentEditor, events }),
+    primitives: cmsBPrimitives({ instances: deps.instances, http: deps.http, contentEditor, events }),
     restore: (actor, input) => contentEditor.restore(actor, { ...input, id: Number(input.id) }),
     widgetChatTool: widgetChatTool(CMS_B, 'post'),
     stream: { slug: 'cms-b-content-editor', widgetAuthKey: 'cms_b_widget_auth' },

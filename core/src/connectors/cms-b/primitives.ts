@@ -4,6 +4,7 @@ import type { ConnectorInstances, ConnectorInstanceView } from '../instances.ts'
 import { definePrimitive, type Primitive } from '../primitive.ts';
 import { instancesListPrimitive, READ_ONLY, statusPrimitive, WRITE_ADDITIVE, WRITE_IDEMPOTENT } from '../standard-primitives.ts';
 import { createCmsBClient, type CmsBClient } from './client.ts';
+import type { OutboundHttp } from '../../http/index.ts';
 import type { ContentEditor } from './content-editor.ts';
 import type { SiteEvents } from './index.ts';
 import { instanceId, postFields, postId, postStatus } from './schemas.ts';
@@ -12,24 +13,30 @@ import { instanceId, postFields, postId, postStatus } from './schemas.ts';
 export const CMS_B = 'cms_b';
 
 /** A client for one configured instance, its application password opened for this call. */
-export async function cmsBClientFor(instances: ConnectorInstances, id: string): Promise<CmsBClient> {
-  return cmsBClientOf(await instances.withCredential(CMS_B, id));
+export async function cmsBClientFor(deps: SiteAccess, id: string): Promise<CmsBClient> {
+  return cmsBClientOf(await deps.instances.withCredential(CMS_B, id), deps.http);
 }
 
-function cmsBClientOf(instance: ConnectorInstanceView & { credential: string }): CmsBClient {
+/** What reaching a configured site takes: its stored instance and the outbound HTTP client. */
+export interface SiteAccess {
+  instances: ConnectorInstances;
+  http: OutboundHttp;
+}
+
+function cmsBClientOf(instance: ConnectorInstanceView & { credential: string }, http: OutboundHttp): CmsBClient {
   if (!instance.username) throw new DomainError('VALIDATION_FAILED', `CMS-B instance ${instance.id} has no username`);
-  return createCmsBClient({ siteUrl: instance.siteUrl, username: instance.username, applicationPassword: instance.credential });
+  return createCmsBClient({ siteUrl: instance.siteUrl, username: instance.username, applicationPassword: instance.credential }, http);
 }
 
 /** Every primitive of the spec's CMS-B table. */
-export function cmsBPrimitives(deps: { instances: ConnectorInstances; contentEditor: ContentEditor; events?: SiteEvents }): Primitive[] {
-  const client = (id: string) => cmsBClientFor(deps.instances, id);
+export function cmsBPrimitives(deps: SiteAccess & { contentEditor: ContentEditor; events?: SiteEvents }): Primitive[] {
+  const client = (id: string) => cmsBClientFor(deps, id);
   return [
     statusPrimitive({
       connector: CMS_B,
       description: 'Connection status of a configured CMS-B (WordPress) instance: reachable, and who the credential acts as.',
       instances: deps.instances,
-      probe: async (instance) => ({ user: (await cmsBClientOf(instance).me()).slug }),
+      probe: async (instance) => ({ user: (await cmsBClientOf(instance, deps.http).me()).slug }),
     }),
     instancesListPrimitive(CMS_B, 'CMS-B', deps.instances),
     definePrimitive({

@@ -43,9 +43,16 @@ export function createConnectorInstances(deps: { models: Models; sealer: Sealer;
       const existing = await ConnectorInstance.findById(input.id).lean();
       if (existing && existing.connector !== input.connector) throw new DomainError('CONFLICT', `instance ${input.id} belongs to ${existing.connector}`);
       if (!existing && !input.credential) throw new DomainError('VALIDATION_FAILED', 'a new instance needs its credential', { details: [{ path: 'credential', reason: 'required' }] });
+      // The stored credential belongs to the site it was entered for: a site on another origin
+      // needs it entered again, and the webhook secret is dropped unless given anew.
+      const moved = !!existing && new URL(existing.siteUrl).origin !== new URL(input.siteUrl).origin;
+      if (moved && !input.credential) {
+        throw new DomainError('VALIDATION_FAILED', `the site moved to ${new URL(input.siteUrl).origin}: enter its credential again`, { details: [{ path: 'credential', reason: 'the site URL changed origin: enter the credential again' }] });
+      }
       const set: Record<string, unknown> = { connector: input.connector, name: input.name, siteUrl: input.siteUrl.replace(/\/+$/, ''), username: input.username ?? null };
       if (input.credential) set.credentialSealed = deps.sealer.seal(input.credential, label(input.connector, input.id));
       if (input.webhookSecret) set.webhookSecretSealed = deps.sealer.seal(input.webhookSecret, `connector.${input.connector}.${input.id}.webhook-secret`);
+      else if (moved) set.webhookSecretSealed = null;
       await ConnectorInstance.updateOne({ _id: input.id }, { $set: set }, { upsert: true });
       deps.audit.record(actor, { action: 'connector_instance.save', resourceType: input.connector, resourceId: input.id, details: { siteUrl: set.siteUrl, credentialChanged: !!input.credential } });
       return view({ _id: input.id, ...(set as { connector: string; name: string; siteUrl: string; username: string | null }) });

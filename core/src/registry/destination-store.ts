@@ -1,5 +1,6 @@
 import type { Models } from '../db/index.ts';
 import type { Sealer } from '../crypto/index.ts';
+import { DomainError } from '../errors/index.ts';
 
 export type TokenKind = 'publish' | 'read';
 export const tokenLabel = (destinationId: string, kind: TokenKind) => `destination.${destinationId}.${kind}-token`;
@@ -24,8 +25,27 @@ export function createDestinationStore(models: Models, sealer: Sealer) {
   const { RegistryDestination } = models;
   const sealedField = (kind: TokenKind) => (kind === 'publish' ? 'publishTokenSealed' : 'readTokenSealed');
 
+  /**
+   * A stored token belongs to the registry it was entered for: when the URL moves to another
+   * origin, each stored token must be entered again (or cleared), so a settings post can never
+   * send a kept secret to a new host.
+   */
+  async function refuseTokensLeavingTheirOrigin(destination: { id: string; visibility: 'public' | 'private'; registryUrl: string }, tokens: Partial<Record<TokenKind, TokenChange>>) {
+    const row = await RegistryDestination.findById(destination.id).lean();
+    if (!row || !URL.canParse(row.registryUrl) || new URL(row.registryUrl).origin === new URL(destination.registryUrl).origin) return;
+    const kept = (['publish', 'read'] as const).filter((kind) => (tokens[kind] ?? { action: 'keep' }).action === 'keep' && row[sealedField(kind)]);
+    if (kept.length === 0) return;
+    const reason = `the registry moved to ${new URL(destination.registryUrl).origin}: enter this token again for it, or clear it`;
+    throw new DomainError('VALIDATION_FAILED', `The ${destination.visibility} registry URL changed origin, so its stored ${kept.join(' and ')} token must be entered again`, {
+      details: kept.map((kind) => ({ path: `${destination.visibility}.${kind}Token`, reason })),
+    });
+  }
+
   return {
+    refuseTokensLeavingTheirOrigin,
+
     async put(destination: { id: string; visibility: 'public' | 'private'; registryUrl: string }, tokens: Partial<Record<TokenKind, TokenChange>> = {}) {
+      await refuseTokensLeavingTheirOrigin(destination, tokens);
       const set: Record<string, unknown> = { visibility: destination.visibility, registryUrl: destination.registryUrl };
       for (const kind of ['publish', 'read'] as const) {
         const change = tokens[kind] ?? { action: 'keep' };

@@ -59,6 +59,9 @@ export function createRegistrySettings(deps: RegistryDeps) {
     requireAdmin(actor);
     const input = parseOrThrow(registrySettingsInput, raw, 'Invalid registry settings');
     if (input.private?.id === PUBLIC_ID) throw new DomainError('VALIDATION_FAILED', 'The private destination id cannot be "public"');
+    // Both destinations are checked before either is written.
+    await deps.destinations.refuseTokensLeavingTheirOrigin({ id: PUBLIC_ID, visibility: 'public', registryUrl: input.public.registryUrl }, { publish: input.public.publishToken, read: input.public.readToken });
+    if (input.private) await deps.destinations.refuseTokensLeavingTheirOrigin({ id: input.private.id, visibility: 'private', registryUrl: input.private.registryUrl }, { publish: input.private.publishToken, read: input.private.readToken });
     await deps.destinations.put({ id: PUBLIC_ID, visibility: 'public', registryUrl: input.public.registryUrl }, { publish: input.public.publishToken, read: input.public.readToken });
     if (input.private) {
       await deps.destinations.put({ id: input.private.id, visibility: 'private', registryUrl: input.private.registryUrl }, { publish: input.private.publishToken, read: input.private.readToken });

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { serverCaller } from '~/trpc/handler.server.ts';
+import { readAdminForm } from '~/auth/form.server.ts';
 import { formAction } from '~/ui/action-result.server.ts';
 import { Failure } from '~/ui/Failure.tsx';
 
@@ -25,9 +26,9 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const page = pageOf(params.page);
-  const form = await request.formData();
-  const field = (name: string) => String(form.get(name) ?? '').trim();
   return formAction(async () => {
+    const form = await readAdminForm(request, context.services);
+    const field = (name: string) => String(form.get(name) ?? '').trim();
     const caller = await serverCaller(request, context.services);
     if (form.get('intent') === 'test') {
       const status = (await caller.connectors.test({ connector: page.connector, id: field('id') })) as { connected: boolean; reason?: string };
@@ -68,7 +69,8 @@ export default function ConnectorPage() {
               </>
             ) : null}
             <label htmlFor="credential">{page.credential}</label>
-            <input id="credential" name="credential" type="password" autoComplete="off" placeholder="leave empty to keep the stored one" />
+            <input id="credential" name="credential" type="password" autoComplete="off" placeholder="leave empty to keep the stored one" aria-describedby="credential-hint" />
+            <p id="credential-hint" className="hint">A stored credential only stays with the same site: when the site URL moves to another origin, enter it again (the webhook secret is dropped unless entered too).</p>
             {page.needsUsername ? (
               <>
                 <label htmlFor="webhookSecret">Webhook secret (optional, as in the plugin)</label>

@@ -3,6 +3,7 @@ import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/re
 import { useState } from 'react';
 import type { DestinationSummary } from '@service/core/registry';
 import { serverCaller } from '~/trpc/handler.server.ts';
+import { readAdminForm } from '~/auth/form.server.ts';
 import { formAction } from '~/ui/action-result.server.ts';
 import { Failure } from '~/ui/Failure.tsx';
 
@@ -20,8 +21,8 @@ function tokenChange(form: FormData, name: string) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.formData();
   return formAction(async () => {
+    const form = await readAdminForm(request, context.services);
     const caller = await serverCaller(request, context.services);
     await caller.registries.save({
       routingMode: String(form.get('routingMode') ?? ''),
@@ -78,7 +79,7 @@ export default function Registries() {
   return (
     <>
       <h1>Environment › Registries</h1>
-      <p className="hint">Where extension packages are published and pulled from. Tokens are sealed at rest and never shown again after saving.</p>
+      <p className="hint">Where extension packages are published and pulled from. Tokens are sealed at rest and never shown again after saving. A stored token stays only with its registry: when a URL moves to another origin, enter its tokens again or clear them.</p>
       {result && 'saved' in result ? <p className="notice" role="status">Registry settings saved.</p> : null}
       <Failure failure={result && 'error' in result ? result : null} />
       <Form method="post">

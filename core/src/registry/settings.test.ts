@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { testServices, useTestDatabase } from '../testing/index.ts';
+
+const t = useTestDatabase();
+const admin = { type: 'ui', id: 'admin', email: 'a@x.test', role: 'admin' } as const;
+const keep = { action: 'keep' } as const;
+
+describe('registry settings', () => {
+  it('asks for each stored token again when a registry URL moves to another origin', async () => {
+    const { registry } = testServices(t.db);
+    const settings = (publicUrl: string, privateUrl: string, tokens: { publish?: object; read?: object; privatePublish?: object } = {}) => ({
+      routingMode: 'scope-based',
+      public: { registryUrl: publicUrl, publishToken: tokens.publish ?? keep, readToken: tokens.read ?? keep },
+      private: { id: 'acme-private', registryUrl: privateUrl, publishToken: tokens.privatePublish ?? keep, readToken: keep },
+    });
+    await registry.settings.save(admin, settings('https://npm.example.com/', 'https://private.example.com/', { publish: { action: 'replace', value: 'pub-token' }, privatePublish: { action: 'replace', value: 'priv-token' } }));
+
+    // Same origins, other paths: the tokens stay.
+    const same = await registry.settings.save(admin, settings('https://npm.example.com/registry/', 'https://private.example.com/npm/'));
+    expect(same.public).toMatchObject({ registryUrl: 'https://npm.example.com/registry/', publishTokenSet: true });
+
+    // The private registry moves while its token is kept: refused before anything is written (the public side too).
+    await expect(registry.settings.save(admin, settings('https://mirror.example.com/', 'https://evil.example.net/'))).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: [{ path: 'public.publishToken' }],
+    });
+    await expect(registry.settings.save(admin, settings('https://npm.example.com/registry/', 'https://evil.example.net/'))).rejects.toMatchObject({
+      details: [{ path: 'private.publishToken', reason: expect.stringContaining('enter this token again') }],
+    });
+    expect((await registry.settings.get(admin)).private).toMatchObject({ registryUrl: 'https://private.example.com/npm/', publishTokenSet: true });
+
+    // Entered again, or cleared: saved.
+    const moved = await registry.settings.save(admin, settings('https://npm.example.com/registry/', 'https://registry.example.org/', { privatePublish: { action: 'replace', value: 'new-token' } }));
+    expect(moved.private).toMatchObject({ registryUrl: 'https://registry.example.org/', publishTokenSet: true });
+    const cleared = await registry.settings.save(admin, settings('https://other.example.com/', 'https://registry.example.org/', { publish: { action: 'clear' } }));
+    expect(cleared.public).toMatchObject({ registryUrl: 'https://other.example.com/', publishTokenSet: false });
+  });
+});

@@ -18,17 +18,25 @@ export interface NpmRunner {
   run(args: string[], options: NpmRunOptions): Promise<NpmResult>;
 }
 
+/** What npm needs from the service's environment, and nothing else (never the master key or LLM keys). */
+const NPM_ENV = new Set(['PATH', 'HOME', 'TMPDIR', 'TMP', 'TEMP', 'LANG', 'LC_ALL', 'SYSTEMROOT', 'NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'SSL_CERT_DIR']);
+const PROXY_ENV = /^(https?_proxy|no_proxy|all_proxy)$/i;
+
+/** The child's environment: the variables npm needs and proxy settings; the userconfig holds the token. */
+export function npmChildEnv(parent: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(parent).filter(([key, value]) => value !== undefined && (NPM_ENV.has(key.toUpperCase()) || PROXY_ENV.test(key)))) as NodeJS.ProcessEnv;
+}
+
 /**
- * The real runner. The environment is trimmed of npm_config_* (a parent pnpm or npm would
- * otherwise leak its registry and auth settings into the child) and only the given userconfig
- * is read.
+ * The real runner. The child gets only `npmChildEnv` (no npm_config_* a parent pnpm or npm would
+ * leak, no secret of the service's) and reads only the given userconfig.
  */
 export function createNpmRunner(logger: Logger, onSpawn?: (argv: string[]) => void): NpmRunner {
   return {
     run(args, { cwd, userconfig }) {
       const argv = [...args, ...(userconfig ? ['--userconfig', userconfig] : []), '--no-audit', '--no-fund', '--no-update-notifier'];
       onSpawn?.(argv);
-      const env = Object.fromEntries(Object.entries(process.env).filter(([key, value]) => value !== undefined && !/^npm_/i.test(key))) as NodeJS.ProcessEnv;
+      const env = npmChildEnv(process.env);
       logger.debug('npm', { argv: argv.join(' ') });
       return new Promise((resolve, reject) => {
         const child = spawn('npm', argv, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -41,10 +41,12 @@ describe('following a remote run across a local restart', () => {
     a = await startService({ mongodbUri: dbA.uri, env: envA });
     await expect.poll(async () => (await dbA.db.models.Run.findById(runId).lean())?.state, { timeout: 30_000, interval: 250 }).toBe('completed');
 
-    const local = await dbA.db.models.RunEvent.find({ _id: runEventsAfter(runId, 0) }).sort({ _id: 1 }).lean();
+    // Payloads are stored as JSON text (core/src/runs/stored-json.ts).
+    const read = async (db: typeof dbA.db, id: string) => (await db.models.RunEvent.find({ _id: runEventsAfter(id, 0) }).sort({ _id: 1 }).lean()).map((e) => ({ seq: e.seq, payload: JSON.parse(e.payload as string) as unknown }));
+    const local = await read(dbA.db, runId);
     expect(local.map((e) => e.seq)).toEqual(local.map((_, i) => i + 1));
     const remoteTaskId = (local.at(-1)!.payload as { metadata: { remote: { taskId: string } } }).metadata.remote.taskId;
-    const remote = await dbB.db.models.RunEvent.find({ _id: runEventsAfter(remoteTaskId, 0) }).sort({ _id: 1 }).lean();
+    const remote = await read(dbB.db, remoteTaskId);
     // Every remote event after the opening Task, exactly once and in order, with local ids.
     const statuses = (events: typeof local) => events.slice(1).map((e) => JSON.stringify((e.payload as { status?: unknown; artifact?: unknown }).status ?? (e.payload as { artifact?: unknown }).artifact));
     expect(statuses(local)).toEqual(statuses(remote));

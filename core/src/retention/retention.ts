@@ -1,5 +1,5 @@
 import { Types } from 'mongoose';
-import { runEventsAfter, TERMINAL_STATES, type Models, type TaskState } from '../db/index.ts';
+import { runEndId, runEventsAfter, TERMINAL_STATES, type Models, type TaskState } from '../db/index.ts';
 
 export interface RetentionPolicy {
   runsDays: number | null;
@@ -47,6 +47,8 @@ export function createRetention(models: Models, policy: RetentionPolicy, now: ()
     for (const runId of expired) {
       events += (await RunEvent.deleteMany({ _id: runEventsAfter(runId, 0) })).deletedCount;
     }
+    // The end rows, then the heads (last, so an interrupted sweep leaves nothing unreachable).
+    if (expired.length) await RunEvent.deleteMany({ _id: { $in: expired.map(runEndId) } });
     const runs = expired.length ? (await Run.deleteMany({ _id: { $in: expired } })).deletedCount : 0;
     return { runs, events };
   }

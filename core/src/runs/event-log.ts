@@ -1,6 +1,8 @@
 import { EventEmitter } from 'node:events';
-import { isDuplicateKeyError, runEventId, runEventsAfter, runLeaseId, TERMINAL_STATES, type Models, type TaskState } from '../db/index.ts';
+import { isDuplicateKeyError, runEndId, runEventId, runEventsAfter, runLeaseId, TERMINAL_STATES, type Models, type TaskState } from '../db/index.ts';
+import { DomainError } from '../errors/index.ts';
 import type { A2aEvent } from '../a2a/protocol.ts';
+import { fromStored, storedProgress, toStored } from './stored-json.ts';
 
 export interface StoredEvent {
   seq: number;
@@ -12,6 +14,19 @@ const SETTLED_STATES: readonly string[] = [...TERMINAL_STATES, 'input-required']
 
 export function isFinalEvent(event: A2aEvent): boolean {
   return event.kind === 'status-update' && event.final;
+}
+
+/** A status that ends the run for good (a pause for input is final for its stream, not for the run). */
+export function isEndEvent(event: A2aEvent): boolean {
+  return event.kind === 'status-update' && event.final && TERMINAL_STATES.includes(event.status.state);
+}
+
+/** The run ended before this append (another process canceled or finished it). */
+export class RunEndedError extends DomainError {
+  override name = 'RunEndedError';
+  constructor(runId: string) {
+    super('CONFLICT', `Run ${runId} has already ended`);
+  }
 }
 
 /**
@@ -59,6 +74,11 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
    * Stores the events under the next free sequence numbers, then moves the run's `lastSeq` (a
    * hint for readers), status and artifacts. The event rows come first and their `_id`s are
    * unique, so a crash at any point leaves no hole: a sequence number exists only once its event does.
+   *
+   * A run ends once: a terminal event is inserted behind the run's end row (`~f/<runId>`) in the
+   * same ordered insert, so a second end (a cancel racing a completion in another process) meets
+   * the taken `_id` and nothing of it is stored. Anything else appended after the end is refused
+   * by the run update (it matches unfinished runs only) and its rows are taken back.
    */
   async function appendNow(runId: string, events: A2aEvent[], { knownLastSeq, progress }: AppendOptions): Promise<number> {
     const storedLastSeq = async () => {
@@ -69,18 +89,30 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
     // While this process appends to a run it knows the newest sequence; a guess that is behind
     // (another process appended) meets a taken `_id` below and moves on.
     let seq = (latest.get(runId) ?? knownLastSeq ?? (await storedLastSeq())) + 1;
+    /** The `_id`s stored by this append, to take back if the run turns out to have ended. */
+    const written: string[] = [];
+    const ends = events.some(isEndEvent);
+    let claimEnd = ends;
     let pending = events;
     for (let collisions = 0; pending.length > 0; ) {
+      const endRow = claimEnd ? [{ _id: runEndId(runId), runId, at: new Date() }] : [];
       try {
-        await RunEvent.collection.insertMany(pending.map((event, i) => eventDocument(runId, seq + i, event)) as never[], { ordered: true });
+        await RunEvent.collection.insertMany([...endRow, ...pending.map((event, i) => eventDocument(runId, seq + i, event))] as never[], { ordered: true });
+        written.push(...pending.map((_, i) => runEventId(runId, seq + i)));
         seq += pending.length;
         pending = [];
       } catch (error) {
+        if (!isDuplicateKeyError(error)) throw error;
+        let stored = (error as { writeErrors?: { index: number }[] }).writeErrors?.[0]?.index ?? 0;
+        if (claimEnd) {
+          if (stored === 0) throw new RunEndedError(runId);
+          claimEnd = false;
+          stored -= 1;
+        }
         // Taken by an append whose run update never landed (or another process): the events
         // before it are stored; the rest go on from the next free number.
-        if (!isDuplicateKeyError(error)) throw error;
-        const stored = (error as { writeErrors?: { index: number }[] }).writeErrors?.[0]?.index ?? 0;
         const taken = seq + stored;
+        written.push(...pending.slice(0, stored).map((_, i) => runEventId(runId, seq + i)));
         pending = pending.slice(stored);
         seq = collisions++ === 0 ? Math.max(taken, await storedLastSeq()) + 1 : taken + 1;
       }
@@ -90,10 +122,15 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
     const status = statuses.at(-1)?.status;
     const artifacts = events.flatMap((event) => (event.kind === 'artifact-update' ? [event.artifact] : []));
     // Written as stored (no mongoose casting on this hot path), so `updatedAt` is set here.
-    const set: Record<string, unknown> = { ...(progress ? { progress } : {}), ...(status ? { status, state: status.state } : {}), updatedAt: new Date() };
+    const set: Record<string, unknown> = { ...(progress ? { progress: storedProgress(progress) } : {}), ...(status ? { status: toStored(status), state: status.state } : {}), updatedAt: new Date() };
     const update: Record<string, unknown> = { $max: { lastSeq }, $set: set };
-    if (artifacts.length) update.$push = { artifacts: { $each: artifacts } };
-    await Run.collection.updateOne({ _id: runId as never }, update);
+    if (artifacts.length) update.$push = { artifacts: { $each: artifacts.map(toStored) } };
+    const updated = await Run.collection.updateOne(ends ? { _id: runId as never } : { _id: runId as never, state: { $nin: TERMINAL_STATES } }, update);
+    if (!ends && updated.matchedCount === 0) {
+      // The run ended meanwhile: its stream stopped at the end; take these rows back.
+      await RunEvent.collection.deleteMany({ _id: { $in: written } as never });
+      throw new RunEndedError(runId);
+    }
     // A finished run leaves the recovery pass's working set once its state is stored.
     if (status && TERMINAL_STATES.includes(status.state)) await finished(runId);
     // Forgotten at a final event, so the map holds only runs still producing events.
@@ -115,14 +152,14 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
     // Sequence numbers are dense; a gap would mean a reader raced an append, so stop before it.
     for (const row of rows) {
       if (row.seq !== (out.at(-1)?.seq ?? afterSeq) + 1) break;
-      out.push({ seq: row.seq, event: row.payload as A2aEvent });
+      out.push({ seq: row.seq, event: fromStored<A2aEvent>(row.payload) });
     }
     return out;
   }
 
   /** The stored form of event `seq` of `runId`, for a caller that writes it with other documents. */
   function eventDocument(runId: string, seq: number, event: A2aEvent) {
-    return { _id: runEventId(runId, seq), runId, seq, kind: event.kind, payload: event, at: new Date() };
+    return { _id: runEventId(runId, seq), runId, seq, kind: event.kind, payload: toStored(event), at: new Date() };
   }
 
   /** Tells followers in this process that `seq` of `runId` was stored by such a caller. */

@@ -1,19 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { Ajv } from 'ajv';
-import type { FlowDefinition } from '../agents/index.ts';
+import { screenValidator, type FlowDefinition } from '../agents/index.ts';
 import { DomainError } from '../errors/index.ts';
 import type { ExtensionReader, ExtensionView } from '../extensions/index.ts';
 import type { LlmProvider } from '../llm/index.ts';
 import type { Logger } from '../log/index.ts';
 import { textOf, type InterruptPayload, type Message, type ResumePayload, type TaskStatus } from '../a2a/protocol.ts';
-import type { EventLog } from './event-log.ts';
+import { RunEndedError, type EventLog } from './event-log.ts';
 import type { RunProgress, RunStore, RunView } from './run-store.ts';
 import { renderTemplate } from './template.ts';
 import { TERMINAL_STATES, type Models } from '../db/index.ts';
 import type { RunLeases } from './leases.ts';
 import type { StepRequest } from '../runtime/protocol.ts';
 
-const ajv = new Ajv({ allErrors: true, strict: false });
 const TEMPLATE_CACHE_MS = 1_000;
 
 export interface RunExecutor {
@@ -133,7 +131,7 @@ export function createRunExecutor(deps: {
       if (step.kind === 'ask') {
         progress.stepIndex = index;
         progress.interrupt = { stepId: step.id, screenId: step.screen.id, title: step.screen.title, schema: step.screen.schema };
-        await deps.runs.saveProgress(run.id, progress);
+        if (!(await deps.runs.saveProgress(run.id, progress))) return;
         const interrupt: InterruptPayload = { type: 'INTERRUPT', runId: run.id, ...progress.interrupt };
         await emitStatus(run, 'input-required', true, step.screen.title, {
           message: { parts: [{ kind: 'text', text: step.screen.title }, { kind: 'data', data: { interrupt } }] },
@@ -147,8 +145,9 @@ export function createRunExecutor(deps: {
       else last = await llmTurn(flow, renderTemplate(step.prompt, context), signal);
       progress.outputs![step.id] = last;
       progress.stepIndex = index + 1;
-      // The last step's progress is stored with the answer below, in the same update.
-      if (index + 1 < steps.length) await deps.runs.saveProgress(run.id, progress);
+      // The last step's progress is stored with the answer below, in the same update. Between
+      // steps, a run that ended meanwhile (canceled in another process) stops here.
+      if (index + 1 < steps.length && !(await deps.runs.saveProgress(run.id, progress))) return;
     }
     if (signal.aborted) return;
     const text = typeof last === 'string' ? last : JSON.stringify(last);
@@ -229,7 +228,7 @@ export function createRunExecutor(deps: {
       if (resume.screenId !== interrupt.screenId) {
         throw new DomainError('VALIDATION_FAILED', `The task is waiting for screen "${interrupt.screenId}", not "${resume.screenId}"`);
       }
-      const validate = ajv.compile(interrupt.schema);
+      const validate = screenValidator(interrupt.schema);
       if (!validate(resume.values)) {
         throw new DomainError('VALIDATION_FAILED', 'The answer does not match the screen\'s schema', {
           details: (validate.errors ?? []).map((e) => ({ path: `values${e.instancePath.replace(/\//g, '.')}`, reason: e.message ?? 'invalid' })),
@@ -246,7 +245,15 @@ export function createRunExecutor(deps: {
       if (!run) throw new DomainError('NOT_FOUND', 'Task not found');
       if (TERMINAL_STATES.includes(run.state)) throw new DomainError('TASK_NOT_CANCELABLE', `The task is already ${run.state}`);
       active.get(runId)?.abort();
-      await emitStatus(run, 'canceled', true, 'Canceled');
+      try {
+        // Decided once with every other ending (ADR 0008's insert-once rule): if the run finished
+        // in another process first, that ending stands.
+        await emitStatus(run, 'canceled', true, 'Canceled');
+      } catch (error) {
+        if (!(error instanceof RunEndedError)) throw error;
+        const ended = await deps.runs.get(runId);
+        throw new DomainError('TASK_NOT_CANCELABLE', `The task is already ${ended?.state ?? 'finished'}`);
+      }
       return (await deps.runs.get(runId))!;
     },
   };

@@ -1,4 +1,4 @@
-export { createEventLog, isFinalEvent, type EventLog, type StoredEvent } from './event-log.ts';
+export { createEventLog, isEndEvent, isFinalEvent, RunEndedError, type EventLog, type StoredEvent } from './event-log.ts';
 export { createRunStore, taskOf, type RunStore, type RunView, type RunProgress } from './run-store.ts';
 export { createRunExecutor, type RunExecutor } from './executor.ts';
 export { renderTemplate } from './template.ts';

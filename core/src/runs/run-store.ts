@@ -1,9 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Actor } from '../auth/index.ts';
 import { uuidv7 } from '../ids/index.ts';
-import { isDuplicateKeyError, RUN_HEADS_END, runIdempotencyId, type Models, type RunRecord, type TaskState } from '../db/index.ts';
+import { isDuplicateKeyError, RUN_HEADS_END, runIdempotencyId, TERMINAL_STATES, type Models, type RunRecord, type TaskState } from '../db/index.ts';
 import type { Message, Task, TaskStatus } from '../a2a/protocol.ts';
 import type { EventLog } from './event-log.ts';
+import { fromStored, progressFromStored, storedProgress, toStored } from './stored-json.ts';
 import type { RunLeases } from './leases.ts';
 
 export interface RunView {
@@ -40,10 +41,10 @@ function toView(row: RunRecord & { _id: string; createdAt?: Date; updatedAt?: Da
     lastSeq: row.lastSeq,
     actorType: row.actorType,
     actorId: row.actorId,
-    input: row.input as Message,
-    status: row.status as TaskStatus,
-    artifacts: (row.artifacts ?? []) as Task['artifacts'],
-    progress: (row.progress ?? {}) as RunProgress,
+    input: fromStored<Message>(row.input),
+    status: fromStored<TaskStatus>(row.status),
+    artifacts: ((row.artifacts ?? []) as unknown[]).map((artifact) => fromStored<NonNullable<Task['artifacts']>[number]>(artifact)),
+    progress: progressFromStored(row.progress),
     createdAt: (row.createdAt ?? new Date(0)).toISOString(),
     updatedAt: (row.updatedAt ?? new Date(0)).toISOString(),
   };
@@ -92,7 +93,8 @@ export function createRunStore(deps: { models: Models; eventLog: EventLog; lease
     // executor's first status goes out with the run instead of in writes of its own.
     const current: TaskStatus = input.working ? { state: 'working', timestamp: now.toISOString() } : status;
     if (input.working) events.push(deps.eventLog.eventDocument(runId, 2, { kind: 'status-update', taskId: runId, contextId, status: current, final: false }));
-    const head = { _id: runId, contextId, agent: input.agent, state: current.state, lastSeq: events.length, actorType: actor.type, actorId: actor.id, input: message, status: current, artifacts: [], progress: { stepIndex: 0, outputs: {} }, createdAt: now, updatedAt: now };
+    const progress: RunProgress = { stepIndex: 0, outputs: {} };
+    const head = { _id: runId, contextId, agent: input.agent, state: current.state, lastSeq: events.length, actorType: actor.type, actorId: actor.id, input: toStored(message), status: toStored(current), artifacts: [], progress: storedProgress(progress), createdAt: now, updatedAt: now };
     // One ordered insert: the idempotency keys first (a taken one stops it before anything else
     // is written), then the lease (held by this process, so its executor starts without a claim;
     // it also puts the run in the recovery's working set), the first events, and the run itself.
@@ -109,7 +111,7 @@ export function createRunStore(deps: { models: Models; eventLog: EventLog; lease
       throw error;
     }
     deps.eventLog.stored(runId, events.length);
-    return { run: toView(head as RunRecord & { _id: string }), created: true };
+    return { run: { ...toView(head as RunRecord & { _id: string }), input: message, status: current, progress }, created: true };
   }
 
   /** A concurrent duplicate may see the idempotency row before the run row exists. */
@@ -138,8 +140,10 @@ export function createRunStore(deps: { models: Models; eventLog: EventLog; lease
     await RunIdempotency.deleteOne({ _id: idempotencyId(actor.id, 'message', messageId) });
   }
 
-  async function saveProgress(runId: string, progress: RunProgress): Promise<void> {
-    await Run.updateOne({ _id: runId }, { $set: { progress } });
+  /** Stores the executor's progress; false when the run has ended meanwhile (canceled elsewhere), so its worker stops. */
+  async function saveProgress(runId: string, progress: RunProgress): Promise<boolean> {
+    const result = await Run.updateOne({ _id: runId, state: { $nin: TERMINAL_STATES } }, { $set: { progress: storedProgress(progress) } });
+    return result.matchedCount > 0;
   }
 
   /**

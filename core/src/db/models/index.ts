@@ -62,4 +62,4 @@ export type { ImportSyncEventRecord } from './import-sync-event.ts';
 export { A2A_PERMISSIONS, type A2aPermission, type OauthClientRecord } from './oauth-client.ts';
 export { TASK_STATES, TERMINAL_STATES, type TaskState, type RunRecord } from './run.ts';
 export type { RunEventRecord } from './run-event.ts';
-export { runEventId, runEventsAfter, runHeads, runLeaseId, runIdOfLease, runLeaseRange, runIdempotencyId, RUN_HEADS_END } from './run-keys.ts';
+export { runEventId, runEventsAfter, runHeads, runLeaseId, runIdOfLease, runLeaseRange, runIdempotencyId, runEndId, RUN_HEADS_END } from './run-keys.ts';

@@ -25,5 +25,11 @@ export const runIdOfLease = (leaseId: string) => leaseId.slice(LEASE_PREFIX.leng
 /** Every lease row, as an `_id` range. */
 export const runLeaseRange = () => ({ $gt: LEASE_PREFIX, $lt: '~l0' });
 
+/**
+ * A run's end: `~f/<runId>`, inserted first in the same ordered insert as the run's terminal
+ * event, so exactly one terminal state is ever stored (a second one meets the taken `_id`).
+ */
+export const runEndId = (runId: string) => `~f/${runId}`;
+
 /** An idempotency key: `~i/<kind>:<digest>`. */
 export const runIdempotencyId = (kind: string, digest: string) => `~i/${kind}:${digest}`;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase, createClaims, runIdOfLease, runLeaseId, runLeaseRange, type Database } from '../db/index.ts';
 import { useTestDatabase } from '../testing/index.ts';
+import { createMemoryLogger } from '../log/index.ts';
 import type { Actor } from '../auth/index.ts';
 import { createEventLog } from './event-log.ts';
 import { createRunLeases } from './leases.ts';
@@ -58,6 +59,22 @@ describe('claims and run leases across processes', () => {
     await new Promise((resolve) => setTimeout(resolve, 1_700));
     expect((await t.db.models.Run.findById('run-busy').lean())!.state).toBe('completed');
     await release();
+  });
+
+  it('a worker whose lease renewal fails (its database went away) stops the run and says so', async () => {
+    const lonely = await connectDatabase(t.uri);
+    const logger = createMemoryLogger();
+    const leases = createRunLeases(lonely.models, logger);
+    await newRun('renewal-fails');
+    let lost = false;
+    const release = await leases.hold('renewal-fails', () => (lost = true));
+    expect(release).not.toBeNull();
+    await lonely.close();
+    const deadline = Date.now() + 5_000;
+    while (!lost && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(lost).toBe(true);
+    expect(JSON.stringify(logger.records)).toContain('run lease renewal failed');
+    await release?.();
   });
 
   it('a released lease can be taken again', async () => {

@@ -1,3 +1,4 @@
+import type { Logger } from '../log/index.ts';
 import { createClaims, isDuplicateKeyError, runHeads, runIdOfLease, runLeaseId, runLeaseRange, TERMINAL_STATES, type Models, type TaskState } from '../db/index.ts';
 
 /** A worker holds a run for this long and renews the lease while it works. */
@@ -18,7 +19,7 @@ const RECOVERABLE_STATES: readonly TaskState[] = ['submitted', 'working'];
  * (owned by the creating process, so it starts working without a claim) and removed by the pass
  * once the run is finished and the lease lapsed, so the pass reads (nearly) unfinished runs only.
  */
-export function createRunLeases(models: Models) {
+export function createRunLeases(models: Models, logger?: Logger) {
   const { Run, RunLease, Migration } = models;
   const claims = createClaims(models);
   const workerId = claims.owner;
@@ -63,16 +64,24 @@ export function createRunLeases(models: Models) {
     // `owned`: this worker inserted the lease with the run (ownNew) a moment ago.
     if (!options.owned && !(await claim(runId))) return null;
     let lost = false;
+    const lose = () => {
+      if (lost) return;
+      lost = true;
+      clearInterval(renew);
+      onLost();
+    };
     const renew = setInterval(() => {
       if (done.has(runId)) return;
       void claim(runId).then(
         (held) => {
-          if (held || lost) return;
-          lost = true;
-          clearInterval(renew);
-          onLost();
+          if (!held) lose();
         },
-        () => undefined,
+        // Not renewed means not known to be held: another worker may take the run over once the
+        // lease lapses, so this one stops now (the run continues from its last stored step).
+        (error: unknown) => {
+          logger?.warn('run lease renewal failed; this worker stops the run', { runId, error });
+          lose();
+        },
       );
     }, RENEW_MS);
     return async () => {

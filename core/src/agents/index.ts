@@ -6,3 +6,4 @@ export { reviewSource, type ReviewContext, type ReviewResult } from './review.ts
 export type { ReviewFinding } from './findings.ts';
 export { PACKAGE_NAME, scopeOf, slugOf, toolNameOf } from './names.ts';
 export { loadExample, listExamples, EXAMPLES_DIR } from './examples.ts';
+export { screenValidator, screenSchemaProblem } from './screen-schema.ts';

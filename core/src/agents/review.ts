@@ -1,4 +1,4 @@
-import { Ajv } from 'ajv';
+import { screenSchemaProblem } from './screen-schema.ts';
 import semver from 'semver';
 import type { AgentSource } from './agent-source.ts';
 import { parseSource, type ParsedSource } from './compile.ts';
@@ -17,7 +17,6 @@ export interface ReviewResult {
   findings: ReviewFinding[];
 }
 
-const ajv = new Ajv({ strict: true, allErrors: true, validateSchema: true });
 
 /** `agent_source_review`: deterministic; the same package and context give the same findings. */
 export function reviewSource(source: AgentSource, context: ReviewContext): ReviewResult {
@@ -64,7 +63,7 @@ function reviewParsed({ manifest, flow }: ParsedSource, context: ReviewContext):
       }
     }
     if (step.kind === 'ask') {
-      const problem = jsonSchemaProblem(step.screen.schema);
+      const problem = screenSchemaProblem(step.screen.schema);
       if (problem) findings.push({ path: at('screen', 'schema'), reason: `not a valid JSON Schema: ${problem}` });
     }
   });
@@ -74,16 +73,6 @@ function reviewParsed({ manifest, flow }: ParsedSource, context: ReviewContext):
     findings.push({ path: 'package.json:service.agentDependencies', reason: `dependency cycle: ${cycle.join(' → ')}` });
   }
   return findings;
-}
-
-function jsonSchemaProblem(schema: Record<string, unknown>): string | null {
-  try {
-    if (!ajv.validateSchema(schema)) return ajv.errorsText(ajv.errors);
-    ajv.compile(schema);
-    return null;
-  } catch (error) {
-    return (error as Error).message;
-  }
 }
 
 /** Depth-first search from the package through known dependencies; returns the cycle's path. */

@@ -1,7 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { json } from './json.ts';
+import { readBodyLimited } from './body.ts';
+import { errorResponse, json } from './json.ts';
 import { sendWebResponse, toWebRequest } from './node-adapter.ts';
 
 let server: http.Server | undefined;
@@ -57,5 +58,39 @@ describe('the node:http adapter', () => {
       });
     expect(await raw('/json')).toBe(`201 ${Buffer.byteLength('{"hello":"wörld"}')} - {"hello":"wörld"}`);
     expect(await raw('/stream')).toBe('200 - chunked a');
+  });
+
+  it('answers 413 to a body over the limit, and the client reads it instead of a reset (real socket)', async () => {
+    const url = await serve(async (request) => {
+      try {
+        return json({ length: (await readBodyLimited(request, 1024)).length });
+      } catch (error) {
+        return errorResponse(error);
+      }
+    });
+    const big = 'x'.repeat(5 * 1024 * 1024);
+    const viaFetch = await fetch(url, { method: 'POST', body: big });
+    expect(viaFetch.status).toBe(413);
+    expect(await viaFetch.json()).toMatchObject({ error: { code: 'PAYLOAD_TOO_LARGE' } });
+    // Without a declared length (chunked), so the limit is met while reading.
+    const chunked = await new Promise<number>((resolve, reject) => {
+      const req = http.request(url, { method: 'POST', headers: { 'transfer-encoding': 'chunked' } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      let sent = 0;
+      const pump = () => {
+        while (sent < 4 * 1024 * 1024) {
+          sent += 64 * 1024;
+          if (!req.write(Buffer.alloc(64 * 1024, 120))) return void req.once('drain', pump);
+        }
+        req.end();
+      };
+      pump();
+    });
+    expect(chunked).toBe(413);
+    // The connection stays usable for a small body afterwards.
+    expect(await (await fetch(url, { method: 'POST', body: 'small' })).json()).toEqual({ length: 5 });
   });
 });

@@ -1,5 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
+
+/** A refused body's rest is read and dropped up to this much, or for this long, before the connection closes. */
+const LINGER_MAX_BYTES = 16 * 1024 * 1024;
+const LINGER_MS = 5_000;
 
 /**
  * A Fetch `Request` for a node:http request, so web-standard handlers serve plain Node servers.
@@ -20,8 +23,57 @@ export function toWebRequest(req: IncomingMessage, origin: string, res: ServerRe
     method: req.method,
     headers,
     signal: controller.signal,
-    ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: 'half' } : {}),
+    ...(hasBody ? { body: bodyOf(req), duplex: 'half' } : {}),
   } as RequestInit);
+}
+
+/**
+ * The request body as a web stream, read as the handler pulls. A handler that stops early (a
+ * body over its limit) cancels it: the rest is then read and dropped, so the answer (413)
+ * reaches a client that is still sending, instead of the connection being reset under it; a
+ * client that goes on past LINGER_MAX_BYTES or LINGER_MS is cut off.
+ */
+function bodyOf(req: IncomingMessage): ReadableStream<Uint8Array> {
+  let detach = () => {};
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        const onData = (chunk: Buffer) => {
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((controller.desiredSize ?? 0) <= 0) req.pause();
+        };
+        const onEnd = () => controller.close();
+        const onError = (error: Error) => controller.error(error);
+        req.on('data', onData).once('end', onEnd).once('error', onError);
+        req.pause();
+        detach = () => req.off('data', onData).off('end', onEnd).off('error', onError);
+      },
+      pull() {
+        req.resume();
+      },
+      cancel() {
+        detach();
+        lingerOn(req);
+      },
+    },
+    { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
+  );
+}
+
+function lingerOn(req: IncomingMessage): void {
+  if (req.complete || req.destroyed) return;
+  let dropped = 0;
+  const cutOff = () => req.socket?.destroy();
+  const timer = setTimeout(cutOff, LINGER_MS);
+  timer.unref();
+  req.on('data', (chunk: Buffer) => {
+    dropped += chunk.byteLength;
+    if (dropped > LINGER_MAX_BYTES) cutOff();
+  });
+  req.once('end', () => clearTimeout(timer)).once('close', () => clearTimeout(timer));
+  // A client that gives up while we drop its body is not an error of ours.
+  req.on('error', () => clearTimeout(timer));
+  req.resume();
 }
 
 /** Answers at most this large with a declared length are written whole, in one write. */

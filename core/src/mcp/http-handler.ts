@@ -2,9 +2,14 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import type { AgentAccessActor } from '../auth/index.ts';
 import type { PrimitiveRegistry } from '../connectors/index.ts';
 import { DomainError } from '../errors/index.ts';
-import { bearerToken, json } from '../http/index.ts';
+import { bearerToken, json, readBodyLimited } from '../http/index.ts';
 import type { Logger } from '../log/index.ts';
 import { buildMcpServer } from './build-server.ts';
+
+/** A tools/call body (media uploads travel base64 in it) may be this large. */
+export const MAX_MCP_BODY_BYTES = 8 * 1024 * 1024;
+
+const rpcError = (status: number, code: number, message: string) => json({ jsonrpc: '2.0', id: null, error: { code, message } }, { status });
 
 /**
  * `/api/mcp` and the standalone server's HTTP mode: Streamable HTTP, stateless (a server and a
@@ -22,11 +27,21 @@ export function createMcpHttpHandler(deps: { registry: PrimitiveRegistry; verify
       const message = error instanceof DomainError && error.code === 'UNAUTHENTICATED' ? error.message : 'Invalid or expired access token';
       return json({ error: 'invalid_token', error_description: message }, { status: 401, headers: { 'www-authenticate': `Bearer error="invalid_token", error_description="${message}"` } });
     }
+    // The body is read here, within its limit and after the token check, and handed over parsed.
+    let parsedBody: unknown;
+    if (request.method === 'POST') {
+      try {
+        parsedBody = JSON.parse(await readBodyLimited(request, MAX_MCP_BODY_BYTES));
+      } catch (error) {
+        if (error instanceof DomainError && error.code === 'PAYLOAD_TOO_LARGE') return rpcError(413, -32600, `The request body is larger than ${MAX_MCP_BODY_BYTES} bytes`);
+        return rpcError(400, -32700, 'Parse error: the body is not JSON');
+      }
+    }
     const server = buildMcpServer({ registry: deps.registry, actor, version: deps.version, logger: deps.logger });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {
-      return await transport.handleRequest(request);
+      return await transport.handleRequest(request, parsedBody === undefined ? {} : { parsedBody });
     } finally {
       // Stateless: nothing outlives the request.
       void server.close().catch(() => undefined);

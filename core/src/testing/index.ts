@@ -1,2 +1,3 @@
 export { useTestDatabase, testDatabaseUri, uniqueDatabaseName } from './test-database.ts';
 export { testServices, testConfig } from './test-services.ts';
+export { fuzzParameters, within } from './fuzz.ts';

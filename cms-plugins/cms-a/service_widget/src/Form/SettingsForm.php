@@ -2,13 +2,70 @@
 
 namespace Drupal\service_widget\Form;
 
+use Drupal\Core\Cache\CacheCollectorInterface;
+use Drupal\Core\Config\ConfigFactoryInterface;
+use Drupal\Core\Config\TypedConfigManagerInterface;
 use Drupal\Core\Form\ConfigFormBase;
 use Drupal\Core\Form\FormStateInterface;
+use Drupal\Core\State\StateInterface;
+use Symfony\Component\DependencyInjection\ContainerInterface;
 
 /**
  * Settings under /admin/config/services/service-widget: service URL, API key, instance ID.
+ *
+ * The service URL and instance ID are configuration (service_widget.settings). The API key is
+ * kept in the State API under service_widget.api_key, so a configuration export never holds it.
  */
 class SettingsForm extends ConfigFormBase {
+
+  /**
+   * The state key holding the widget API key.
+   */
+  const API_KEY_STATE = 'service_widget.api_key';
+
+  /**
+   * The state service.
+   *
+   * @var \Drupal\Core\State\StateInterface
+   */
+  protected $state;
+
+  /**
+   * The library discovery cache collector.
+   *
+   * @var \Drupal\Core\Cache\CacheCollectorInterface
+   */
+  protected $libraryDiscoveryCollector;
+
+  /**
+   * Constructs the settings form.
+   *
+   * @param \Drupal\Core\Config\ConfigFactoryInterface $config_factory
+   *   The config factory.
+   * @param \Drupal\Core\Config\TypedConfigManagerInterface $typed_config_manager
+   *   The typed config manager (ignored by ConfigFormBase before Drupal 10.2).
+   * @param \Drupal\Core\State\StateInterface $state
+   *   The state service.
+   * @param \Drupal\Core\Cache\CacheCollectorInterface $library_discovery_collector
+   *   The library discovery cache collector (library.discovery.collector).
+   */
+  public function __construct(ConfigFactoryInterface $config_factory, TypedConfigManagerInterface $typed_config_manager, StateInterface $state, CacheCollectorInterface $library_discovery_collector) {
+    parent::__construct($config_factory, $typed_config_manager);
+    $this->state = $state;
+    $this->libraryDiscoveryCollector = $library_discovery_collector;
+  }
+
+  /**
+   * {@inheritdoc}
+   */
+  public static function create(ContainerInterface $container) {
+    return new static(
+      $container->get('config.factory'),
+      $container->get('config.typed'),
+      $container->get('state'),
+      $container->get('library.discovery.collector'),
+    );
+  }
 
   /**
    * {@inheritdoc}
@@ -35,11 +92,15 @@ class SettingsForm extends ConfigFormBase {
       '#default_value' => $config->get('service_url'),
       '#required' => TRUE,
     ];
-    // Write-only: the stored key is never shown; an empty field keeps it.
+    // Write-only: the stored key is never sent back to the browser; an empty field keeps it.
+    $has_key = (string) $this->state->get(self::API_KEY_STATE, '') !== '';
     $form['api_key'] = [
       '#type' => 'password',
       '#title' => $this->t('API key'),
-      '#description' => $config->get('api_key') ? $this->t('Set. Type a new key to replace it.') : $this->t('Not set.'),
+      '#description' => $has_key
+        ? $this->t('A key is stored. Leave empty to keep it, or type a new key to replace it. It is kept in state, not in exported configuration.')
+        : $this->t('No key is stored. The widget stays off until one is set.'),
+      '#attributes' => ['autocomplete' => 'new-password'],
     ];
     $form['instance_id'] = [
       '#type' => 'textfield',
@@ -55,15 +116,19 @@ class SettingsForm extends ConfigFormBase {
    * {@inheritdoc}
    */
   public function submitForm(array &$form, FormStateInterface $form_state) {
-    $config = $this->config('service_widget.settings')
-      ->set('service_url', rtrim($form_state->getValue('service_url'), '/'))
-      ->set('instance_id', $form_state->getValue('instance_id'));
-    if ($form_state->getValue('api_key') !== '') {
-      $config->set('api_key', $form_state->getValue('api_key'));
+    $key = trim((string) $form_state->getValue('api_key'));
+    if ($key !== '') {
+      $this->state->set(self::API_KEY_STATE, $key);
     }
-    $config->save();
-    // The library's bundle URL depends on the service URL.
-    \Drupal::service('library.discovery')->clearCachedDefinitions();
+    // Saved on every submit: this invalidates the config:service_widget.settings cache tag that
+    // the page attachments carry, so pages cached with the old key are rebuilt.
+    $this->config('service_widget.settings')
+      ->set('service_url', rtrim($form_state->getValue('service_url'), '/'))
+      ->set('instance_id', $form_state->getValue('instance_id'))
+      ->save();
+    // The library's bundle URL depends on the service URL. (Clearing the collector is what
+    // library.discovery's clearCachedDefinitions() does, deprecated since Drupal 11.1.)
+    $this->libraryDiscoveryCollector->clear();
     parent::submitForm($form, $form_state);
   }
 

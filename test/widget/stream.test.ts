@@ -1,25 +1,21 @@
-import { randomBytes } from 'node:crypto';
 import type { Services } from '@service/core';
 import { createRateLimiter } from '@service/core/http';
 import { createMemoryLogger } from '@service/core/log';
 import type { LlmProvider, LlmTurn } from '@service/core/llm';
-import { testServices, useTestDatabase } from '@service/core/testing';
+import { useTestDatabase } from '@service/core/testing';
 import { createWidgetStreamHandler, widgetEventSchemas, type WidgetEventName } from '@service/core/widget';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCmsADouble, type CmsADouble } from '../helpers/cms-a-double.ts';
+import type { CmsADouble } from '../helpers/cms-a-double.ts';
+import { startWidgetSite, WIDGET_TEST_ADMIN as admin } from '../helpers/widget-site.ts';
 
 const t = useTestDatabase();
 let site: CmsADouble;
 let services: Services;
 let key: string;
-const admin = { type: 'ui', id: 'admin', email: 'a@acme.test', role: 'admin' } as const;
 const slug = 'cms-a-content-editor';
 
 beforeAll(async () => {
-  site = await startCmsADouble(`mcpkey_${randomBytes(8).toString('hex')}`);
-  services = testServices(t.db);
-  await services.connectorInstances.put(admin, { connector: 'cms_a', id: 'drupal', name: 'Drupal', siteUrl: site.siteUrl, credential: site.key });
-  ({ key } = await services.widgetKeys.rotate(admin, 'cms_a', 'drupal'));
+  ({ site, services, key } = await startWidgetSite(t.db));
   await services.widgetKeys.configure(admin, 'cms_a', 'drupal', { historyTurns: 3 });
 });
 
@@ -57,6 +53,7 @@ describe('the widget stream route', () => {
     const handler = createWidgetStreamHandler({
       streams: services.streams,
       widgetKeys: { ...services.widgetKeys, verify: async (...args) => (verified++, services.widgetKeys.verify(...args)) },
+      audit: services.audit,
       llm: () => services.llm,
       rateLimiter: createRateLimiter({ limit: 100, windowMs: 60_000 }),
       logger: createMemoryLogger(),
@@ -112,7 +109,7 @@ describe('the widget stream route', () => {
       },
       complete: () => Promise.reject(new Error('unused')),
     };
-    const handler = createWidgetStreamHandler({ streams: services.streams, widgetKeys: services.widgetKeys, llm: () => spy, rateLimiter: createRateLimiter({ limit: 100, windowMs: 60_000 }), logger: createMemoryLogger() });
+    const handler = createWidgetStreamHandler({ streams: services.streams, widgetKeys: services.widgetKeys, audit: services.audit, llm: () => spy, rateLimiter: createRateLimiter({ limit: 100, windowMs: 60_000 }), logger: createMemoryLogger() });
     const messages = Array.from({ length: 8 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `turn ${i}` }));
     await events(await handler(request({ itemId: '42', messages }), slug));
     expect(seen[0]!.messages.filter((m) => m.role !== 'system').map((m) => m.content)).toEqual(['turn 5', 'turn 6', 'turn 7']);
@@ -145,7 +142,7 @@ describe('the widget stream route', () => {
       complete: () => Promise.reject(new Error('not used')),
     };
     const logger = createMemoryLogger();
-    const handler = createWidgetStreamHandler({ streams: services.streams, widgetKeys: services.widgetKeys, llm: () => endless, rateLimiter: createRateLimiter({ limit: 100, windowMs: 60_000 }), logger });
+    const handler = createWidgetStreamHandler({ streams: services.streams, widgetKeys: services.widgetKeys, audit: services.audit, llm: () => endless, rateLimiter: createRateLimiter({ limit: 100, windowMs: 60_000 }), logger });
     const response = await handler(request(ask('Talk forever.')), slug);
     const reader = response.body!.getReader();
     expect(new TextDecoder().decode((await reader.read()).value)).toContain('event: text');

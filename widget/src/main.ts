@@ -1,4 +1,5 @@
 import { readConfig, type WidgetConfig } from './config.ts';
+import { isTurn, MAX_KEPT_TURNS, MAX_TURN_CHARS } from './history.ts';
 import { streamTurn, undoChanges, type Change, type Turn, type WidgetEventHandler } from './stream.ts';
 import { STYLES } from './styles.ts';
 
@@ -20,12 +21,19 @@ function mount(config: WidgetConfig) {
   document.body.append(host);
   const root = host.attachShadow({ mode: 'open' });
   const storageKey = `service-widget:${config.instanceId}:${config.agentSlug}:${config.itemId}`;
-  const history: Turn[] = JSON.parse(sessionStorage.getItem(storageKey) ?? '[]') as Turn[];
-  const save = () => sessionStorage.setItem(storageKey, JSON.stringify(history));
+  const history: Turn[] = load(storageKey);
+  const save = () => {
+    if (history.length > MAX_KEPT_TURNS) history.splice(0, history.length - MAX_KEPT_TURNS);
+    try {
+      sessionStorage.setItem(storageKey, JSON.stringify(history));
+    } catch {
+      // Storage full or blocked: the chat goes on, it is just not kept across reloads.
+    }
+  };
 
   const launcher = el('button', { className: 'launch', type: 'button', ariaLabel: 'Open assistant (Alt+Shift+A)', ariaExpanded: 'false' }, 'Assistant');
   const log = el('div', { className: 'log', role: 'log', ariaLive: 'polite' });
-  const input = el('textarea', { ariaLabel: 'Message the assistant', rows: 2, placeholder: 'Ask for a change…' });
+  const input = el('textarea', { ariaLabel: 'Message the assistant', rows: 2, placeholder: 'Ask for a change…', maxLength: MAX_TURN_CHARS });
   const send = el('button', { className: 'send', type: 'submit' }, 'Send');
   const close = el('button', { className: 'close', type: 'button', ariaLabel: 'Close assistant' }, '×');
   const form = el('form', {}, input, send);
@@ -39,6 +47,12 @@ function mount(config: WidgetConfig) {
     return node;
   };
   for (const turn of history) bubble(turn.role, turn.content);
+  /** A failure the user must see; the panel stays usable. */
+  const showError = (message: string) => {
+    const node = bubble('assistant', message);
+    node.classList.add('error');
+    node.setAttribute('role', 'alert');
+  };
 
   const open = () => {
     panel.hidden = false;
@@ -79,35 +93,56 @@ function mount(config: WidgetConfig) {
     }
   });
 
-  const handlers = (answer: HTMLElement): WidgetEventHandler => ({
-    text(content) {
-      answer.textContent += content;
-    },
-    changes(fields) {
-      log.append(diff(fields));
-    },
-    error(message) {
-      bubble('assistant', message).classList.add('error');
-      finish();
-    },
-    done(fallback) {
-      if (fallback && !answer.textContent) answer.textContent = 'No changes were made.';
-      finish();
-    },
-  });
-  let finish = () => {};
-  const run = (work: (on: WidgetEventHandler) => Promise<void>, record: boolean) => {
+  let busy = false;
+  /**
+   * Runs one request: Send is disabled until it ends, and it always ends (done, error, a
+   * rejected or a silent `work`) with Send enabled again; a failure is shown in the log.
+   */
+  const run = (work: (on: WidgetEventHandler) => Promise<void>, record: boolean, onFailure: () => void = () => {}) => {
+    busy = true;
     send.disabled = true;
     const answer = bubble('assistant', '');
-    finish = () => {
-      send.disabled = false;
+    let over = false;
+    const finish = (failure?: string) => {
+      if (over) return;
+      over = true;
+      if (failure !== undefined) {
+        if (!answer.textContent) answer.remove();
+        showError(failure);
+        onFailure();
+      }
       if (record && answer.textContent) {
         history.push({ role: 'assistant', content: answer.textContent });
         save();
       }
-      finish = () => {};
+      busy = false;
+      send.disabled = false;
     };
-    void work(handlers(answer));
+    const on: WidgetEventHandler = {
+      text(content) {
+        if (!over) answer.textContent += content;
+      },
+      changes(fields) {
+        if (!over) log.append(diff(fields));
+      },
+      error(message) {
+        finish(message || 'The assistant failed.');
+      },
+      done(fallback) {
+        if (fallback && !answer.textContent) answer.textContent = 'No changes were made.';
+        finish();
+      },
+    };
+    let started: Promise<void>;
+    try {
+      started = work(on);
+    } catch {
+      started = Promise.reject(new Error('not started'));
+    }
+    started.then(
+      () => finish('The assistant stopped without an answer.'),
+      () => finish('The assistant failed.'),
+    );
   };
 
   function diff(fields: Change[]): HTMLElement {
@@ -115,8 +150,10 @@ function mount(config: WidgetConfig) {
     for (const change of fields) table.append(el('tr', {}, el('td', {}, change.field), el('td', {}, el('del', {}, change.before)), el('td', {}, el('ins', {}, change.after))));
     const undo = el('button', { className: 'undo', type: 'button' }, 'Undo');
     undo.addEventListener('click', () => {
+      if (busy) return;
       undo.disabled = true;
-      run((on) => undoChanges(config, fields, on), false);
+      // A failed Undo may be tried again.
+      run((on) => undoChanges(config, fields, on), false, () => (undo.disabled = false));
     });
     return el('div', { className: 'changes' }, table, undo);
   }
@@ -124,13 +161,25 @@ function mount(config: WidgetConfig) {
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const text = input.value.trim();
-    if (!text || send.disabled) return;
+    if (!text || busy) return;
+    if (text.length > MAX_TURN_CHARS) return showError(`Messages are limited to ${MAX_TURN_CHARS} characters.`);
     input.value = '';
     history.push({ role: 'user', content: text });
     save();
     bubble('user', text);
+    // Only the recent turns the contract allows are sent (recentTurns), however long the chat.
     run((on) => streamTurn(config, history.slice(), on), true);
   });
+}
+
+/** The kept chat, or none when storage is empty, blocked or holds something else. */
+function load(storageKey: string): Turn[] {
+  try {
+    const stored: unknown = JSON.parse(sessionStorage.getItem(storageKey) ?? '[]');
+    return Array.isArray(stored) ? stored.filter(isTurn).slice(-MAX_KEPT_TURNS) : [];
+  } catch {
+    return [];
+  }
 }
 
 const config = readConfig();

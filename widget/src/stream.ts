@@ -1,8 +1,9 @@
 import { createParser } from 'eventsource-parser';
 import type { WidgetConfig } from './config.ts';
+import { parseFrame, type Change } from './frames.ts';
+import { recentTurns, type Turn } from './history.ts';
 
-export type Turn = { role: 'user' | 'assistant'; content: string };
-export type Change = { field: string; before: string; after: string };
+export type { Change, Turn };
 export type WidgetEventHandler = {
   text(content: string): void;
   changes(fields: Change[]): void;
@@ -10,50 +11,89 @@ export type WidgetEventHandler = {
   done(fallback: boolean): void;
 };
 
+/** With no byte from the service for this long the turn ends with an error (the server sends no keep-alives, an edit can take a while). */
+export const IDLE_TIMEOUT_MS = 180_000;
+
 const url = (config: WidgetConfig, action: 'stream' | 'undo') =>
   `${config.serviceUrl}/api/agents/${encodeURIComponent(config.agentSlug)}/${action}?instanceId=${encodeURIComponent(config.instanceId)}`;
 
+/**
+ * One request whose answer streams frozen events to `on`. Whatever happens (an HTTP error, a frame
+ * that fails the schema, a dropped or stalled connection, a handler that throws), exactly one of
+ * `on.error` or `on.done` is called, once, and the promise never rejects.
+ */
 async function post(config: WidgetConfig, action: 'stream' | 'undo', body: unknown, on: WidgetEventHandler): Promise<void> {
-  let response: Response;
-  try {
-    response = await fetch(url(config, action), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${config.apiKey}` },
-      body: JSON.stringify(body),
-    });
-  } catch {
-    return on.error('The assistant is unreachable.');
-  }
-  if (!response.ok || !response.body) {
-    const failure = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
-    return on.error(failure?.error?.message ?? `The assistant answered ${response.status}.`);
-  }
   let ended = false;
-  const parser = createParser({
-    onEvent(event) {
-      const data = JSON.parse(event.data) as Record<string, unknown>;
-      if (event.event === 'text') on.text(String(data.content ?? ''));
-      else if (event.event === 'changes') on.changes(data.fields as Change[]);
-      else if (event.event === 'error') {
-        ended = true;
-        on.error(String(data.message ?? 'The assistant failed.'));
-      } else if (event.event === 'done') {
-        ended = true;
-        on.done(data.fallback === true);
-      }
-    },
-  });
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    parser.feed(value);
+  const end = (final: () => void) => {
+    if (ended) return;
+    ended = true;
+    try {
+      final();
+    } catch {
+      // The panel's own handler failed; nothing more to tell it.
+    }
+  };
+  const fail = (message: string) => end(() => on.error(message));
+  const abort = new AbortController();
+  let idle: ReturnType<typeof setTimeout> | undefined;
+  const touch = () => {
+    clearTimeout(idle);
+    idle = setTimeout(() => abort.abort(), IDLE_TIMEOUT_MS);
+  };
+  let reader: ReadableStreamDefaultReader<string> | undefined;
+  try {
+    touch();
+    let response: Response;
+    try {
+      response = await fetch(url(config, action), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${config.apiKey}` },
+        body: JSON.stringify(body),
+        signal: abort.signal,
+      });
+    } catch {
+      return fail(abort.signal.aborted ? 'The assistant did not answer.' : 'The assistant is unreachable.');
+    }
+    if (!response.ok || !response.body) {
+      const failure = (await response.json().catch(() => null)) as { error?: { message?: unknown } } | null;
+      const message = failure?.error?.message;
+      return fail(typeof message === 'string' && message ? message : `The assistant answered ${response.status}.`);
+    }
+    const parser = createParser({
+      onEvent(event) {
+        if (ended) return;
+        const frame = parseFrame(event.event, event.data);
+        if (frame === null) return;
+        if (frame === false) return fail('The assistant sent an answer the widget cannot read.');
+        try {
+          if (frame.event === 'text') on.text(frame.data.content);
+          else if (frame.event === 'changes') on.changes(frame.data.fields);
+          else if (frame.event === 'error') end(() => on.error(frame.data.message));
+          else end(() => on.done(frame.data.fallback === true));
+        } catch {
+          fail('The answer could not be shown.');
+        }
+      },
+    });
+    reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    while (!ended) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      touch();
+      parser.feed(value);
+    }
+    fail('The answer was cut off.');
+  } catch {
+    fail(abort.signal.aborted ? 'The assistant stopped answering.' : 'The connection to the assistant was lost.');
+  } finally {
+    clearTimeout(idle);
+    // Ended early (a bad frame): stop reading, so the service stops the turn too.
+    void reader?.cancel().catch(() => undefined);
   }
-  if (!ended) on.error('The answer was cut off.');
 }
 
-/** Sends the history to the stream route and calls `on` for each frozen event as it arrives. */
-export const streamTurn = (config: WidgetConfig, messages: Turn[], on: WidgetEventHandler) => post(config, 'stream', { itemId: config.itemId, messages }, on);
+/** Sends the recent history (what the contract allows) to the stream route and calls `on` for each frozen event as it arrives. */
+export const streamTurn = (config: WidgetConfig, history: readonly Turn[], on: WidgetEventHandler) => post(config, 'stream', { itemId: config.itemId, messages: recentTurns(history) }, on);
 
 /** Asks the service to put the `before` values back on the draft; the result streams like a turn. */
 export const undoChanges = (config: WidgetConfig, fields: Change[], on: WidgetEventHandler) => post(config, 'undo', { itemId: config.itemId, fields }, on);

@@ -3,6 +3,7 @@ import type { Actor } from '../auth/index.ts';
 import type { Models } from '../db/index.ts';
 import type { Logger } from '../log/index.ts';
 import { DomainError } from '../errors/index.ts';
+import { boundDetails } from './summarise.ts';
 
 export interface AuditEntry {
   action: string;
@@ -24,7 +25,10 @@ export interface AuditPage {
 }
 
 export interface AuditLog {
-  /** Fire-and-forget: returns at once, never throws; a failed write is logged. */
+  /**
+   * Fire-and-forget: returns at once, never throws; a failed write is logged. `details` larger
+   * than MAX_AUDIT_DETAILS_BYTES are stored as their bounded summary (summariseInput).
+   */
   record(actor: Actor, entry: AuditEntry): void;
   list(options?: { limit?: number; cursor?: string | null }): Promise<AuditPage>;
   /** Resolves when every write started so far has settled (for orderly shutdown and tests). */
@@ -45,7 +49,7 @@ export function createAuditLog(models: Models, logger: Logger): AuditLog {
           action: entry.action,
           resourceType: entry.resourceType,
           resourceId: entry.resourceId,
-          details: entry.details ?? {},
+          details: boundDetails(entry.details),
           at: new Date(),
         }).catch((error: unknown) => {
           logger.error('audit write failed', { error, action: entry.action, resourceType: entry.resourceType, resourceId: entry.resourceId });

@@ -47,6 +47,35 @@ describe('primitive registry', () => {
     const registry = createPrimitiveRegistry({ primitives: [writeThing], audit });
     await registry.call(client(['demo']), 'demo_thing_update', { id: 'a1', title: 't' });
     await audit.flush();
-    expect((await audit.list()).items[0]).toMatchObject({ action: 'primitive.demo_thing_update', actor: { type: 'a2a', id: 'oauth:c' }, details: { input: { id: 'a1', title: 't' } } });
+    expect((await audit.list()).items[0]).toMatchObject({
+      action: 'primitive.demo_thing_update',
+      actor: { type: 'a2a', id: 'oauth:c' },
+      resourceId: 'a1',
+      details: { input: { id: { type: 'string', bytes: 2, preview: 'a1' }, title: { type: 'string', bytes: 1 } } },
+    });
+  });
+
+  it('audits a write with the instance and item and a bounded summary of its input, never the content', async () => {
+    const upload = definePrimitive({
+      name: 'demo_media_upload',
+      connector: 'demo',
+      description: 'test primitive',
+      input: z.object({ instanceId: z.string(), id: z.number(), filename: z.string(), dataBase64: z.string(), password: z.string() }),
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+      permission: 'write',
+      handler: async () => ({ ok: true }),
+    });
+    const audit = createAuditLog(t.db.models, createMemoryLogger());
+    const registry = createPrimitiveRegistry({ primitives: [upload], audit });
+    const dataBase64 = Buffer.alloc(3 * 1024 * 1024, 7).toString('base64');
+    await registry.call(client(['demo']), 'demo_media_upload', { instanceId: 'wp', id: 12, filename: 'a.png', dataBase64, password: 'app-password-secret' });
+    await audit.flush();
+    const row = (await audit.list()).items.find((item) => item.action === 'primitive.demo_media_upload')!;
+    expect(row).toMatchObject({ resourceType: 'demo', resourceId: 'wp/12' });
+    expect(row.details!.input).toMatchObject({ filename: { preview: 'a.png' }, dataBase64: { type: 'string', bytes: dataBase64.length }, password: { type: 'redacted' } });
+    const stored = JSON.stringify(row.details);
+    expect(Buffer.byteLength(stored)).toBeLessThanOrEqual(2 * 1024);
+    expect(stored).not.toContain(dataBase64.slice(0, 32));
+    expect(stored).not.toContain('app-password-secret');
   });
 });

@@ -1,4 +1,4 @@
-import type { AuditLog } from '../audit/index.ts';
+import { summariseInput, type AuditLog } from '../audit/index.ts';
 import { mayActorDo, type AgentAccessActor } from '../auth/index.ts';
 import { DomainError, parseOrThrow } from '../errors/index.ts';
 import type { Primitive } from './primitive.ts';
@@ -29,7 +29,10 @@ export function createPrimitiveRegistry(deps: { primitives: Primitive[]; audit: 
     const input = parseOrThrow(primitive.input, rawInput ?? {}, `Invalid input for ${name}`);
     const result = await primitive.handler({ actor }, input);
     if (primitive.permission === 'write') {
-      deps.audit.record(actor, { action: `primitive.${name}`, resourceType: primitive.connector, details: { input: input as Record<string, unknown> } });
+      // The row names the instance and item; the input is kept as a bounded summary, never whole.
+      const { instanceId, id } = input as { instanceId?: unknown; id?: unknown };
+      const resourceId = [instanceId, id].filter((part) => typeof part === 'string' || typeof part === 'number').join('/');
+      deps.audit.record(actor, { action: `primitive.${name}`, resourceType: primitive.connector, ...(resourceId ? { resourceId } : {}), details: { input: summariseInput(input) } });
     }
     return result;
   }

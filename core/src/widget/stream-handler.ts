@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { summariseChanges, type AuditLog } from '../audit/index.ts';
 import type { RouteActor } from '../auth/index.ts';
-import type { ConnectorUnit, StreamRegistry } from '../connectors/index.ts';
+import type { ConnectorUnit, ContentEditorResult, StreamRegistry } from '../connectors/index.ts';
 import { DomainError, parseOrThrow } from '../errors/index.ts';
 import { bearerToken, json, readBodyLimited, type RateLimiter } from '../http/index.ts';
 import type { LlmProvider } from '../llm/index.ts';
@@ -10,11 +11,13 @@ import type { WidgetKeys } from './widget-keys.ts';
 
 export const MAX_WIDGET_BODY_BYTES = 256 * 1024;
 export const MAX_WIDGET_TURNS = 100;
+/** The longest turn the stream route accepts, in characters (UTF-16 code units, as zod counts). */
+export const MAX_WIDGET_TURN_CHARS = 20_000;
 
 /** The widget's request body: its chat history and the id of the item open in the CMS. */
 const streamBodySchema = z.object({
   itemId: z.union([z.string().min(1).max(64), z.number().int().positive()]),
-  messages: z.array(z.object({ role: z.enum(['user', 'assistant']), content: z.string().min(1).max(20_000) })).min(1).max(MAX_WIDGET_TURNS),
+  messages: z.array(z.object({ role: z.enum(['user', 'assistant']), content: z.string().min(1).max(MAX_WIDGET_TURN_CHARS) })).min(1).max(MAX_WIDGET_TURNS),
 });
 
 const SYSTEM = 'You are the editing assistant inside a CMS editor. Answer briefly. When the user asks for a change to the open item, call the edit_content tool with the change as a task.';
@@ -106,9 +109,39 @@ interface WidgetDeps {
   llm: () => LlmProvider;
   rateLimiter: RateLimiter;
   logger: Logger;
+  /** Where the writes the widget causes are recorded. */
+  audit: AuditLog;
 }
 
 const actorFor = (guarded: Guarded, path: string): RouteActor => ({ type: 'route', id: `widget:${guarded.unit.name}:${guarded.instanceId}`, route: path });
+
+/**
+ * Runs one write the widget causes (an edit, an Undo) and records it in the audit log, whatever
+ * its outcome: a failed edit may still have written (a draft revision, a demotion to draft). The
+ * row names the connector (`resourceType`) and `<instance>/<item>` (`resourceId`); its details are
+ * bounded: field names and byte sizes, never the values.
+ */
+async function auditedWrite(
+  deps: WidgetDeps,
+  actor: RouteActor,
+  guarded: Guarded,
+  action: 'widget.edit' | 'widget.undo',
+  itemId: string,
+  details: Record<string, unknown>,
+  write: () => Promise<ContentEditorResult>,
+): Promise<ContentEditorResult> {
+  const { audit } = deps;
+  const row = { action, resourceType: guarded.unit.name, resourceId: `${guarded.instanceId}/${itemId}` };
+  const base = { instanceId: guarded.instanceId, itemId, ...details };
+  try {
+    const result = await write();
+    audit.record(actor, { ...row, details: { ...base, outcome: result.noChanges ? 'unchanged' : 'changed', nodeId: result.nodeId, postId: result.postId, fields: summariseChanges(result.changes) } });
+    return result;
+  } catch (error) {
+    audit.record(actor, { ...row, details: { ...base, outcome: 'failed', error: error instanceof DomainError ? error.code : 'INTERNAL' } });
+    throw error;
+  }
+}
 
 /**
  * `/api/agents/<slug>/stream`: after the guard, the body (400/413) and an LLM turn whose
@@ -138,8 +171,9 @@ export function createWidgetStreamHandler(deps: WidgetDeps) {
           edited = true;
           const task = String((part.call.input as { task?: unknown }).task ?? history.at(-1)!.content);
           // The widget key unlocks this one tool only: the content editor, with its input validated.
-          const input = editor.input.parse({ instanceId, id: body.itemId, task });
-          const result = await unit.contentEditor.run(actorFor(guarded, new URL(request.url).pathname), input as never);
+          const input = editor.input.parse({ instanceId, id: body.itemId, task }) as { id: string | number };
+          const actor = actorFor(guarded, new URL(request.url).pathname);
+          const result = await auditedWrite(deps, actor, guarded, 'widget.edit', String(input.id), { taskBytes: Buffer.byteLength(task) }, () => unit.contentEditor.run(actor, input as never));
           if (result.noChanges) return send({ event: 'done', data: { fallback: true } });
           send({ event: 'changes', data: { fields: result.changes, nodeId: result.nodeId, postId: result.postId } });
         }
@@ -163,15 +197,21 @@ export function createWidgetUndoHandler(deps: WidgetDeps) {
     const guarded = await guard(deps, request, slug);
     if (guarded instanceof Response) return guarded;
     let body: z.infer<typeof undoBodySchema>;
+    let itemId: string;
     try {
       body = await readBody(request, undoBodySchema);
+      // The item id is checked as the content editor's input checks it, so the write and its audit row name a real item.
+      const editor = guarded.unit.primitives.find((p) => p.name === guarded.unit.widgetChatTool.primitive)!;
+      itemId = String(parseOrThrow(z.object({ itemId: editor.input.shape.id as z.ZodType }), { itemId: body.itemId }, 'Invalid body').itemId);
     } catch (error) {
       const domain = error as DomainError;
       return json({ error: domain.toPublicJSON() }, { status: domain.httpStatus, headers: cors(guarded.origin) });
     }
     return eventStream(guarded.origin, deps.logger, request.signal, async (send) => {
       const values = Object.fromEntries(body.fields.map((change) => [change.field, change.before]));
-      const result = await guarded.unit.restore(actorFor(guarded, new URL(request.url).pathname), { instanceId: guarded.instanceId, id: String(body.itemId), values });
+      const actor = actorFor(guarded, new URL(request.url).pathname);
+      const requestedFields = body.fields.map((change) => change.field.slice(0, 64));
+      const result = await auditedWrite(deps, actor, guarded, 'widget.undo', itemId, { requestedFields }, () => guarded.unit.restore(actor, { instanceId: guarded.instanceId, id: itemId, values }));
       if (result.noChanges) return send({ event: 'done', data: { fallback: true } });
       send({ event: 'changes', data: { fields: result.changes, nodeId: result.nodeId, postId: result.postId } });
       send({ event: 'done', data: {} });

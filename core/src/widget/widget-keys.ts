@@ -10,6 +10,8 @@ const newKey = () => `swk_${randomBytes(32).toString('base64url')}`;
 const hash = (key: string) => createHash('sha256').update(key).digest('base64url');
 
 export const DEFAULT_HISTORY_TURNS = 10;
+/** The most turns an instance may pass to the LLM (`historyTurns`); the widget never sends more. */
+export const MAX_HISTORY_TURNS = 50;
 const CACHE_MS = 1_000;
 
 export interface WidgetSettings {
@@ -74,7 +76,7 @@ export function createWidgetKeys(deps: { models: Models; audit: AuditLog }) {
       const set: Record<string, unknown> = {};
       if (input.allowedOrigins) set['widget.allowedOrigins'] = origins;
       if (input.historyTurns !== undefined) {
-        if (!Number.isInteger(input.historyTurns) || input.historyTurns < 1 || input.historyTurns > 50) throw new DomainError('VALIDATION_FAILED', 'historyTurns must be 1 to 50', { details: [{ path: 'historyTurns', reason: '1 to 50' }] });
+        if (!Number.isInteger(input.historyTurns) || input.historyTurns < 1 || input.historyTurns > MAX_HISTORY_TURNS) throw new DomainError('VALIDATION_FAILED', `historyTurns must be 1 to ${MAX_HISTORY_TURNS}`, { details: [{ path: 'historyTurns', reason: `1 to ${MAX_HISTORY_TURNS}` }] });
         set['widget.historyTurns'] = input.historyTurns;
       }
       await ConnectorInstance.updateOne({ _id: instanceId, connector }, { $set: set });

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Services } from '@service/core';
 import { createSeamRouter, sendWebResponse, toWebRequest } from '@service/core/http';
 import type { Logger } from '@service/core/log';
+import { BASE_SECURITY_HEADERS, withSeamSecurityHeaders } from './app/http-security.server.ts';
 
 /**
  * Every machine-facing route and the core handler that serves it. These are matched before
@@ -42,16 +43,16 @@ export function createSeamListener(services: Services, logger: Logger) {
     try {
       request = toWebRequest(req, `http://${req.headers.host ?? fallbackHost}`, res);
     } catch {
-      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'BAD_REQUEST', message: 'Malformed request URL' } }));
+      res.writeHead(400, { ...BASE_SECURITY_HEADERS, 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'BAD_REQUEST', message: 'Malformed request URL' } }));
       return true;
     }
     route
       .handle(request, route.params)
-      .then((response) => sendWebResponse(res, response))
+      .then((response) => sendWebResponse(res, withSeamSecurityHeaders(response)))
       .catch((error: unknown) => {
         logger.error('seam handler failed', { error, path });
         if (res.headersSent) return void res.destroy();
-        res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'INTERNAL', message: 'Internal error' } }));
+        res.writeHead(500, { ...BASE_SECURITY_HEADERS, 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'INTERNAL', message: 'Internal error' } }));
       });
     return true;
   };

@@ -9,6 +9,7 @@ import { startAgentRuntime, type AgentRuntime } from '@service/core/runtime';
 import { createLogger } from '@service/core/log';
 import { findFreePort, isPortFree } from '@service/core/net';
 import { createSeamListener } from './seam-routes.ts';
+import { adminSecurityHeaders, cspNonce, isCrossSiteRequest, trustedOrigins } from './app/http-security.server.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dev = process.argv.includes('--dev');
@@ -44,12 +45,28 @@ async function main() {
     app.use('/assets', express.static(path.join(here, 'build/client/assets'), { immutable: true, maxAge: '1y' }));
     app.use(express.static(path.join(here, 'build/client'), { maxAge: '1h' }));
   }
-  app.all('*', createRequestHandler({ build, getLoadContext: () => ({ services }) }));
+  // Each admin response's CSP nonce, for entry.server.tsx to put on the page's inline scripts.
+  const nonces = new WeakMap<http.IncomingMessage, string>();
+  app.all('*', createRequestHandler({ build, getLoadContext: (req) => ({ services, cspNonce: nonces.get(req), clientAddress: req.socket.remoteAddress }) }));
+
+  // The admin UI is cookie-authenticated: its security headers go on every answer, and a
+  // browser's state-changing request from another site is refused before anything reads it.
+  const origins = trustedOrigins(config.baseUrl);
+  const adminUi = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const nonce = dev ? undefined : cspNonce();
+    if (nonce) nonces.set(req, nonce);
+    for (const [name, value] of Object.entries(adminSecurityHeaders({ nonce, dev }))) res.setHeader(name, value);
+    if (isCrossSiteRequest(req.method, req.headers, origins)) {
+      res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }).end('Cross-site request refused\n');
+      return;
+    }
+    app(req, res);
+  };
 
   // Machine-facing routes go straight to their core handlers; everything else is the admin UI.
   const seam = createSeamListener(services, logger);
   const server = http.createServer((req, res) => {
-    if (!seam(req, res)) app(req, res);
+    if (!seam(req, res)) adminUi(req, res);
   });
   server.listen(config.port, config.host, () => {
     const address = server.address();

@@ -3,6 +3,10 @@ import type { Services } from '@service/core';
 declare module '@remix-run/node' {
   interface AppLoadContext {
     services: Services;
+    /** The peer address of the connection (server.ts): what sign-in throttling counts per client. */
+    clientAddress?: string;
+    /** This response's CSP nonce (server.ts): every inline script the page renders carries it. */
+    cspNonce?: string;
   }
 }
 

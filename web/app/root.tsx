@@ -1,10 +1,13 @@
 import type { LinksFunction } from '@remix-run/node';
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteError } from '@remix-run/react';
+import { useNonce } from './nonce.ts';
 import styles from './styles/app.css?url';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: styles }];
 
 export function Layout({ children }: { children: React.ReactNode }) {
+  // The Content-Security-Policy admits inline scripts only with this response's nonce.
+  const nonce = useNonce();
   return (
     <html lang="en">
       <head>
@@ -15,8 +18,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body>
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );
@@ -30,13 +33,31 @@ export function ErrorBoundary() {
   const error = useRouteError();
   const title = isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : 'Something went wrong';
   const detail = isRouteErrorResponse(error) && typeof error.data === 'string' ? error.data : null;
+  const outage = isRouteErrorResponse(error) ? asOutage(error.data) : null;
   return (
     <main className="centered">
       <h1>{title}</h1>
       {detail ? <p>{detail}</p> : null}
+      {outage ? (
+        <>
+          <p role="alert">{outage.message}</p>
+          <p>
+            Health: <strong data-testid="health-status">{outage.status}</strong>
+            {outage.database ? ` · database ${outage.database}` : null}. Nobody was signed out; reload once the database answers again.
+          </p>
+        </>
+      ) : null}
       <p>
         <a href="/administration">Back to Administration</a>
       </p>
     </main>
   );
+}
+
+/** The body of a 503 (auth/session.server.ts `unavailableOr`): the error and what /healthz reported. */
+function asOutage(data: unknown): { message: string; status: string; database: string | null } | null {
+  const body = data as { error?: { message?: unknown }; health?: { status?: unknown; checks?: { database?: { status?: unknown } } } } | null;
+  if (!body || typeof body !== 'object' || !body.health || typeof body.health.status !== 'string') return null;
+  const database = body.health.checks?.database?.status;
+  return { message: typeof body.error?.message === 'string' ? body.error.message : 'The service is unavailable', status: body.health.status, database: typeof database === 'string' ? database : null };
 }

@@ -1,9 +1,32 @@
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { createSlots } from './slots.ts';
+
+/**
+ * Every derivation holds ~64 MiB while it runs (and a libuv thread), so the whole process runs
+ * at most SCRYPT_CONCURRENCY at once; a burst queues up to SCRYPT_MAX_WAITING more for at most
+ * SCRYPT_MAX_WAIT_MS, and anything beyond is refused (RATE_LIMITED) rather than held in memory.
+ */
+export const SCRYPT_CONCURRENCY = 2;
+export const SCRYPT_MAX_WAITING = 16;
+export const SCRYPT_MAX_WAIT_MS = 10_000;
+
+const slots = createSlots({
+  concurrency: SCRYPT_CONCURRENCY,
+  maxWaiting: SCRYPT_MAX_WAITING,
+  maxWaitMs: SCRYPT_MAX_WAIT_MS,
+  busyMessage: 'The server is busy checking other passwords. Try again in a moment.',
+});
 
 const scrypt = (password: string, salt: Buffer, keylen: number, options: ScryptOptions) =>
-  new Promise<Buffer>((resolve, reject) =>
-    scryptCallback(password, salt, keylen, options, (error, key) => (error ? reject(error) : resolve(key))),
+  slots.run(
+    () =>
+      new Promise<Buffer>((resolve, reject) =>
+        scryptCallback(password, salt, keylen, options, (error, key) => (error ? reject(error) : resolve(key))),
+      ),
   );
+
+/** How many scrypt derivations run and wait in this process right now. */
+export const scryptLoad = () => slots.load();
 
 /** OWASP's scrypt floor (N=2^17, r=8, p=1) costs ~128 MiB per hash; this keeps 64 MiB. */
 const PARAMS = { N: 2 ** 16, r: 8, p: 1 } as const;
@@ -35,6 +58,13 @@ export async function verifyPassword(password: string, stored: string): Promise<
 /** A hash of a random password: verifying against it costs what a real check costs. */
 let decoy: Promise<string> | undefined;
 export function decoyHash(): Promise<string> {
-  decoy ??= hashPassword(randomBytes(16).toString('base64url'));
+  if (!decoy) {
+    const made = hashPassword(randomBytes(16).toString('base64url'));
+    // A refused derivation (no scrypt slot) must not stay cached: the next caller tries again.
+    made.catch(() => {
+      if (decoy === made) decoy = undefined;
+    });
+    decoy = made;
+  }
   return decoy;
 }

@@ -1,14 +1,17 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Models } from '../db/index.ts';
 import type { UiActor } from './actor.ts';
-import type { UserStore } from './users.ts';
+import { databaseUnavailable, type UserStore } from './users.ts';
 
 export const SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 export interface SessionStore {
   /** Creates a session row and returns the opaque id for the cookie. Only its hash is stored. */
   create(actor: UiActor, meta?: { userAgent?: string }): Promise<{ sessionId: string; expiresAt: Date }>;
-  /** The session's user, or null when the id is unknown, expired or signed out. */
+  /**
+   * The session's user, or null when the id is unknown, expired or signed out. A database that
+   * does not answer is DEPENDENCY_UNAVAILABLE (503), never null.
+   */
   resolve(sessionId: string): Promise<UiActor | null>;
   destroy(sessionId: string): Promise<void>;
 }
@@ -28,7 +31,11 @@ export function createSessionStore(models: Models, users: UserStore, now: () => 
 
     async resolve(sessionId) {
       if (!sessionId || sessionId.length > 128) return null;
-      const session = await Session.findById(hashId(sessionId)).lean();
+      const session = await Session.findById(hashId(sessionId))
+        .lean()
+        .catch((error: unknown) => {
+          throw databaseUnavailable(error, 'the session could not be checked');
+        });
       if (!session || session.expiresAt.getTime() <= now().getTime()) return null;
       return users.findActor(String(session.userId));
     },

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { A2A_PERMISSIONS } from '@service/core/db';
 import { serverCaller } from '~/trpc/handler.server.ts';
+import { readAdminForm } from '~/auth/form.server.ts';
 import { formAction } from '~/ui/action-result.server.ts';
 import { Failure } from '~/ui/Failure.tsx';
 
@@ -16,8 +17,8 @@ const agentsOf = (form: FormData) => String(form.get('allowedAgents') ?? '').spl
 const permissionsOf = (form: FormData) => A2A_PERMISSIONS.filter((p) => form.get(`permission.${p}`) === 'on');
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.formData();
   return formAction(async () => {
+    const form = await readAdminForm(request, context.services);
     const caller = await serverCaller(request, context.services);
     const clientId = String(form.get('clientId') ?? '');
     switch (form.get('intent')) {

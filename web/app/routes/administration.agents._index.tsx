@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { serverCaller } from '~/trpc/handler.server.ts';
+import { readAdminForm } from '~/auth/form.server.ts';
 import { formAction } from '~/ui/action-result.server.ts';
 import { Failure } from '~/ui/Failure.tsx';
 import { VisibilityBadge } from '~/ui/VisibilityBadge.tsx';
@@ -15,9 +16,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.formData();
-  const caller = await serverCaller(request, context.services);
   return formAction(async () => {
+    const form = await readAdminForm(request, context.services);
+    const caller = await serverCaller(request, context.services);
     if (form.get('intent') === 'example') {
       const created = await caller.agents.createFromExample({ example: String(form.get('example')) });
       return { notice: `Compiled ${created.packageName}@${created.version}` };

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { serverCaller } from '~/trpc/handler.server.ts';
+import { readAdminForm } from '~/auth/form.server.ts';
 import { formAction } from '~/ui/action-result.server.ts';
 import { Failure } from '~/ui/Failure.tsx';
 
@@ -22,9 +23,9 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const page = pageOf(params.page);
-  const form = await request.formData();
-  const instanceId = String(form.get('instanceId') ?? '');
   return formAction(async () => {
+    const form = await readAdminForm(request, context.services);
+    const instanceId = String(form.get('instanceId') ?? '');
     const caller = await serverCaller(request, context.services);
     switch (form.get('intent')) {
       case 'rotate':

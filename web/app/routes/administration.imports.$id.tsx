@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { serverCaller } from '~/trpc/handler.server.ts';
+import { readAdminForm } from '~/auth/form.server.ts';
 import { formAction } from '~/ui/action-result.server.ts';
 import { Failure } from '~/ui/Failure.tsx';
 import { Diff, JobSteps, ShownFiles } from '~/ui/JobSteps.tsx';
@@ -16,8 +17,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  const form = await request.formData();
   return formAction(async () => {
+    const form = await readAdminForm(request, context.services);
     const caller = await serverCaller(request, context.services);
     const id = params.id ?? '';
     if (form.get('intent') === 'discard') await caller.imports.discard({ id });

@@ -3,6 +3,7 @@ import { redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from '@remix-run/react';
 import type { RegistryListingItem } from '@service/core/registry';
 import { serverCaller } from '~/trpc/handler.server.ts';
+import { readAdminForm } from '~/auth/form.server.ts';
 import { formAction } from '~/ui/action-result.server.ts';
 import { Failure } from '~/ui/Failure.tsx';
 import { LockedDemote, PromoteButton } from '~/ui/PromoteButton.tsx';
@@ -28,8 +29,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.formData();
   return formAction(async () => {
+    const form = await readAdminForm(request, context.services);
     const caller = await serverCaller(request, context.services);
     if (form.get('intent') === 'promote') {
       const { jobId } = await caller.extensions.promote({ id: String(form.get('id') ?? '') });

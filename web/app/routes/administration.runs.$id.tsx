@@ -3,6 +3,7 @@ import { data } from '@remix-run/node';
 import { useActionData, useLoaderData, useNavigation, useRevalidator } from '@remix-run/react';
 import { useEffect } from 'react';
 import { serverCaller } from '~/trpc/handler.server.ts';
+import { readAdminForm } from '~/auth/form.server.ts';
 import { formAction } from '~/ui/action-result.server.ts';
 import { Failure } from '~/ui/Failure.tsx';
 import { HitlForm } from '~/ui/HitlForm.tsx';
@@ -15,8 +16,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  const form = await request.formData();
   return formAction(async () => {
+    const form = await readAdminForm(request, context.services);
     const caller = await serverCaller(request, context.services);
     const { run, events } = await caller.runs.get({ id: params.id ?? '', afterSeq: 0 });
     const interrupt = pendingInterrupt(run, events);

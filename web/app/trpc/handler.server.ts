@@ -1,5 +1,6 @@
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import type { Services } from '@service/core';
+import { isAdmin } from '@service/core/auth';
 import { errorResponse, readBytesLimited } from '@service/core/http';
 import { getUser } from '../auth/session.server.ts';
 import { appRouter, createCaller } from './router.server.ts';
@@ -15,21 +16,37 @@ export async function createContext(request: Request, services: Services): Promi
 /** Large enough for a zip import sent as base64 (5 MiB → ~6.7 MB), small enough to refuse floods. */
 export const MAX_TRPC_BODY_BYTES = 8 * 1024 * 1024;
 
+/**
+ * The session is resolved before the body: an admin's body is read up to the limit, anyone
+ * else's is not read at all (every procedure is admin-only and refuses before it reads input).
+ * A database outage while resolving the session is the 503 with the health state.
+ */
 export async function handleTrpc(request: Request, services: Services): Promise<Response> {
+  let context: TrpcContext;
+  try {
+    context = await createContext(request, services);
+  } catch (error) {
+    if (error instanceof Response) return error;
+    throw error;
+  }
   let req = request;
   if (request.method === 'POST') {
-    try {
-      const body = await readBytesLimited(request, MAX_TRPC_BODY_BYTES);
-      req = new Request(request.url, { method: 'POST', headers: request.headers, body: new Uint8Array(body) });
-    } catch (error) {
-      return errorResponse(error);
+    if (!isAdmin(context.actor)) {
+      req = new Request(request.url, { method: 'POST', headers: request.headers, body: new Uint8Array() });
+    } else {
+      try {
+        const body = await readBytesLimited(request, MAX_TRPC_BODY_BYTES);
+        req = new Request(request.url, { method: 'POST', headers: request.headers, body: new Uint8Array(body) });
+      } catch (error) {
+        return errorResponse(error);
+      }
     }
   }
   return fetchRequestHandler({
     endpoint: TRPC_ENDPOINT,
     req,
     router: appRouter,
-    createContext: () => createContext(request, services),
+    createContext: () => context,
   });
 }
 

@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import { createAuditLog } from '../audit/index.ts';
+import { createMemoryLogger } from '../log/index.ts';
+import { useTestDatabase } from '../testing/index.ts';
+import { createSessionStore, createSignIn, createSignInThrottle, createUserStore, scryptLoad, SCRYPT_CONCURRENCY, SCRYPT_MAX_WAITING, SIGN_IN_FAILED_ACTION, SIGN_IN_LIMITS, verifyPassword } from './index.ts';
+import { hashPassword } from './passwords.ts';
+import { createSlots } from './slots.ts';
+
+const t = useTestDatabase();
+
+const PASSWORD = 'correct horse battery';
+
+describe('sign-in throttling (issue 11, item 8)', () => {
+  it('refuses an account after 5 failures in its window, even with the right password, and audits every failure without the password', async () => {
+    const users = createUserStore(t.db.models);
+    await users.create({ email: 'throttled@example.com', password: PASSWORD, role: 'admin' });
+    const audit = createAuditLog(t.db.models, createMemoryLogger());
+    const signIn = createSignIn({ users, audit });
+    for (let i = 0; i < SIGN_IN_LIMITS.account.failures; i++) {
+      await expect(signIn.attempt({ email: 'Throttled@example.com', password: `wrong password ${i}`, address: `10.0.0.${i}` })).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+    }
+    const refused = await signIn.attempt({ email: 'throttled@example.com', password: PASSWORD, address: '10.0.1.1' }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: 'RATE_LIMITED', httpStatus: 429 });
+    expect((refused as Error).message).toMatch(/^Too many failed sign-in attempts\. Wait 15 minutes and try again\.$/);
+    expect((refused as { details: { retryAfterSeconds: number } }).details.retryAfterSeconds).toBeGreaterThan(14 * 60);
+
+    await audit.flush();
+    const rows = await t.db.models.AuditEvent.find({ action: SIGN_IN_FAILED_ACTION, resourceId: 'throttled@example.com' }).lean();
+    expect(rows.filter((r) => (r.details as { reason: string }).reason === 'invalid_credentials')).toHaveLength(5);
+    expect(rows.filter((r) => (r.details as { reason: string }).reason === 'throttled')).toHaveLength(1);
+    expect(JSON.stringify(rows)).not.toMatch(/wrong password|correct horse/);
+    expect(rows[0]).toMatchObject({ actorType: 'route', resourceType: 'user', details: { address: '10.0.0.0' } });
+  });
+
+  it('refuses a client address after 20 failures across accounts, and only that address', async () => {
+    const users = createUserStore(t.db.models);
+    await users.create({ email: 'addr@example.com', password: PASSWORD, role: 'admin' });
+    const signIn = createSignIn({ users, audit: createAuditLog(t.db.models, createMemoryLogger()) });
+    for (let i = 0; i < SIGN_IN_LIMITS.address.failures; i++) {
+      await expect(signIn.attempt({ email: `nobody-${i}@example.com`, password: 'a wrong password', address: '192.0.2.7' })).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+    }
+    await expect(signIn.attempt({ email: 'addr@example.com', password: PASSWORD, address: '192.0.2.7' })).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+    await expect(signIn.attempt({ email: 'addr@example.com', password: PASSWORD, address: '192.0.2.8' })).resolves.toMatchObject({ email: 'addr@example.com' });
+  });
+
+  it('counts attempts still in flight, so a concurrent burst cannot pass the limit before the first one fails', async () => {
+    const users = createUserStore(t.db.models);
+    const signIn = createSignIn({ users, audit: createAuditLog(t.db.models, createMemoryLogger()) });
+    const results = await Promise.allSettled(Array.from({ length: 12 }, () => signIn.attempt({ email: 'burst@example.com', password: 'a wrong password', address: '198.51.100.1' })));
+    const codes = results.map((r) => (r.status === 'rejected' ? (r.reason as { code: string }).code : 'ok'));
+    expect(codes.filter((c) => c === 'UNAUTHENTICATED')).toHaveLength(SIGN_IN_LIMITS.account.failures);
+    expect(codes.filter((c) => c === 'RATE_LIMITED')).toHaveLength(12 - SIGN_IN_LIMITS.account.failures);
+  });
+
+  it('opens again when the window closes, and a success starts the account over', () => {
+    let clock = 0;
+    const throttle = createSignInThrottle({ now: () => clock });
+    const fail = () => {
+      const d = throttle.begin({ account: 'a', address: 'x' });
+      if (d.allowed) d.settle('failure');
+      return d.allowed;
+    };
+    for (let i = 0; i < 4; i++) expect(fail()).toBe(true);
+    const ok = throttle.begin({ account: 'a', address: 'x' });
+    expect(ok.allowed).toBe(true);
+    if (ok.allowed) ok.settle('success');
+    for (let i = 0; i < 5; i++) expect(fail()).toBe(true);
+    expect(fail()).toBe(false);
+    clock += SIGN_IN_LIMITS.account.windowMs;
+    expect(fail()).toBe(true);
+  });
+});
+
+describe('scrypt concurrency (issue 11, item 8)', () => {
+  it('runs at most SCRYPT_CONCURRENCY derivations at once in the process; the rest wait', async () => {
+    const stored = await hashPassword(PASSWORD);
+    const checks = Array.from({ length: 6 }, () => verifyPassword(PASSWORD, stored));
+    expect(scryptLoad()).toEqual({ active: SCRYPT_CONCURRENCY, waiting: 6 - SCRYPT_CONCURRENCY });
+    let peak = 0;
+    const timer = setInterval(() => (peak = Math.max(peak, scryptLoad().active)), 1);
+    expect(await Promise.all(checks)).toEqual(Array(6).fill(true));
+    clearInterval(timer);
+    expect(peak).toBeLessThanOrEqual(SCRYPT_CONCURRENCY);
+    expect(scryptLoad()).toEqual({ active: 0, waiting: 0 });
+  });
+
+  it('refuses attempts past the queue at once, with RATE_LIMITED', async () => {
+    const stored = await hashPassword(PASSWORD);
+    const results = await Promise.allSettled(Array.from({ length: SCRYPT_CONCURRENCY + SCRYPT_MAX_WAITING + 3 }, () => verifyPassword(PASSWORD, stored)));
+    const refused = results.filter((r) => r.status === 'rejected');
+    expect(refused).toHaveLength(3);
+    expect((refused[0] as PromiseRejectedResult).reason).toMatchObject({ code: 'RATE_LIMITED' });
+  });
+
+  it('refuses a waiter whose bounded wait runs out', async () => {
+    const slots = createSlots({ concurrency: 1, maxWaiting: 5, maxWaitMs: 20, busyMessage: 'busy' });
+    let release!: () => void;
+    const holder = slots.run(() => new Promise<void>((resolve) => (release = resolve)));
+    await expect(slots.run(async () => 'late')).rejects.toMatchObject({ code: 'RATE_LIMITED', message: 'busy' });
+    expect(slots.load()).toEqual({ active: 1, waiting: 0 });
+    release();
+    await holder;
+    await expect(slots.run(async () => 'now')).resolves.toBe('now');
+  });
+});
+
+describe('a database outage is not "signed out" (issue 11, item 13)', () => {
+  it('findActor and resolve answer DEPENDENCY_UNAVAILABLE when the users read fails, null only for an unknown user', async () => {
+    const users = createUserStore(t.db.models);
+    const actor = await users.create({ email: 'outage@example.com', password: PASSWORD, role: 'admin' });
+    const sessions = createSessionStore(t.db.models, users);
+    const { sessionId } = await sessions.create(actor);
+    await expect(users.findActor('000000000000000000000000')).resolves.toBeNull();
+    await expect(users.findActor('not an id')).resolves.toBeNull();
+
+    const findById = t.db.models.User.findById;
+    const failing = () => ({ lean: () => Promise.reject(Object.assign(new Error('connection <monitor> to 127.0.0.1:27017 closed'), { name: 'MongoNetworkError' })) });
+    (t.db.models.User as unknown as { findById: unknown }).findById = failing;
+    try {
+      await expect(users.findActor(actor.id)).rejects.toMatchObject({ code: 'DEPENDENCY_UNAVAILABLE', httpStatus: 503 });
+      await expect(sessions.resolve(sessionId)).rejects.toMatchObject({ code: 'DEPENDENCY_UNAVAILABLE' });
+    } finally {
+      (t.db.models.User as unknown as { findById: unknown }).findById = findById;
+    }
+    await expect(sessions.resolve(sessionId)).resolves.toMatchObject({ id: actor.id });
+  });
+});

@@ -1,0 +1,57 @@
+import type { AuditLog } from '../audit/index.ts';
+import { DomainError, isDomainError } from '../errors/index.ts';
+import type { RouteActor, UiActor } from './actor.ts';
+import { createSignInThrottle, type SignInThrottle } from './sign-in-throttle.ts';
+import type { UserStore } from './users.ts';
+
+export const SIGN_IN_FAILED_ACTION = 'auth.sign_in.failed';
+
+/** Who a failed attempt is recorded as: nobody is signed in yet, so the sign-in route itself. */
+const SIGN_IN_ROUTE: RouteActor = { type: 'route', id: 'sign-in', route: '/sign-in' };
+
+export interface SignIn {
+  /**
+   * The user's actor when the password matches. Refused with RATE_LIMITED (details carry
+   * `retryAfterSeconds`) while the account or the client address is throttled, with
+   * UNAUTHENTICATED for a wrong password or an unknown user. Failures are audited, never with
+   * the password.
+   */
+  attempt(input: { email: string; password: string; address?: string }): Promise<UiActor>;
+}
+
+export function createSignIn(deps: { users: UserStore; audit: AuditLog; throttle?: SignInThrottle }): SignIn {
+  const throttle = deps.throttle ?? createSignInThrottle();
+  return {
+    async attempt({ email, password, address = 'unknown' }) {
+      // The same form as the users' lookup, bounded so a key stays small whatever was typed.
+      const account = email.trim().toLowerCase().slice(0, 320);
+      const decision = throttle.begin({ account, address });
+      if (!decision.allowed) {
+        if (decision.first) {
+          deps.audit.record(SIGN_IN_ROUTE, { action: SIGN_IN_FAILED_ACTION, resourceType: 'user', resourceId: account, details: { address, reason: 'throttled', scope: decision.scope } });
+        }
+        throw tooManyAttempts(decision.retryAfterSeconds);
+      }
+      try {
+        const user = await deps.users.verifyCredentials(email, password);
+        decision.settle('success');
+        return user;
+      } catch (error) {
+        if (isDomainError(error) && error.code === 'UNAUTHENTICATED') {
+          decision.settle('failure');
+          deps.audit.record(SIGN_IN_ROUTE, { action: SIGN_IN_FAILED_ACTION, resourceType: 'user', resourceId: account, details: { address, reason: 'invalid_credentials' } });
+        } else {
+          // Busy (no scrypt slot) or the database: no verdict on the password, nothing counted.
+          decision.settle('undecided');
+        }
+        throw error;
+      }
+    },
+  };
+}
+
+function tooManyAttempts(retryAfterSeconds: number): DomainError {
+  const minutes = Math.ceil(retryAfterSeconds / 60);
+  const wait = retryAfterSeconds < 60 ? `${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}` : `${minutes} minute${minutes === 1 ? '' : 's'}`;
+  return new DomainError('RATE_LIMITED', `Too many failed sign-in attempts. Wait ${wait} and try again.`, { details: { retryAfterSeconds } });
+}

@@ -77,6 +77,16 @@ describe('config', () => {
     }
   });
 
+  it('allows private outbound addresses on the embedded default only, unless told otherwise', () => {
+    expect(loadConfig(good).outbound.allowPrivate).toBe(true);
+    expect(loadConfig({ ...good, MONGODB_URI: 'mongodb://db.example/service' }).outbound.allowPrivate).toBe(false);
+    const production = { ...good, NODE_ENV: 'production', MONGODB_URI: 'mongodb://db.example/service', SERVICE_BASE_URL: 'https://agents.example.com' };
+    expect(loadConfig(production).outbound.allowPrivate).toBe(false);
+    expect(loadConfig({ ...production, SERVICE_OUTBOUND_ALLOW_PRIVATE: 'true' }).outbound.allowPrivate).toBe(true);
+    expect(loadConfig({ ...good, SERVICE_OUTBOUND_ALLOW_PRIVATE: 'false' }).outbound.allowPrivate).toBe(false);
+    expect(failureFor({ SERVICE_OUTBOUND_ALLOW_PRIVATE: 'yes' }).issues[0]?.variable).toBe('SERVICE_OUTBOUND_ALLOW_PRIVATE');
+  });
+
   it('reads feature flags at call time', () => {
     const env: Record<string, string> = {};
     expect(readFeatureFlags(env).a2aHttpEnabled).toBe(false);

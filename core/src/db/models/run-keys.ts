@@ -1,7 +1,7 @@
 /**
- * The `runs` collection holds four kinds of document, told apart by their `_id` (ADR 0010):
+ * The `runs` collection holds five kinds of document, told apart by their `_id` (ADR 0010):
  * run heads under the task id (a UUID), and under `~` prefixes, which sort after every task id,
- * the run's events, its lease and the idempotency keys that created it. Keeping them in one
+ * the run's events, its lease, the idempotency keys that created it and, once it ended, its end row. Keeping them in one
  * collection lets a new run be written in one command (idempotency key, lease, first event and
  * head in one ordered insert) and a run's history be read and deleted as `_id` ranges.
  */

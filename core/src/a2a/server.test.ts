@@ -47,16 +47,17 @@ function rpc(body: unknown, headers: Record<string, string> = {}, bearer: string
   );
 }
 
-async function sse(response: Response): Promise<{ id: number; data: any }[]> {
+/** The data frames of an event stream; `id` is null for a frame without one (a task snapshot). */
+async function sse(response: Response): Promise<{ id: number | null; data: any }[]> {
   expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
   expect(response.headers.get('x-accel-buffering')).toBe('no');
   const text = await response.text();
   return text
     .split('\n\n')
-    .filter((frame) => frame.startsWith('id: '))
+    .filter((frame) => /^data: /m.test(frame))
     .map((frame) => {
-      const [idLine, dataLine] = frame.split('\n');
-      return { id: Number(idLine!.slice(4)), data: JSON.parse(dataLine!.slice(6)) };
+      const id = /^id: (.*)$/m.exec(frame)?.[1];
+      return { id: id === undefined ? null : Number(id), data: JSON.parse(/^data: (.*)$/m.exec(frame)![1]!) };
     });
 }
 
@@ -149,11 +150,46 @@ describe('message/send and streaming', () => {
 
     const taskId = frames[0]!.data.result.id as string;
     const resubscribed = await sse(await rpc({ jsonrpc: '2.0', id: 9, method: 'tasks/resubscribe', params: { id: taskId } }, { 'last-event-id': '3' }));
-    expect(resubscribed[0]!.data.result).toMatchObject({ kind: 'task', id: taskId, status: { state: 'completed' } });
+    // The snapshot carries no id; the ids that follow are strictly above Last-Event-ID.
+    expect(resubscribed[0]).toMatchObject({ id: null, data: { result: { kind: 'task', id: taskId, status: { state: 'completed' } } } });
     expect(resubscribed.slice(1).map((f) => f.id)).toEqual([4]);
 
     const cancel = (await (await rpc({ jsonrpc: '2.0', id: 10, method: 'tasks/cancel', params: { id: taskId } })).json()) as any;
     expect(cancel.error.code).toBe(-32002);
+  });
+});
+
+describe('stream ids and streaming errors', () => {
+  const strictlyAbove = (ids: (number | null)[], after: number) => {
+    const numbered = ids.filter((id): id is number => id !== null);
+    expect(numbered.every((id, i) => id > (i === 0 ? after : numbered[i - 1]!)), JSON.stringify(ids)).toBe(true);
+  };
+
+  it('resubscribing after Last-Event-ID gives ids strictly above it, on a live and on a finished task', async () => {
+    const slow = testServices(t.db, { SERVICE_VENDOR_SCOPE: '@acme', SERVICE_LLM_SCRIPTED_DELAY_MS: '400' });
+    const call = (body: unknown, headers: Record<string, string> = {}) =>
+      slow.handlers.a2a(new Request(`${origin}/api/a2a`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, ...headers }, body: JSON.stringify(body) }));
+    const started = (await (await call({ jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: message('Slowly. Please.', { metadata: { skillId: '@acme/summarizer' } }), configuration: { blocking: false } } })).json()) as any;
+    const taskId = started.result.id as string;
+    // Live: the task is working (events 1 and 2 stored); the client saw event 1.
+    const live = await sse(await call({ jsonrpc: '2.0', id: 2, method: 'tasks/resubscribe', params: { id: taskId } }, { 'last-event-id': '1' }));
+    expect(live[0]!.id).toBeNull();
+    strictlyAbove(live.map((f) => f.id), 1);
+    expect(live.at(-1)!.data.result).toMatchObject({ final: true, status: { state: 'completed' } });
+    // Finished: ids after 2, snapshot first without an id.
+    const finished = await sse(await call({ jsonrpc: '2.0', id: 3, method: 'tasks/resubscribe', params: { id: taskId } }, { 'last-event-id': '2' }));
+    expect(finished.map((f) => f.id)).toEqual([null, 3, 4]);
+  });
+
+  it('answers a streaming method\'s error as one JSON-RPC error frame of an event stream', async () => {
+    for (const method of ['tasks/resubscribe', 'message/stream', 'message/sendStreaming']) {
+      const params = method === 'tasks/resubscribe' ? { id: '01890000-0000-7000-8000-000000000000' } : { message: { kind: 'message', role: 'robot', parts: [] } };
+      const frames = await sse(await rpc({ jsonrpc: '2.0', id: 'e1', method, params }));
+      expect(frames).toEqual([{ id: null, data: { jsonrpc: '2.0', id: 'e1', error: expect.objectContaining({ code: method === 'tasks/resubscribe' ? -32001 : -32602 }) } }]);
+    }
+    // Non-streaming methods keep plain JSON errors.
+    const plain = await rpc({ jsonrpc: '2.0', id: 'e2', method: 'tasks/get', params: { id: '01890000-0000-7000-8000-000000000000' } });
+    expect(plain.headers.get('content-type')).toMatch(/^application\/json/);
   });
 });
 
@@ -167,12 +203,14 @@ describe('human in the loop', () => {
 
     const resume = (values: unknown, screenId = 'approve-summary') =>
       rpc({ jsonrpc: '2.0', id: 2, method: 'message/stream', params: { message: message('', { taskId, parts: [{ kind: 'data', data: { resume: { screenId, values } } }] }) } });
-    const invalid = (await (await resume({ approved: 'yes' })).json()) as any;
-    expect(invalid.error.code).toBe(-32602);
+    // A streaming method's error arrives as one JSON-RPC error frame of an event stream (as the SDK servers send it).
+    const [invalid, ...more] = await sse(await resume({ approved: 'yes' }));
+    expect(invalid).toMatchObject({ id: null, data: { jsonrpc: '2.0', id: 2, error: { code: -32602 } } });
+    expect(more).toEqual([]);
     expect((await services.runs.get(taskId))!.state).toBe('input-required');
 
     const resumed = await sse(await resume({ approved: true, notes: 'Shorter.' }));
-    expect(resumed[0]!.id).toBe(frames.at(-1)!.id + 1);
+    expect(resumed[0]!.id).toBe(frames.at(-1)!.id! + 1);
     expect(resumed.at(-1)!.data.result).toMatchObject({ final: true, status: { state: 'completed' } });
     expect((await services.runs.get(taskId))!.progress.outputs).toMatchObject({ approval: { approved: true, notes: 'Shorter.' } });
   });

@@ -8,7 +8,7 @@ import { taskOf, type EventLog, type RunExecutor, type RunStore, type RunView } 
 import type { AgentCard } from './agent-card.ts';
 import { parseEnvelope, rpcError, rpcIdOf, rpcResult, type JsonRpcRequest } from './jsonrpc.ts';
 import { messageSendParamsSchema, resumeOf, taskIdParamsSchema, type MessageSendParams } from './protocol.ts';
-import { sseFrame, sseResponse } from './sse.ts';
+import { sseErrorResponse, sseFrame, sseResponse, sseSnapshotFrame } from './sse.ts';
 import { wantsAgui, withAgui } from './agui.ts';
 import { TERMINAL_STATES } from '../db/index.ts';
 
@@ -29,6 +29,8 @@ const METHODS: Record<string, 'send' | 'stream' | 'get' | 'cancel' | 'resubscrib
   'tasks/resubscribe': 'resubscribe',
   TaskSubscription: 'resubscribe',
 };
+
+const STREAMING = new Set<string>(['stream', 'resubscribe']);
 
 export interface A2aServerDeps {
   flags: () => FeatureFlags;
@@ -146,9 +148,10 @@ export function createA2aHandler(deps: A2aServerDeps) {
         const run = await visibleRun(actor, p.id, 'read');
         const from = Number.isFinite(lastEventId) && lastEventId >= 0 ? lastEventId : run.lastSeq;
         return sseResponse(async function* (signal) {
-          // First the current Task, then whatever happens after the client's last event.
-          const snapshot = { seq: run.lastSeq, event: taskOf(run) };
-          yield sseFrame(rpc.id, agui ? { seq: snapshot.seq, event: withAgui(snapshot.event, snapshot.seq) } : snapshot);
+          // First the current Task (a snapshot: no id, so ids stay strictly increasing from
+          // Last-Event-ID), then whatever happens after the client's last event.
+          const task = taskOf(run);
+          yield sseSnapshotFrame(rpc.id, agui ? withAgui(task, run.lastSeq) : task);
           if (!TERMINAL_STATES.includes(run.state) || from < run.lastSeq) yield* frames(rpc, run.id, from, signal, agui);
         }, request.signal);
       }
@@ -180,7 +183,9 @@ export function createA2aHandler(deps: A2aServerDeps) {
       return await dispatch(request, rpc, actor);
     } catch (error) {
       if (error instanceof DomainError && error.code === 'PAYLOAD_TOO_LARGE') return json(rpcError(rpc?.id ?? null, error), { status: 413 });
-      return json(rpcError(rpc?.id ?? rpcIdOf(error), error, deps.logger));
+      const payload = rpcError(rpc?.id ?? rpcIdOf(error), error, deps.logger);
+      // A client of a streaming method reads an event stream: its error comes as one frame of it.
+      return rpc && STREAMING.has(METHODS[rpc.method]!) ? sseErrorResponse(payload) : json(payload);
     }
   };
 }

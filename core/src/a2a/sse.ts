@@ -16,6 +16,19 @@ export function sseFrame(requestId: JsonRpcId, stored: StoredEvent): string {
 }
 
 /**
+ * A frame without an id: a snapshot of the task (the opening of `tasks/resubscribe`), which is
+ * not an event of the log, so it never takes (or repeats) a sequence number.
+ */
+export function sseSnapshotFrame(requestId: JsonRpcId, result: unknown): string {
+  return `data: ${JSON.stringify(rpcResult(requestId, result))}\n\n`;
+}
+
+/** A streaming method's failure, as the A2A SDK servers send it: one JSON-RPC error frame in an event stream. */
+export function sseErrorResponse(payload: unknown): Response {
+  return new Response(`data: ${JSON.stringify(payload)}\n\n`, { status: 200, headers: SSE_HEADERS });
+}
+
+/**
  * Streams frames from an async source as an SSE body, with keep-alive comments while idle;
  * stops the source when the client goes away.
  */

@@ -16,6 +16,7 @@ export function seamRoutes({ handlers }: Services) {
     '/.well-known/agent.json': (request) => handlers.agentCard(request),
     '/.well-known/agent-card.json': (request) => handlers.agentCard(request),
     '/.well-known/jwks.json': (request) => handlers.jwks(request),
+    '/.well-known/oauth-authorization-server': (request) => handlers.oauthMetadata(request),
     '/api/oauth/token': (request) => handlers.oauthToken(request),
     '/api/a2a': (request) => handlers.a2a(request),
     '/api/a2a/resume': (request) => handlers.aguiResume(request),

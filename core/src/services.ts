@@ -70,6 +70,8 @@ export interface Services {
     healthz: (request: Request) => Promise<Response>;
     oauthToken: (request: Request) => Promise<Response>;
     jwks: (request: Request) => Promise<Response>;
+    /** RFC 8414 authorization server metadata. */
+    oauthMetadata: (request: Request) => Promise<Response>;
     agentCard: (request: Request) => Promise<Response>;
     a2a: (request: Request) => Promise<Response>;
     agentBridge: (request: Request, params: { vendor: string; slug: string }) => Promise<Response>;
@@ -196,6 +198,7 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
       healthz: createHealthzHandler({ database, version: SERVICE_VERSION }),
       oauthToken: oauth.handlers.token,
       jwks: oauth.handlers.jwks,
+      oauthMetadata: oauth.handlers.metadata,
       agentCard: createAgentCardHandler(agentCard),
       agentBridge: createAgentBridgeHandler(bridge),
       aguiResume: createAguiResumeHandler({ flags, verifyToken: oauth.tokens.verify, runs, executor, logger: logger.child({ component: 'agui' }) }),

@@ -90,6 +90,34 @@ describe('OAuth token endpoint', () => {
     await expect(other.oauth.tokens.verify(token)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
   });
 
+  it('narrows a token to a requested scope, and refuses unknown or ungranted scopes with invalid_scope', async () => {
+    const { client, clientSecret } = await register(['list', 'read']);
+    const narrow = await services.handlers.oauthToken(tokenRequest({ grant_type: 'client_credentials', scope: 'read' }, [client.clientId, clientSecret]));
+    const body = (await narrow.json()) as { access_token: string; scope: string };
+    expect(body.scope).toBe('read');
+    expect((await services.oauth.tokens.verify(body.access_token)).grants.permissions).toEqual(['read']);
+    const whole = (await (await services.handlers.oauthToken(tokenRequest({ grant_type: 'client_credentials' }, [client.clientId, clientSecret]))).json()) as { access_token: string; scope: string };
+    expect(whole.scope).toBe('list read');
+    for (const scope of ['admin', 'read write', 'execute']) {
+      const refused = await services.handlers.oauthToken(tokenRequest({ grant_type: 'client_credentials', scope }, [client.clientId, clientSecret]));
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toMatchObject({ error: 'invalid_scope' });
+    }
+  });
+
+  it('publishes RFC 8414 metadata naming the token endpoint and the JWKS', async () => {
+    const response = await services.handlers.oauthMetadata(new Request(`${origin}/.well-known/oauth-authorization-server`));
+    expect(await response.json()).toEqual({
+      issuer: origin,
+      token_endpoint: `${origin}/api/oauth/token`,
+      jwks_uri: `${origin}/.well-known/jwks.json`,
+      grant_types_supported: ['client_credentials'],
+      token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+      scopes_supported: ['list', 'read', 'execute'],
+      response_types_supported: [],
+    });
+  });
+
   it('only admins manage clients', async () => {
     await expect(services.oauth.clients.register({ type: 'ui', id: 'm', email: 'm@x.test', role: 'member' }, { name: 'x', allowedAgents: [], permissions: [] })).rejects.toMatchObject({ code: 'FORBIDDEN' });
   });

@@ -6,7 +6,7 @@ import type { Logger } from '../../log/index.ts';
 import { createOauthClients } from './clients.ts';
 import { createSigningKeys } from './signing-keys.ts';
 import { ACCESS_TOKEN_TTL_SECONDS, createAccessTokens } from './tokens.ts';
-import { createJwksHandler, createTokenEndpoint } from './token-endpoint.ts';
+import { createAuthorizationServerMetadataHandler, createJwksHandler, createTokenEndpoint } from './token-endpoint.ts';
 
 export const JWKS_PATH = '/.well-known/jwks.json';
 
@@ -22,6 +22,7 @@ export function createOauthProvider(deps: { models: Models; sealer: Sealer; audi
     handlers: {
       token: createTokenEndpoint({ clients, tokens, rateLimiter: createRateLimiter({ limit: 30, windowMs: 60_000 }), logger: deps.logger }),
       jwks: createJwksHandler({ keys }),
+      metadata: createAuthorizationServerMetadataHandler({ canonicalOrigin: deps.canonicalOrigin, jwksPath: JWKS_PATH }),
     },
   };
 }

@@ -1,3 +1,4 @@
+import { A2A_PERMISSIONS } from '../../db/index.ts';
 import { DomainError } from '../../errors/index.ts';
 import { json, readBodyLimited, type RateLimiter } from '../../http/index.ts';
 import type { Logger } from '../../log/index.ts';
@@ -61,7 +62,37 @@ export function createTokenEndpoint(deps: { clients: OauthClients; tokens: Acces
       deps.logger.warn('token request with bad client credentials', { clientId: credentials.clientId.slice(0, 100) });
       return oauthError(401, 'invalid_client', 'unknown client, wrong secret, or revoked', basic ? { 'www-authenticate': 'Basic realm="oauth"' } : {});
     }
-    return json(await deps.tokens.issue(client), { headers: { pragma: 'no-cache' } });
+    // RFC 6749 §3.3: a requested scope narrows the token; unknown or ungranted scopes are refused.
+    const requested = form.get('scope')?.split(' ').filter(Boolean);
+    if (requested?.length) {
+      const unknown = requested.filter((scope) => !(A2A_PERMISSIONS as readonly string[]).includes(scope));
+      if (unknown.length) return oauthError(400, 'invalid_scope', `unknown scope ${unknown.map((s) => `"${s.slice(0, 40)}"`).join(', ')}; scopes are ${A2A_PERMISSIONS.join(', ')}`);
+      const ungranted = requested.filter((scope) => !(client.permissions as readonly string[]).includes(scope));
+      if (ungranted.length) return oauthError(400, 'invalid_scope', `this client is not granted ${ungranted.join(', ')}`);
+    }
+    return json(await deps.tokens.issue(client, requested?.length ? [...new Set(requested)] : undefined), { headers: { pragma: 'no-cache' } });
+  };
+}
+
+/**
+ * `GET /.well-known/oauth-authorization-server` (RFC 8414): where to get a token and the keys
+ * that verify it, for clients that discover them instead of being told.
+ */
+export function createAuthorizationServerMetadataHandler(deps: { canonicalOrigin: () => string; jwksPath: string }) {
+  return async (): Promise<Response> => {
+    const issuer = deps.canonicalOrigin();
+    return json(
+      {
+        issuer,
+        token_endpoint: `${issuer}${TOKEN_ENDPOINT_PATH}`,
+        jwks_uri: `${issuer}${deps.jwksPath}`,
+        grant_types_supported: ['client_credentials'],
+        token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+        scopes_supported: [...A2A_PERMISSIONS],
+        response_types_supported: [],
+      },
+      { headers: { 'cache-control': 'public, max-age=300' } },
+    );
   };
 }
 

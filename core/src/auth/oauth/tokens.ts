@@ -28,10 +28,11 @@ export function createAccessTokens(deps: { keys: SigningKeys; clients: OauthClie
     return jwksCache.keySet;
   };
 
-  async function issue(client: OauthClientView): Promise<{ access_token: string; token_type: 'Bearer'; expires_in: number; scope: string }> {
+  /** `scope`: the permissions this token carries, a subset of the client's (all of them by default). */
+  async function issue(client: OauthClientView, requested?: readonly string[]): Promise<{ access_token: string; token_type: 'Bearer'; expires_in: number; scope: string }> {
     const { kid, privateKey } = await deps.keys.current();
     const origin = deps.canonicalOrigin();
-    const scope = client.permissions.join(' ');
+    const scope = (requested ?? client.permissions).join(' ');
     const token = await new SignJWT({ client_id: client.clientId, scope })
       .setProtectedHeader({ alg: SIGNING_ALG, kid, typ: 'at+jwt' })
       .setIssuer(origin)
@@ -84,11 +85,14 @@ export function createAccessTokens(deps: { keys: SigningKeys; clients: OauthClie
     if (!clientId || payload.sub !== clientId || typeof payload.exp !== 'number') throw unauthenticated(new Error('token lacks client_id/sub/exp'));
     const client = await deps.clients.current(clientId);
     if (!client || client.revoked) throw unauthenticated(new Error('client unknown or revoked'));
+    // A token carries at most its scope, and never more than the client holds now.
+    const scope = typeof payload.scope === 'string' ? payload.scope.split(' ') : null;
+    const permissions = scope ? client.permissions.filter((permission) => scope.includes(permission)) : client.permissions;
     return {
       type: 'a2a',
       id: `oauth:${clientId}`,
       clientId,
-      grants: { allowedAgents: client.allowedAgents, permissions: client.permissions, allowedPrimitives: client.allowedPrimitives },
+      grants: { allowedAgents: client.allowedAgents, permissions, allowedPrimitives: client.allowedPrimitives },
       expiresAt: payload.exp,
     };
   }

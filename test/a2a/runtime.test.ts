@@ -35,10 +35,12 @@ describe('the agent runtime process', () => {
       const { done, value } = await reader.read();
       if (done) break;
       text += decoder.decode(value, { stream: true });
-      // The step is in the runtime (its LLM turn takes 1.5 s): kill the runtime under it.
+      // The run is stored working at once; its step then goes to the runtime, whose LLM turn
+      // takes 1.5 s: kill the runtime while the step is in it.
       if (!killed && text.includes('"state":"working"')) {
-        process.kill(firstPid!, 'SIGKILL');
         killed = true;
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        process.kill(firstPid!, 'SIGKILL');
       }
     }
     expect(killed).toBe(true);

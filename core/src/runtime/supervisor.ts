@@ -34,6 +34,13 @@ export function startAgentRuntime(options: { hostUrl: string; bridgeToken: strin
   let stopping = false;
   let restartCount = 0;
   let backoff = 100;
+  /** Set while the runtime is gone and not yet back: `ready` waits for the next one. */
+  let respawned: (() => void) | null = null;
+  let respawnTimer: NodeJS.Timeout | undefined;
+  const lost = () => {
+    if (stopping || respawned) return;
+    ready = new Promise<void>((resolve) => (respawned = resolve));
+  };
   const pending = new Map<string, { resolve: (output: string) => void; reject: (error: Error) => void; timer: NodeJS.Timeout }>();
 
   const spawn = () => {
@@ -64,7 +71,16 @@ export function startAgentRuntime(options: { hostUrl: string; bridgeToken: strin
       if (reply.type === 'result') waiter.resolve(reply.output);
       else waiter.reject(new DomainError('UPSTREAM_FAILED', reply.message));
     });
+    // A send to a child that just died fails with EPIPE on the child process object: without a
+    // listener that would take the web process down. The exit handler below fails its steps.
+    current.on('error', (error) => {
+      options.logger.warn('agent runtime channel error', { error, pid: current.pid });
+      lost();
+    });
+    // The channel closes before the exit is reported: steps asked for meanwhile wait for the next runtime.
+    current.once('disconnect', lost);
     current.once('exit', (code, signal) => {
+      lost();
       for (const [callId, waiter] of pending) {
         clearTimeout(waiter.timer);
         waiter.reject(new RuntimeCrashedError());
@@ -75,7 +91,14 @@ export function startAgentRuntime(options: { hostUrl: string; bridgeToken: strin
       options.logger.warn(`agent runtime exited (${signal ?? code}); restarting in ${backoff} ms`, { code, signal });
       const delay = backoff;
       backoff = Math.min(backoff * 2, 5_000);
-      ready = new Promise<void>((resolve) => setTimeout(() => void spawn().then(resolve), delay));
+      respawnTimer = setTimeout(() => {
+        if (stopping) return;
+        void spawn().then(() => {
+          const wake = respawned;
+          respawned = null;
+          wake?.();
+        });
+      }, delay);
     });
     return ready;
   };
@@ -84,8 +107,14 @@ export function startAgentRuntime(options: { hostUrl: string; bridgeToken: strin
   return {
     async runStep(request) {
       await ready;
-      const target = child;
-      if (!target?.connected) throw new RuntimeCrashedError();
+      let target = child;
+      if (!target?.connected) {
+        // Gone before its exit was reported: wait for the next runtime.
+        lost();
+        await ready;
+        target = child;
+        if (!target?.connected) throw new RuntimeCrashedError();
+      }
       const callId = randomUUID();
       return new Promise<string>((resolve, reject) => {
         const timer = setTimeout(() => {
@@ -93,15 +122,23 @@ export function startAgentRuntime(options: { hostUrl: string; bridgeToken: strin
           reject(new DomainError('UPSTREAM_FAILED', 'The agent step timed out'));
         }, STEP_TIMEOUT_MS);
         pending.set(callId, { resolve, reject, timer });
-        target.send({ type: 'step', callId, ...request } satisfies StepRequest);
+        target.send({ type: 'step', callId, ...request } satisfies StepRequest, (error) => {
+          // The runtime died between the check above and the send: the step is retried like any crash.
+          if (!error || !pending.delete(callId)) return;
+          clearTimeout(timer);
+          lost();
+          reject(new RuntimeCrashedError());
+        });
       });
     },
     pid: () => child?.pid,
     restarts: () => restartCount,
     async stop() {
       stopping = true;
+      clearTimeout(respawnTimer);
       const current = child;
-      if (!current || current.exitCode !== null) return;
+      // A child killed by a signal has no exit code, only a signal code.
+      if (!current || current.exitCode !== null || current.signalCode !== null) return;
       await new Promise<void>((resolve) => {
         current.once('exit', () => resolve());
         current.kill('SIGTERM');

@@ -23,7 +23,10 @@ export interface OutboundCall {
   streaming?: boolean;
   /** Redirects to follow, each checked like the first request; 0 (the default) hands a 3xx back as it is. */
   maxRedirects?: number;
-  /** The answer's body is cut off with PAYLOAD_TOO_LARGE past this many bytes; default 16 MiB, unlimited for streams. */
+  /**
+   * The answer's body is cut off with PAYLOAD_TOO_LARGE past this many bytes; default 16 MiB, unlimited for streams.
+   * For bodies read by someone else (an SDK); a caller reading with `json()` or `readBytesLimited` gives its bound there.
+   */
   maxBytes?: number;
 }
 

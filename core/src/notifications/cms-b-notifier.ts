@@ -41,7 +41,6 @@ export function createCmsBNotifier(deps: { instances: ConnectorInstances; http: 
           body,
           // A site that hangs counts as a failed attempt, so a delivery always ends.
           timeoutMs: 10_000,
-          maxBytes: 64 * 1024,
         });
         status = response.status;
         await response.body?.cancel().catch(() => undefined);

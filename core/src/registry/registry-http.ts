@@ -14,7 +14,7 @@ const MAX_JSON_BYTES = 8 * 1024 * 1024;
 
 export async function registryGetJson<T>(http: OutboundHttp, registryUrl: string, pathname: string, token: string | null): Promise<T | null> {
   const url = new URL(pathname, withTrailingSlash(registryUrl)).toString();
-  const response = await http.fetch(url, { headers: { accept: 'application/json', ...authHeaders(registryUrl, url, token) }, maxBytes: MAX_JSON_BYTES });
+  const response = await http.fetch(url, { headers: { accept: 'application/json', ...authHeaders(registryUrl, url, token) } });
   // Not there, or not readable with this destination's token: the same to the reader.
   if (response.status === 404 || response.status === 403 || response.status === 401) return null;
   if (!response.ok) throw new DomainError('UPSTREAM_FAILED', `registry answered ${response.status} for ${new URL(url).pathname}`);
@@ -23,7 +23,7 @@ export async function registryGetJson<T>(http: OutboundHttp, registryUrl: string
 
 export async function registryGetTarball(http: OutboundHttp, registryUrl: string, tarballUrl: string, token: string | null): Promise<Buffer> {
   // The packument names the tarball's URL: it goes through the same policy, and the token only to the registry's own origin.
-  const response = await http.fetch(tarballUrl, { headers: authHeaders(registryUrl, tarballUrl, token), maxBytes: MAX_TARBALL_BYTES });
+  const response = await http.fetch(tarballUrl, { headers: authHeaders(registryUrl, tarballUrl, token) });
   if (!response.ok) throw new DomainError('UPSTREAM_FAILED', `registry answered ${response.status} for the tarball`);
   return readBytesLimited(response, MAX_TARBALL_BYTES, 'tarball');
 }

@@ -50,7 +50,7 @@ export function createA2aClient(deps: { peers: RemotePeers; logger: Logger; http
     if (cached && Date.now() - cached.at < CARD_TTL_MS) return cached.card;
     const peer = await deps.peers.get(peerId);
     if (!peer) throw new DomainError('NOT_FOUND', `No remote peer ${peerId}`);
-    const response = await http.fetch(`${peer.baseUrl}/.well-known/agent.json`, { headers: { accept: 'application/json' }, maxBytes: MAX_CARD_BYTES });
+    const response = await http.fetch(`${peer.baseUrl}/.well-known/agent.json`, { headers: { accept: 'application/json' } });
     if (!response.ok) throw new DomainError('UPSTREAM_FAILED', `${peerId}: AgentCard answered ${response.status}`);
     const fetched = await http.json<AgentCard>(response, MAX_CARD_BYTES, 'AgentCard');
     // Checked once when the card arrives; a card that points elsewhere is never cached or used.
@@ -76,7 +76,6 @@ export function createA2aClient(deps: { peers: RemotePeers; logger: Logger; http
         authorization: `Basic ${Buffer.from(`${encodeURIComponent(peer.clientId)}:${encodeURIComponent(peer.clientSecret)}`).toString('base64')}`,
       },
       body: new URLSearchParams({ grant_type: 'client_credentials' }),
-      maxBytes: 64 * 1024,
     });
     if (!response.ok) throw new DomainError('UPSTREAM_FAILED', `${peerId}: token endpoint answered ${response.status}`);
     const body = await http.json<{ access_token: string; expires_in: number }>(response, 64 * 1024, 'token answer');
@@ -89,7 +88,7 @@ export function createA2aClient(deps: { peers: RemotePeers; logger: Logger; http
   async function post(peerId: string, body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal, streaming = false): Promise<Response> {
     const url = (await card(peerId)).url;
     const send = async (bearer: string) =>
-      http.fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${bearer}`, ...headers }, body: JSON.stringify(body), ...(signal ? { signal } : {}), streaming, ...(streaming ? {} : { maxBytes: MAX_REPLY_BYTES, timeoutMs: 120_000 }) });
+      http.fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${bearer}`, ...headers }, body: JSON.stringify(body), ...(signal ? { signal } : {}), streaming, ...(streaming ? {} : { timeoutMs: 120_000 }) });
     let response = await send(await token(peerId));
     if (response.status === 401) {
       await response.body?.cancel().catch(() => undefined);

@@ -8,7 +8,9 @@ import { createHealthzHandler } from './health/index.ts';
 import { createExtensionReader, createExtensionWriter, type ExtensionReader } from './extensions/index.ts';
 import { createRegistryService, type NpmRunner, type RegistryService } from './registry/index.ts';
 import { createOauthProvider, TOKEN_ENDPOINT_PATH, type OauthProvider } from './auth/oauth/index.ts';
-import { buildAgentCard, createA2aHandler, createAgentCardHandler, createAguiResumeHandler, type AgentCard } from './a2a/index.ts';
+import { agentCardV1, buildAgentCard, createA2aHandler, createAgentCardHandler, createAgentCardV1Handler, createAguiResumeHandler, type AgentCard } from './a2a/index.ts';
+import { createSettings, DEFAULT_AGENT_SETTING, type Settings } from './settings/index.ts';
+import { A2A_PERMISSIONS } from './db/index.ts';
 import { createEventLog, createRunExecutor, createRunLeases, createRunStore, type EventLog, type RunExecutor, type RunStore } from './runs/index.ts';
 import { selectLlmProvider, type LlmProvider } from './llm/index.ts';
 import { createAgentBridgeHandler, createLlmBridgeHandler } from './bridge/index.ts';
@@ -43,6 +45,9 @@ export interface Services {
   eventLog: EventLog;
   executor: RunExecutor;
   agentCard(): Promise<AgentCard>;
+  /** The v1.0 card of the host, or of one agent (null when it is not here). */
+  cardV1(agent: string | null): Promise<Record<string, unknown> | null>;
+  settings: Settings;
   peers: RemotePeers;
   a2aClient: A2aClient;
   remote: RemoteBridge;
@@ -72,8 +77,12 @@ export interface Services {
     jwks: (request: Request) => Promise<Response>;
     /** RFC 8414 authorization server metadata. */
     oauthMetadata: (request: Request) => Promise<Response>;
+    /** The contract's v0.3 card (`/.well-known/agent.json`). */
     agentCard: (request: Request) => Promise<Response>;
-    a2a: (request: Request) => Promise<Response>;
+    /** The v1.0 card: the host's, or one agent's (`/a2a/<vendor>/<slug>/.well-known/agent-card.json`). */
+    agentCardV1: (request: Request, agent?: string | null) => Promise<Response>;
+    /** JSON-RPC A2A (v0.3 and v1.0): at `/api/a2a`, or one agent's endpoint when `route.agent` is set. */
+    a2a: (request: Request, route?: { agent?: string }) => Promise<Response>;
     agentBridge: (request: Request, params: { vendor: string; slug: string }) => Promise<Response>;
     llmBridge: (request: Request) => Promise<Response>;
     aguiResume: (request: Request) => Promise<Response>;
@@ -152,6 +161,15 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
       aguiExternalEnabled: flags().aguiExternalEnabled,
     }),
   );
+  const settings = createSettings({ models: database.models, audit });
+  const scopes = Object.fromEntries(A2A_PERMISSIONS.map((permission) => [permission, `${permission} the agents this client is granted`]));
+  /** The v1.0 card of the host, or of one agent (null when it is not here). */
+  const cardV1 = async (agent: string | null) => {
+    const card = await agentCard();
+    if (agent && !card.skills.some((skill) => skill.id === agent)) return null;
+    return agentCardV1(card, { baseUrl: config.baseUrl, agent, scopes });
+  };
+  const defaultAgent = () => settings.get<string>(DEFAULT_AGENT_SETTING);
   const remote = createRemoteBridge({ client: a2aClient, runs, eventLog, leases, logger: logger.child({ component: 'a2a-client' }) });
   const connectorInstances = createConnectorInstances({ models: database.models, sealer, audit });
   const notifyCmsB = createCmsBNotifier({ instances: connectorInstances, http: outbound, logger: logger.child({ component: 'notifications' }) });
@@ -180,6 +198,8 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     eventLog,
     executor,
     agentCard,
+    cardV1,
+    settings,
     peers,
     a2aClient,
     remote,
@@ -200,6 +220,7 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
       jwks: oauth.handlers.jwks,
       oauthMetadata: oauth.handlers.metadata,
       agentCard: createAgentCardHandler(agentCard),
+      agentCardV1: createAgentCardV1Handler(cardV1),
       agentBridge: createAgentBridgeHandler(bridge),
       aguiResume: createAguiResumeHandler({ flags, verifyToken: oauth.tokens.verify, runs, executor, logger: logger.child({ component: 'agui' }) }),
       llmBridge: createLlmBridgeHandler(bridge),
@@ -207,7 +228,7 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
       widgetUndo: createWidgetUndoHandler(widgetDeps),
       widgetBundle: createBundleHandler(),
       mcp: createMcpHttpHandler({ registry: primitives, verifyToken: oauth.tokens.verify, version: SERVICE_VERSION, logger: logger.child({ component: 'mcp' }) }),
-      a2a: createA2aHandler({ flags, verifyToken: oauth.tokens.verify, card: agentCard, runs, eventLog, executor, logger: logger.child({ component: 'a2a' }) }),
+      a2a: createA2aHandler({ flags, verifyToken: oauth.tokens.verify, card: agentCard, cardV1: async (agent) => (await cardV1(agent)) ?? {}, defaultAgent, runs, eventLog, executor, logger: logger.child({ component: 'a2a' }) }),
     },
   };
 }

@@ -59,7 +59,75 @@ export async function buildAgentCard(deps: {
 
 export type AgentCard = Awaited<ReturnType<typeof buildAgentCard>>;
 
-/** `GET /.well-known/agent.json` (and `/.well-known/agent-card.json`): unauthenticated. */
+const CARD_HEADERS = { 'cache-control': 'public, max-age=60', 'access-control-allow-origin': '*' };
+
+/** `GET /.well-known/agent.json`: the contract's v0.3 card, unauthenticated. */
 export function createAgentCardHandler(card: () => Promise<AgentCard>) {
-  return async (): Promise<Response> => json(await card(), { headers: { 'cache-control': 'public, max-age=60', 'access-control-allow-origin': '*' } });
+  return async (): Promise<Response> => json(await card(), { headers: CARD_HEADERS });
+}
+
+/**
+ * `GET /.well-known/agent-card.json` (the v1.0 card) and `GET /a2a/<vendor>/<slug>/.well-known/agent-card.json`
+ * (one agent's): unauthenticated; 404 for an agent not on this host.
+ */
+export function createAgentCardV1Handler(cardV1: (agent: string | null) => Promise<Record<string, unknown> | null>) {
+  return async (_request: Request, agent: string | null = null): Promise<Response> => {
+    const card = await cardV1(agent);
+    return card ? json(card, { headers: CARD_HEADERS }) : json({ error: { code: 'NOT_FOUND', message: `No agent ${agent} on this host` } }, { status: 404 });
+  };
+}
+
+/** Where one agent is served: `/a2a/<vendor>/<slug>` for `@vendor/slug`. */
+export function agentEndpointPath(agent: string): string | null {
+  const match = /^@([^/@]+)\/([^/@]+)$/.exec(agent);
+  return match ? `/a2a/${encodeURIComponent(match[1]!)}/${encodeURIComponent(match[2]!)}` : null;
+}
+
+/**
+ * The A2A v1.0 AgentCard (served at `/.well-known/agent-card.json`): only the fields of the
+ * v1.0 `AgentCard` message, so strict ProtoJSON readers accept it. The JSON-RPC interface is listed
+ * for protocol versions 1.0 and 0.3; OAuth 2.0 client credentials in the v1.0 scheme shape, with
+ * the RFC 8414 metadata (token endpoint, jwks_uri) referenced when the service is served over
+ * HTTPS (the spec requires TLS for it). With `agent`, the card of that agent alone, at its endpoint.
+ */
+export function agentCardV1(card: AgentCard, options: { baseUrl: string; agent?: string | null; scopes: Record<string, string> }): Record<string, unknown> {
+  const skills = options.agent ? card.skills.filter((skill) => skill.id === options.agent) : card.skills;
+  const path = options.agent ? agentEndpointPath(options.agent) : A2A_PATH;
+  const url = `${options.baseUrl}${path}`;
+  const only = options.agent ? skills[0] : undefined;
+  return {
+    name: only ? only.name : card.name,
+    description: only ? only.description || only.name : card.description,
+    supportedInterfaces: [
+      { url, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+      { url, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+    ],
+    version: card.version,
+    capabilities: {
+      streaming: true,
+      pushNotifications: false,
+      extendedAgentCard: true,
+      ...(card.capabilities.extensions ? { extensions: card.capabilities.extensions } : {}),
+    },
+    securitySchemes: {
+      oauth2: {
+        oauth2SecurityScheme: {
+          description: 'OAuth 2.0 client credentials: exchange the client id and secret an admin issued for a bearer JWT',
+          flows: { clientCredentials: { tokenUrl: card.authentication.tokenEndpoint, scopes: options.scopes } },
+          ...(options.baseUrl.startsWith('https://') ? { oauth2MetadataUrl: `${options.baseUrl}/.well-known/oauth-authorization-server` } : {}),
+        },
+      },
+    },
+    securityRequirements: [{ schemes: { oauth2: { list: [] } } }],
+    defaultInputModes: card.defaultInputModes,
+    defaultOutputModes: card.defaultOutputModes,
+    skills: skills.map((skill) => ({
+      id: skill.id,
+      name: skill.name,
+      description: skill.description || skill.name,
+      tags: skill.tags?.length ? skill.tags : [skill.type ?? 'agent'],
+      ...(skill.inputModes?.length ? { inputModes: skill.inputModes } : {}),
+      ...(skill.outputModes?.length ? { outputModes: skill.outputModes } : {}),
+    })),
+  };
 }

@@ -101,6 +101,8 @@ export interface InterruptPayload {
   screenId: string;
   title: string;
   schema: Record<string, unknown>;
+  /** The answer shapes this pause takes: `resume` ({ resume: { screenId, values } }), `values` (a data part of just the values), `text` (plain text, for a screen with one text field). */
+  accepts?: string[];
 }
 
 export const resumeSchema = z.object({ screenId: z.string().min(1), values: z.record(z.string(), z.unknown()) });

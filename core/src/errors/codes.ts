@@ -3,8 +3,9 @@
  * Adding a code means adding one row here; nothing else maps errors.
  */
 export const ERROR_TABLE = {
-  // JSON-RPC: -32700/-32600/-32601/-32602/-32603 are the standard codes, -32001..-32004 the
-  // A2A ones (task not found, not cancelable, push unsupported, unsupported operation), and
+  // JSON-RPC: -32700/-32600/-32601/-32602/-32603 are the standard codes, -32001..-32009 the
+  // A2A ones (task not found, not cancelable, push unsupported, unsupported operation, version
+  // not supported), and
   // -32050.. this service's own, inside the implementation-defined server-error range.
   PARSE_ERROR: { http: 400, jsonRpc: -32700, trpc: 'PARSE_ERROR' },
   BAD_REQUEST: { http: 400, jsonRpc: -32600, trpc: 'BAD_REQUEST' },
@@ -13,6 +14,10 @@ export const ERROR_TABLE = {
   NOT_FOUND: { http: 404, jsonRpc: -32001, trpc: 'NOT_FOUND' },
   TASK_NOT_CANCELABLE: { http: 409, jsonRpc: -32002, trpc: 'CONFLICT' },
   UNSUPPORTED_OPERATION: { http: 400, jsonRpc: -32004, trpc: 'BAD_REQUEST' },
+  /** A2A: push notifications are not offered (the card says so). */
+  PUSH_NOTIFICATION_NOT_SUPPORTED: { http: 400, jsonRpc: -32003, trpc: 'BAD_REQUEST' },
+  /** A2A: the `A2A-Version` a client asked for is not one this service speaks. */
+  VERSION_NOT_SUPPORTED: { http: 400, jsonRpc: -32009, trpc: 'BAD_REQUEST' },
   UNAUTHENTICATED: { http: 401, jsonRpc: -32050, trpc: 'UNAUTHORIZED' },
   FORBIDDEN: { http: 403, jsonRpc: -32051, trpc: 'FORBIDDEN' },
   CONFLICT: { http: 409, jsonRpc: -32052, trpc: 'CONFLICT' },

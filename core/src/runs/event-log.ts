@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
-import { isDuplicateKeyError, runEndId, runEventId, runEventsAfter, runLeaseId, TERMINAL_STATES, type Models, type TaskState } from '../db/index.ts';
+import { isDuplicateKeyError, runEndId, runEventId, runEventsAfter, runLeaseId, runListId, runOwnerDigest, TERMINAL_STATES, type Models, type TaskState } from '../db/index.ts';
 import { DomainError } from '../errors/index.ts';
-import type { A2aEvent } from '../a2a/protocol.ts';
+import type { A2aEvent, Message } from '../a2a/protocol.ts';
 import { fromStored, storedProgress, toStored } from './stored-json.ts';
 
 export interface StoredEvent {
@@ -39,6 +39,10 @@ export interface AppendOptions {
   knownLastSeq?: number;
   /** Executor progress to store with the run in the same update (saves a round trip). */
   progress?: Record<string, unknown>;
+  /** Messages for the task's history besides the status messages of these events (a caller's answer). */
+  history?: Message[];
+  /** The run owner's digest (`runOwnerDigest`), when the caller knows it; else read once per run. */
+  owner?: string;
 }
 
 /**
@@ -52,6 +56,8 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
   appended.setMaxListeners(0);
   /** The newest sequence stored by this process per run, so a follower never waits for an append it missed. */
   const latest = new Map<string, number>();
+  /** Owner digests of runs this process appends to, for their task-list rows; forgotten with `latest`. */
+  const owners = new Map<string, string>();
 
   // Appends to one run are serialised in this process, so sequence numbers are stored in order.
   const chains = new Map<string, Promise<unknown>>();
@@ -80,12 +86,17 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
    * the taken `_id` and nothing of it is stored. Anything else appended after the end is refused
    * by the run update (it matches unfinished runs only) and its rows are taken back.
    */
-  async function appendNow(runId: string, events: A2aEvent[], { knownLastSeq, progress }: AppendOptions): Promise<number> {
+  async function appendNow(runId: string, events: A2aEvent[], { knownLastSeq, progress, history = [], owner }: AppendOptions): Promise<number> {
     const storedLastSeq = async () => {
-      const run = await Run.findById(runId, { lastSeq: 1 }).lean();
+      const run = await Run.findById(runId, { lastSeq: 1, actorType: 1, actorId: 1 }).lean();
       if (!run) throw new Error(`run ${runId} does not exist`);
+      owners.set(runId, runOwnerDigest(run.actorType, run.actorId));
       return run.lastSeq;
     };
+    if (owner) owners.set(runId, owner);
+    const changesStatus = events.some((event) => event.kind === 'status-update' || event.kind === 'task');
+    // A status change also writes the run's task-list row, which names its owner.
+    if (changesStatus && !owners.has(runId)) await storedLastSeq();
     // While this process appends to a run it knows the newest sequence; a guess that is behind
     // (another process appended) meets a taken `_id` below and moves on.
     let seq = (latest.get(runId) ?? knownLastSeq ?? (await storedLastSeq())) + 1;
@@ -97,7 +108,8 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
     for (let collisions = 0; pending.length > 0; ) {
       const endRow = claimEnd ? [{ _id: runEndId(runId), runId, at: new Date() }] : [];
       try {
-        await RunEvent.collection.insertMany([...endRow, ...pending.map((event, i) => eventDocument(runId, seq + i, event))] as never[], { ordered: true });
+        const listRows = pending.flatMap((event, i) => (event.kind === 'status-update' || event.kind === 'task' ? [listRow(owners.get(runId)!, runId, seq + i, event.status, event.contextId)] : []));
+        await RunEvent.collection.insertMany([...endRow, ...pending.map((event, i) => eventDocument(runId, seq + i, event)), ...listRows] as never[], { ordered: true });
         written.push(...pending.map((_, i) => runEventId(runId, seq + i)));
         seq += pending.length;
         pending = [];
@@ -121,10 +133,14 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
     const statuses = events.filter((event) => event.kind === 'status-update' || event.kind === 'task');
     const status = statuses.at(-1)?.status;
     const artifacts = events.flatMap((event) => (event.kind === 'artifact-update' ? [event.artifact] : []));
+    const messages = [...history, ...statuses.flatMap((event) => (event.status.message ? [event.status.message] : []))];
     // Written as stored (no mongoose casting on this hot path), so `updatedAt` is set here.
     const set: Record<string, unknown> = { ...(progress ? { progress: storedProgress(progress) } : {}), ...(status ? { status: toStored(status), state: status.state } : {}), updatedAt: new Date() };
     const update: Record<string, unknown> = { $max: { lastSeq }, $set: set };
-    if (artifacts.length) update.$push = { artifacts: { $each: artifacts.map(toStored) } };
+    const push: Record<string, unknown> = {};
+    if (artifacts.length) push.artifacts = { $each: artifacts.map(toStored) };
+    if (messages.length) push.history = { $each: messages.map(toStored) };
+    if (artifacts.length || messages.length) update.$push = push;
     const updated = await Run.collection.updateOne(ends ? { _id: runId as never } : { _id: runId as never, state: { $nin: TERMINAL_STATES } }, update);
     if (!ends && updated.matchedCount === 0) {
       // The run ended meanwhile: its stream stopped at the end; take these rows back.
@@ -134,7 +150,10 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
     // A finished run leaves the recovery pass's working set once its state is stored.
     if (status && TERMINAL_STATES.includes(status.state)) await finished(runId);
     // Forgotten at a final event, so the map holds only runs still producing events.
-    if (events.some(isFinalEvent)) latest.delete(runId);
+    if (events.some(isFinalEvent)) {
+      latest.delete(runId);
+      owners.delete(runId);
+    }
     else if ((latest.get(runId) ?? 0) < lastSeq) latest.set(runId, lastSeq);
     appended.emit(runId, lastSeq);
     return lastSeq;
@@ -155,6 +174,12 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
       out.push({ seq: row.seq, event: fromStored<A2aEvent>(row.payload) });
     }
     return out;
+  }
+
+  /** The task-list row of a status stored as event `seq` (run-keys.ts, `runListId`): what `ListTasks` filters on. */
+  function listRow(owner: string, runId: string, seq: number, status: { state: TaskState; timestamp: string }, contextId: string) {
+    const at = Date.parse(status.timestamp) || Date.now();
+    return { _id: runListId(owner, at, runId, seq), runId, contextId, state: status.state };
   }
 
   /** The stored form of event `seq` of `runId`, for a caller that writes it with other documents. */
@@ -210,7 +235,7 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
     }
   }
 
-  return { append, appendAll, readAfter, follow, eventDocument, stored };
+  return { append, appendAll, readAfter, follow, eventDocument, listRow, stored };
 }
 
 export type EventLog = ReturnType<typeof createEventLog>;

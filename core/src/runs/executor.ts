@@ -5,10 +5,11 @@ import type { ExtensionReader, ExtensionView } from '../extensions/index.ts';
 import type { LlmProvider } from '../llm/index.ts';
 import type { Logger } from '../log/index.ts';
 import { textOf, type InterruptPayload, type Message, type ResumePayload, type TaskStatus } from '../a2a/protocol.ts';
+import { acceptedAnswers } from '../a2a/hitl-answer.ts';
 import { RunEndedError, type EventLog } from './event-log.ts';
 import type { RunProgress, RunStore, RunView } from './run-store.ts';
 import { renderTemplate } from './template.ts';
-import { TERMINAL_STATES, type Models } from '../db/index.ts';
+import { runOwnerDigest, TERMINAL_STATES, type Models } from '../db/index.ts';
 import type { RunLeases } from './leases.ts';
 import type { StepRequest } from '../runtime/protocol.ts';
 
@@ -22,7 +23,8 @@ export interface RunExecutor {
    */
   start(runId: string, created?: RunView): Promise<RunView | null>;
   /** Validates a HITL answer against the paused screen's schema, then continues the run. */
-  resume(runId: string, resume: ResumePayload): Promise<void>;
+  /** Continues a paused run with `resume`; `message` (the caller's answer) joins the task's history. */
+  resume(runId: string, resume: ResumePayload, message?: Message): Promise<void>;
   cancel(runId: string): Promise<RunView>;
   /** Runs an agent that asks no human to its answer (sub-agent calls, the runtime bridge). */
   callAgent(agent: string, input: string, signal?: AbortSignal): Promise<string>;
@@ -64,8 +66,8 @@ export function createRunExecutor(deps: {
     ...(text || extra ? { message: { kind: 'message' as const, messageId: randomUUID(), role: 'agent' as const, parts: text ? [{ kind: 'text' as const, text }] : [], ...extra } as Message } : {}),
   });
 
-  async function emitStatus(run: RunView, state: TaskStatus['state'], final: boolean, text?: string, extra?: { message?: Partial<Message>; metadata?: Record<string, unknown> }) {
-    await deps.eventLog.append(run.id, { kind: 'status-update', taskId: run.id, contextId: run.contextId, status: status(state, text, extra?.message), final, ...(extra?.metadata ? { metadata: extra.metadata } : {}) });
+  async function emitStatus(run: RunView, state: TaskStatus['state'], final: boolean, text?: string, extra?: { message?: Partial<Message>; metadata?: Record<string, unknown>; history?: Message[] }) {
+    await deps.eventLog.append(run.id, { kind: 'status-update', taskId: run.id, contextId: run.contextId, status: status(state, text, extra?.message), final, ...(extra?.metadata ? { metadata: extra.metadata } : {}) }, { owner: runOwnerDigest(run.actorType, run.actorId), ...(extra?.history ? { history: extra.history } : {}) });
   }
 
   // Template records change only on install or publish; reading each at most once a second keeps
@@ -132,7 +134,7 @@ export function createRunExecutor(deps: {
         progress.stepIndex = index;
         progress.interrupt = { stepId: step.id, screenId: step.screen.id, title: step.screen.title, schema: step.screen.schema };
         if (!(await deps.runs.saveProgress(run.id, progress))) return;
-        const interrupt: InterruptPayload = { type: 'INTERRUPT', runId: run.id, ...progress.interrupt };
+        const interrupt: InterruptPayload = { type: 'INTERRUPT', runId: run.id, ...progress.interrupt, accepts: [...acceptedAnswers(step.screen.schema)] };
         await emitStatus(run, 'input-required', true, step.screen.title, {
           message: { parts: [{ kind: 'text', text: step.screen.title }, { kind: 'data', data: { interrupt } }] },
           metadata: { interrupt },
@@ -154,7 +156,7 @@ export function createRunExecutor(deps: {
     // The answer and the completion are stored together (one insert, one run update).
     const answer = { kind: 'artifact-update' as const, taskId: run.id, contextId: run.contextId, artifact: { artifactId: randomUUID(), name: 'answer', parts: [{ kind: 'text' as const, text }] }, lastChunk: true };
     const completed = { kind: 'status-update' as const, taskId: run.id, contextId: run.contextId, status: status('completed', text), final: true };
-    const lastSeq = await deps.eventLog.appendAll(run.id, [answer, completed], { progress: progress as Record<string, unknown> });
+    const lastSeq = await deps.eventLog.appendAll(run.id, [answer, completed], { progress: progress as Record<string, unknown>, owner: runOwnerDigest(run.actorType, run.actorId) });
     return { ...run, state: 'completed', status: completed.status, artifacts: [...(run.artifacts ?? []), answer.artifact], progress, lastSeq };
   }
 
@@ -220,7 +222,7 @@ export function createRunExecutor(deps: {
     recoverOrphans,
     callAgent: (agent, input, signal) => callAgent(agent, input, signal ?? new AbortController().signal, 1),
 
-    async resume(runId, resume) {
+    async resume(runId, resume, message) {
       const run = await deps.runs.get(runId);
       if (!run) throw new DomainError('NOT_FOUND', 'Task not found');
       const interrupt = run.progress.interrupt;
@@ -236,7 +238,7 @@ export function createRunExecutor(deps: {
       }
       const outputs = { ...(run.progress.outputs ?? {}), [interrupt.stepId]: resume.values };
       await deps.runs.saveProgress(run.id, { stepIndex: (run.progress.stepIndex ?? 0) + 1, outputs, interrupt: null });
-      await emitStatus(run, 'working', false, 'Resumed');
+      await emitStatus(run, 'working', false, 'Resumed', message ? { history: [message] } : undefined);
       void launch(run.id);
     },
 

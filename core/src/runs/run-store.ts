@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Actor } from '../auth/index.ts';
 import { uuidv7 } from '../ids/index.ts';
-import { isDuplicateKeyError, RUN_HEADS_END, runIdempotencyId, TERMINAL_STATES, type Models, type RunRecord, type TaskState } from '../db/index.ts';
+import { isDuplicateKeyError, parseRunListId, RUN_HEADS_END, runIdempotencyId, runListPrefix, runOwnerDigest, TERMINAL_STATES, type Models, type RunRecord, type TaskState } from '../db/index.ts';
 import type { Message, Task, TaskStatus } from '../a2a/protocol.ts';
 import type { EventLog } from './event-log.ts';
 import { fromStored, progressFromStored, storedProgress, toStored } from './stored-json.ts';
@@ -18,6 +18,8 @@ export interface RunView {
   input: Message;
   status: TaskStatus;
   artifacts: Task['artifacts'];
+  /** Messages after the input: the agent's status messages and the caller's answers, in order. */
+  history: Message[];
   progress: RunProgress;
   createdAt: string;
   updatedAt: string;
@@ -44,24 +46,34 @@ function toView(row: RunRecord & { _id: string; createdAt?: Date; updatedAt?: Da
     input: fromStored<Message>(row.input),
     status: fromStored<TaskStatus>(row.status),
     artifacts: ((row.artifacts ?? []) as unknown[]).map((artifact) => fromStored<NonNullable<Task['artifacts']>[number]>(artifact)),
+    history: (((row as { history?: unknown[] }).history ?? []) as unknown[]).map((message) => fromStored<Message>(message)),
     progress: progressFromStored(row.progress),
     createdAt: (row.createdAt ?? new Date(0)).toISOString(),
     updatedAt: (row.updatedAt ?? new Date(0)).toISOString(),
   };
 }
 
-/** The A2A Task for a run, as `tasks/get` and the first frame of `tasks/resubscribe` return it. */
-export function taskOf(run: RunView): Task {
+/**
+ * The A2A Task for a run, as `tasks/get` and the first frame of `tasks/resubscribe` return it:
+ * the history holds every message of the task (the input, the agent's messages, the caller's
+ * answers), the newest `historyLength` of them when that is given (0: none).
+ */
+export function taskOf(run: RunView, options: { historyLength?: number; artifacts?: boolean } = {}): Task {
+  const history = [run.input, ...run.history];
+  const length = options.historyLength;
   return {
     kind: 'task',
     id: run.id,
     contextId: run.contextId,
     status: run.status,
-    history: [run.input],
-    artifacts: run.artifacts ?? [],
+    history: length === undefined ? history : length === 0 ? [] : history.slice(-length),
+    artifacts: options.artifacts === false ? [] : (run.artifacts ?? []),
     metadata: { agent: run.agent },
   };
 }
+
+/** The most task-list rows one `listOwned` call reads: the count is exact up to here (ADR 0012). */
+const LIST_COUNT_LIMIT = 2000;
 
 /** Durable runs: created once per request identity (Idempotency-Key or messageId), read by `_id`. */
 export function createRunStore(deps: { models: Models; eventLog: EventLog; leases: RunLeases }) {
@@ -94,11 +106,12 @@ export function createRunStore(deps: { models: Models; eventLog: EventLog; lease
     const current: TaskStatus = input.working ? { state: 'working', timestamp: now.toISOString() } : status;
     if (input.working) events.push(deps.eventLog.eventDocument(runId, 2, { kind: 'status-update', taskId: runId, contextId, status: current, final: false }));
     const progress: RunProgress = { stepIndex: 0, outputs: {} };
-    const head = { _id: runId, contextId, agent: input.agent, state: current.state, lastSeq: events.length, actorType: actor.type, actorId: actor.id, input: toStored(message), status: toStored(current), artifacts: [], progress: storedProgress(progress), createdAt: now, updatedAt: now };
+    const head = { _id: runId, contextId, agent: input.agent, state: current.state, lastSeq: events.length, actorType: actor.type, actorId: actor.id, input: toStored(message), status: toStored(current), artifacts: [], history: [], progress: storedProgress(progress), createdAt: now, updatedAt: now };
+    const listRow = deps.eventLog.listRow(runOwnerDigest(actor.type, actor.id), runId, events.length, current, contextId);
     // One ordered insert: the idempotency keys first (a taken one stops it before anything else
     // is written), then the lease (held by this process, so its executor starts without a claim;
     // it also puts the run in the recovery's working set), the first events, and the run itself.
-    const documents = [...keys.map((key) => ({ _id: key, runId, createdAt: now, updatedAt: now })), deps.leases.newLease(runId), ...events, head];
+    const documents = [...keys.map((key) => ({ _id: key, runId, createdAt: now, updatedAt: now })), deps.leases.newLease(runId), ...events, head, listRow];
     try {
       await Run.collection.insertMany(documents as never[], { ordered: true });
     } catch (error) {
@@ -111,7 +124,7 @@ export function createRunStore(deps: { models: Models; eventLog: EventLog; lease
       throw error;
     }
     deps.eventLog.stored(runId, events.length);
-    return { run: { ...toView(head as RunRecord & { _id: string }), input: message, status: current, progress }, created: true };
+    return { run: { ...toView(head as unknown as RunRecord & { _id: string }), input: message, status: current, progress }, created: true };
   }
 
   /** A concurrent duplicate may see the idempotency row before the run row exists. */
@@ -157,7 +170,82 @@ export function createRunStore(deps: { models: Models; eventLog: EventLog; lease
     return { items, nextBefore: rows.length > size ? (items.at(-1)?.id ?? null) : null };
   }
 
-  return { get, create, claimMessage, releaseMessage, saveProgress, list };
+  /**
+   * One owner's tasks, most recently updated first (A2A `ListTasks`). The owner's task-list rows
+   * (run-keys.ts) are read backwards as an `_id` range, small rows carrying the run's context and
+   * state; the first row met per run is its current one (older ones are dropped in passing).
+   * The count (`total`) needs every matching row, so it is exact up to `LIST_COUNT_LIMIT` rows of
+   * this owner and stops there (`totalExact: false`); the page itself is one `$in` read of heads.
+   */
+  async function listOwned(actor: Actor, options: { pageSize: number; after?: string | null; contextId?: string; state?: TaskState; updatedAfter?: number }): Promise<{ items: RunView[]; next: string | null; total: number; totalExact: boolean }> {
+    const prefix = runListPrefix(runOwnerDigest(actor.type, actor.id));
+    const lower = options.updatedAfter !== undefined ? `${prefix}${String(Math.max(0, Math.trunc(options.updatedAfter))).padStart(13, '0')}~` : prefix;
+    const seen = new Set<string>();
+    const stale: string[] = [];
+    /** Matching rows, newest first: the row id (a page token) and its run. */
+    const matches: { rowId: string; runId: string }[] = [];
+    let cursor = `${prefix}~`;
+    let scanned = 0;
+    let exhausted = false;
+    while (scanned < LIST_COUNT_LIMIT) {
+      const batch = Math.min(500, LIST_COUNT_LIMIT - scanned);
+      const rows = (await Run.collection.find({ _id: { $lt: cursor, $gt: lower } as never }, { projection: { runId: 1, contextId: 1, state: 1 } }).sort({ _id: -1 }).limit(batch).toArray()) as unknown as { _id: string; runId: string; contextId?: string; state?: string }[];
+      scanned += rows.length;
+      for (const row of rows) {
+        cursor = row._id;
+        if (seen.has(row.runId)) {
+          stale.push(row._id);
+          continue;
+        }
+        seen.add(row.runId);
+        if (options.contextId !== undefined && row.contextId !== options.contextId) continue;
+        if (options.state !== undefined && row.state !== options.state) continue;
+        matches.push({ rowId: row._id, runId: row.runId });
+      }
+      if (rows.length < batch) {
+        exhausted = true;
+        break;
+      }
+    }
+    let start = options.after ? matches.findIndex((match) => match.rowId < options.after!) : 0;
+    if (start < 0 && !exhausted) {
+      // A page past the counted rows: read on from the token itself.
+      let from = options.after;
+      for (let rowsLeft = LIST_COUNT_LIMIT; matches.length - scannedMatches(matches, options.after!) <= options.pageSize && rowsLeft > 0; ) {
+        const rows = (await Run.collection.find({ _id: { $lt: from, $gt: lower } as never }, { projection: { runId: 1, contextId: 1, state: 1 } }).sort({ _id: -1 }).limit(500).toArray()) as unknown as { _id: string; runId: string; contextId?: string; state?: string }[];
+        rowsLeft -= rows.length;
+        for (const row of rows) {
+          from = row._id;
+          if (seen.has(row.runId)) continue;
+          seen.add(row.runId);
+          if ((options.contextId === undefined || row.contextId === options.contextId) && (options.state === undefined || row.state === options.state)) matches.push({ rowId: row._id, runId: row.runId });
+        }
+        if (rows.length < 500) break;
+      }
+      start = matches.findIndex((match) => match.rowId < options.after!);
+    }
+    const page = start < 0 ? [] : matches.slice(start, start + options.pageSize);
+    const heads = new Map((page.length ? await Run.find({ _id: { $in: page.map((match) => match.runId) } }).lean() : []).map((row) => [row._id as string, toView(row as RunRecord & { _id: string })]));
+    // A row whose run is gone (retention) is dropped when a page meets it.
+    for (const match of page) if (!heads.has(match.runId)) stale.push(match.rowId);
+    if (stale.length) void Run.collection.deleteMany({ _id: { $in: stale } as never }).catch(() => undefined);
+    const items = page.flatMap((match) => heads.get(match.runId) ?? []);
+    const more = start >= 0 && start + options.pageSize < matches.length;
+    const next = page.length && (more || !exhausted) ? page.at(-1)!.rowId : null;
+    return { items, next, total: matches.length, totalExact: exhausted };
+  }
+
+  function scannedMatches(matches: { rowId: string }[], after: string): number {
+    const index = matches.findIndex((match) => match.rowId < after);
+    return index < 0 ? matches.length : index;
+  }
+
+  /** Whether `token` is a task-list row id of this owner (a page token this service handed out). */
+  function ownsListToken(actor: Actor, token: string): boolean {
+    return token.startsWith(runListPrefix(runOwnerDigest(actor.type, actor.id))) && parseRunListId(token) !== null;
+  }
+
+  return { get, create, claimMessage, releaseMessage, saveProgress, list, listOwned, ownsListToken };
 }
 
 export type RunStore = ReturnType<typeof createRunStore>;

@@ -20,6 +20,7 @@ import { claimSchema } from './claim.ts';
 import { runLeaseSchema } from './run-lease.ts';
 import { migrationSchema } from './migration.ts';
 import { extensionListingSchema } from './extension-listing.ts';
+import { settingSchema } from './setting.ts';
 
 /** Binds every model to one connection; each collection's schema lives in its own file. */
 export function bindModels(connection: Connection) {
@@ -45,6 +46,7 @@ export function bindModels(connection: Connection) {
     RunLease: connection.model('RunLease', runLeaseSchema),
     Migration: connection.model('Migration', migrationSchema),
     ExtensionListing: connection.model('ExtensionListing', extensionListingSchema),
+    Setting: connection.model('Setting', settingSchema),
   };
 }
 
@@ -62,4 +64,4 @@ export type { ImportSyncEventRecord } from './import-sync-event.ts';
 export { A2A_PERMISSIONS, type A2aPermission, type OauthClientRecord } from './oauth-client.ts';
 export { TASK_STATES, TERMINAL_STATES, type TaskState, type RunRecord } from './run.ts';
 export type { RunEventRecord } from './run-event.ts';
-export { runEventId, runEventsAfter, runHeads, runLeaseId, runIdOfLease, runLeaseRange, runIdempotencyId, runEndId, RUN_HEADS_END } from './run-keys.ts';
+export { runEventId, runEventsAfter, runHeads, runLeaseId, runIdOfLease, runLeaseRange, runIdempotencyId, runEndId, RUN_HEADS_END, runListPrefix, runListId, parseRunListId, runOwnerDigest } from './run-keys.ts';

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /**
  * The `runs` collection holds five kinds of document, told apart by their `_id` (ADR 0010):
  * run heads under the task id (a UUID), and under `~` prefixes, which sort after every task id,
@@ -33,3 +35,19 @@ export const runEndId = (runId: string) => `~f/${runId}`;
 
 /** An idempotency key: `~i/<kind>:<digest>`. */
 export const runIdempotencyId = (kind: string, digest: string) => `~i/${kind}:${digest}`;
+
+/**
+ * A task-list row: `~a/<owner digest>/<status time, ms, 13 digits>/<runId>/<seq, 12 digits>`,
+ * written with every status change, so one client's tasks, most recently updated first, are an
+ * `_id` range read backwards. A row is current while its time is the run's status time; older
+ * rows of the same run are skipped (and dropped) by the reader.
+ */
+/** Whose task-list rows: a fixed-length digest of the owning actor. */
+export const runOwnerDigest = (actorType: string, actorId: string) => createHash('sha256').update(`${actorType}:${actorId}`).digest('hex').slice(0, 24);
+export const runListPrefix = (ownerDigest: string) => `~a/${ownerDigest}/`;
+export const runListId = (ownerDigest: string, at: number, runId: string, seq: number) => `${runListPrefix(ownerDigest)}${String(Math.max(0, Math.trunc(at))).padStart(13, '0')}/${runId}/${String(seq).padStart(12, '0')}`;
+/** The parts of a task-list row's `_id`. */
+export function parseRunListId(id: string): { at: number; runId: string } | null {
+  const match = /^~a\/[0-9a-f]+\/(\d{13})\/([^/]+)\/\d{12}$/.exec(id);
+  return match ? { at: Number(match[1]), runId: match[2]! } : null;
+}

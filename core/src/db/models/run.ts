@@ -22,6 +22,8 @@ export const runSchema = new Schema(
     /** The latest A2A TaskStatus and the artifacts so far, kept in step with the event log. */
     status: { type: Schema.Types.Mixed, required: true },
     artifacts: { type: [Schema.Types.Mixed], default: [] },
+    /** Messages of the task after its input, in order: the agent's status messages and the caller's answers. */
+    history: { type: [Schema.Types.Mixed], default: [] },
     /** Executor state: step cursor, step outputs, the pending interrupt. */
     progress: { type: Schema.Types.Mixed, default: {} },
   },

@@ -1,0 +1,149 @@
+import { z } from 'zod';
+import type { AgentAccessActor } from '../auth/index.ts';
+import { DomainError, parseOrThrow } from '../errors/index.ts';
+import { json } from '../http/index.ts';
+import { taskOf, type RunView } from '../runs/index.ts';
+import { TERMINAL_STATES } from '../db/index.ts';
+import type { JsonRpcRequest } from './jsonrpc.ts';
+import { rpcResult } from './jsonrpc.ts';
+import { messageFromV1, sendMessageV1Schema, stateFromV1, streamResponseV1, taskIdV1Schema, taskToV1 } from './protocol-v1.ts';
+import type { MessageSendParams } from './protocol.ts';
+import { sseResponse, sseSnapshotFrame } from './sse.ts';
+import type { A2aOperations } from './operations.ts';
+
+/** The v1.0 method names of the JSON-RPC binding. */
+export const V1_METHODS = new Set([
+  'SendMessage',
+  'SendStreamingMessage',
+  'GetTask',
+  'ListTasks',
+  'CancelTask',
+  'SubscribeToTask',
+  'GetExtendedAgentCard',
+  'CreateTaskPushNotificationConfig',
+  'GetTaskPushNotificationConfig',
+  'ListTaskPushNotificationConfigs',
+  'DeleteTaskPushNotificationConfig',
+]);
+export const V1_STREAMING = new Set(['SendStreamingMessage', 'SubscribeToTask']);
+
+const DEFAULT_PAGE_SIZE = 50;
+const MAX_PAGE_SIZE = 100;
+
+/** RFC 3339 (what ProtoJSON writes for a Timestamp) or milliseconds since the epoch. */
+const timestampSchema = z.union([
+  z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/, 'an RFC 3339 timestamp').transform((value, context) => {
+    const ms = Date.parse(value);
+    if (Number.isNaN(ms)) context.addIssue({ code: 'custom', message: 'an RFC 3339 timestamp' });
+    return ms;
+  }),
+  z.number().int().min(0),
+]);
+
+const listTasksSchema = z.object({
+  tenant: z.string().optional(),
+  contextId: z.string().max(200).optional(),
+  status: z.string().max(100).optional(),
+  pageSize: z.number().int().min(1, `pageSize must be between 1 and ${MAX_PAGE_SIZE}`).max(MAX_PAGE_SIZE, `pageSize must be between 1 and ${MAX_PAGE_SIZE}`).optional(),
+  pageToken: z.string().max(1000).optional(),
+  historyLength: z.number().int().min(0, 'historyLength must not be negative').optional(),
+  statusTimestampAfter: timestampSchema.optional(),
+  includeArtifacts: z.boolean().optional(),
+});
+
+const params = <T>(schema: z.ZodType<T>, value: unknown): T => parseOrThrow(schema, value ?? {}, 'Invalid params');
+
+/** A v1.0 Task as an answer: history trimmed to `historyLength`, artifacts unless left out. */
+function task(run: RunView, options: { historyLength?: number; artifacts?: boolean } = {}) {
+  return taskToV1(taskOf(run, options));
+}
+
+/** Page tokens are opaque to clients: the base64url of the last task-list row shown. */
+const encodeToken = (rowId: string) => Buffer.from(rowId, 'utf8').toString('base64url');
+function decodeToken(actor: AgentAccessActor, token: string, owns: (actor: AgentAccessActor, rowId: string) => boolean): string {
+  const rowId = /^[A-Za-z0-9_-]+$/.test(token) ? Buffer.from(token, 'base64url').toString('utf8') : '';
+  if (!owns(actor, rowId)) throw new DomainError('VALIDATION_FAILED', 'Invalid params: pageToken is not one this service issued', { details: [{ path: 'pageToken', reason: 'unknown page token' }] });
+  return rowId;
+}
+
+/**
+ * A2A v1.0 on the JSON-RPC binding: the same operations as v0.3, read from and written in v1.0
+ * shapes (protocol-v1.ts). `agent` is set on a per-agent endpoint (`/a2a/<vendor>/<slug>`).
+ */
+export async function dispatchV1(ops: A2aOperations, request: Request, rpc: JsonRpcRequest, actor: AgentAccessActor, agent: string | null): Promise<Response> {
+  const idempotencyKey = request.headers.get('idempotency-key')?.slice(0, 200) || null;
+  const lastEventId = Number.parseInt(request.headers.get('last-event-id') ?? '', 10);
+
+  const sendParams = (): { internal: MessageSendParams; returnImmediately: boolean; historyLength?: number } => {
+    const p = params(sendMessageV1Schema, rpc.params);
+    const configuration = p.configuration ?? {};
+    if (configuration.taskPushNotificationConfig !== undefined || configuration.pushNotificationConfig !== undefined) {
+      throw new DomainError('PUSH_NOTIFICATION_NOT_SUPPORTED', 'Push notifications are not supported by this agent');
+    }
+    return {
+      internal: { message: messageFromV1(p.message), ...(p.metadata ? { metadata: p.metadata } : {}) },
+      returnImmediately: configuration.returnImmediately === true || configuration.blocking === false,
+      ...(configuration.historyLength !== undefined ? { historyLength: configuration.historyLength } : {}),
+    };
+  };
+
+  switch (rpc.method) {
+    case 'SendMessage': {
+      const { internal, returnImmediately, historyLength } = sendParams();
+      const run = await ops.sendAndWait(actor, internal, idempotencyKey, agent, { returnImmediately, signal: request.signal });
+      return json(rpcResult(rpc.id, { task: task(run, { historyLength }) }));
+    }
+    case 'SendStreamingMessage': {
+      const { internal } = sendParams();
+      const { run, startSeq } = await ops.send(actor, internal, idempotencyKey, agent);
+      const from = Number.isFinite(lastEventId) && lastEventId >= 0 ? lastEventId : startSeq;
+      return sseResponse((signal) => ops.frames(rpc.id, run.id, from, signal, streamResponseV1), request.signal);
+    }
+    case 'GetTask': {
+      const p = params(taskIdV1Schema, rpc.params);
+      return json(rpcResult(rpc.id, task(await ops.visibleRun(actor, p.id, 'read'), { historyLength: p.historyLength })));
+    }
+    case 'CancelTask': {
+      const p = params(taskIdV1Schema, rpc.params);
+      const run = await ops.visibleRun(actor, p.id, 'execute');
+      return json(rpcResult(rpc.id, task(await ops.cancel(run.id))));
+    }
+    case 'SubscribeToTask': {
+      const p = params(taskIdV1Schema, rpc.params);
+      const run = await ops.visibleRun(actor, p.id, 'read');
+      if (TERMINAL_STATES.includes(run.state) && !Number.isFinite(lastEventId)) {
+        throw new DomainError('UNSUPPORTED_OPERATION', `Task ${run.id} is ${run.state}: a finished task has nothing to subscribe to`);
+      }
+      const from = Number.isFinite(lastEventId) && lastEventId >= 0 ? lastEventId : run.lastSeq;
+      return sseResponse(async function* (signal) {
+        // The current Task first (no id: it is not an event of the log), then what follows Last-Event-ID.
+        yield sseSnapshotFrame(rpc.id, { task: task(run) });
+        if (!TERMINAL_STATES.includes(run.state) || from < run.lastSeq) yield* ops.frames(rpc.id, run.id, from, signal, streamResponseV1);
+      }, request.signal);
+    }
+    case 'ListTasks': {
+      const p = params(listTasksSchema, rpc.params);
+      const pageSize = p.pageSize ?? DEFAULT_PAGE_SIZE;
+      const after = p.pageToken ? decodeToken(actor, p.pageToken, ops.ownsListToken) : null;
+      const state = p.status !== undefined && p.status !== '' && p.status !== 'TASK_STATE_UNSPECIFIED' ? stateFromV1(p.status) : undefined;
+      const page = await ops.listOwned(actor, { pageSize, after, ...(p.contextId ? { contextId: p.contextId } : {}), ...(state ? { state } : {}), ...(p.statusTimestampAfter !== undefined ? { updatedAfter: p.statusTimestampAfter } : {}) });
+      return json(
+        rpcResult(rpc.id, {
+          tasks: page.items.map((run) => task(run, { historyLength: p.historyLength, artifacts: p.includeArtifacts === true })),
+          nextPageToken: page.next ? encodeToken(page.next) : '',
+          pageSize,
+          totalSize: page.total,
+        }),
+      );
+    }
+    case 'GetExtendedAgentCard':
+      return json(rpcResult(rpc.id, await ops.cardV1(agent)));
+    case 'CreateTaskPushNotificationConfig':
+    case 'GetTaskPushNotificationConfig':
+    case 'ListTaskPushNotificationConfigs':
+    case 'DeleteTaskPushNotificationConfig':
+      throw new DomainError('PUSH_NOTIFICATION_NOT_SUPPORTED', 'Push notifications are not supported by this agent (capabilities.pushNotifications is false)');
+    default:
+      throw new DomainError('METHOD_NOT_FOUND', `Method not found: ${rpc.method}`);
+  }
+}

@@ -1,0 +1,1 @@
+export { createSettings, DEFAULT_AGENT_SETTING, type Settings } from './settings.ts';

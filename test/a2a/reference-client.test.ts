@@ -1,18 +1,25 @@
-import { A2AClient } from '@a2a-js/sdk/client';
+import { randomUUID } from 'node:crypto';
+import { Message, Role, TaskState, type SendMessageRequest, type StreamResponse, type Task } from '@a2a-js/sdk';
+import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory, type Client } from '@a2a-js/sdk/client';
+import { DEFAULT_AGENT_SETTING } from '@service/core/settings';
 import { useTestDatabase } from '@service/core/testing';
+import { testServices } from '@service/core/testing/services';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startA2aHost } from '../helpers/a2a.ts';
 import { startService, type RunningService } from '../helpers/service-process.ts';
 
+/**
+ * The reference A2A client, `@a2a-js/sdk` 1.3, against a running service: in its default v1.0
+ * mode and in its v0.3 ("legacy") mode, with nothing service-specific in the messages.
+ */
 const t = useTestDatabase();
 let service: RunningService;
 let token: string;
 
 beforeAll(async () => {
-  ({ service, token } = await startA2aHost(t.db, { mongodbUri: t.uri, scope: '@acme' }));
-  // The token came from the endpoint the card advertises.
-  const card = (await (await fetch(`${service.url}/.well-known/agent.json`)).json()) as { authentication: { tokenEndpoint: string } };
-  expect(card.authentication.tokenEndpoint).toBe(`${service.url}/api/oauth/token`);
+  // Two agents: a message that names none goes to the admin's default agent.
+  await testServices(t.db).settings.set({ type: 'ui', id: 'admin', email: 'admin@acme.test', role: 'admin' }, DEFAULT_AGENT_SETTING, '@acme/summarizer');
+  ({ service, token } = await startA2aHost(t.db, { mongodbUri: t.uri, scope: '@acme', agents: ['summarizer', 'editorial-review'] }));
 });
 
 afterAll(async () => {
@@ -25,22 +32,118 @@ const withBearer: typeof fetch = (input, init) => {
   return fetch(input, { ...init, headers });
 };
 
-describe('the reference A2A client (@a2a-js/sdk) against our server', () => {
-  it('discovers the card and completes message/send', async () => {
-    const client = await A2AClient.fromCardUrl(`${service.url}/.well-known/agent-card.json`, { fetchImpl: withBearer });
-    const response = await client.sendMessage({ message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text: 'Reference clients work. Good.' }] } });
-    if ('error' in response) throw new Error(JSON.stringify(response.error));
-    expect(response.result).toMatchObject({ kind: 'task', status: { state: 'completed' } });
+function factory(legacy: boolean) {
+  const legacyCompat = { enabled: legacy };
+  return new ClientFactory(
+    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+      cardResolver: new DefaultAgentCardResolver({ fetchImpl: withBearer, legacyCompat }),
+      transports: [new JsonRpcTransportFactory({ fetchImpl: withBearer, legacyCompat })],
+    }),
+  );
+}
+
+const request = (text: string, extra: Record<string, unknown> = {}): SendMessageRequest => ({
+  tenant: '',
+  message: Message.fromJSON({ messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text }], ...extra }),
+  metadata: undefined,
+  configuration: undefined,
+});
+
+const textOf = (task: Task) => task.artifacts.flatMap((a) => a.parts.flatMap((p) => (p.content?.$case === 'text' ? [p.content.value] : []))).join('');
+
+async function collect(stream: AsyncGenerator<StreamResponse>): Promise<StreamResponse[]> {
+  const out: StreamResponse[] = [];
+  for await (const event of stream) out.push(event);
+  return out;
+}
+
+describe('@a2a-js/sdk 1.3 in its default (v1.0) mode', () => {
+  let client: Client;
+  beforeAll(async () => {
+    client = await factory(false).createFromUrl(service.url);
   });
 
-  it('completes a streaming call', async () => {
-    const client = await A2AClient.fromCardUrl(`${service.url}/.well-known/agent-card.json`, { fetchImpl: withBearer });
-    const events = [];
-    for await (const event of client.sendMessageStream({ message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text: 'Stream me. Please.' }] } })) {
-      events.push(event);
-    }
-    expect(events.map((e) => e.kind)).toEqual(['task', 'status-update', 'artifact-update', 'status-update']);
-    expect(events.at(-1)).toMatchObject({ kind: 'status-update', final: true, status: { state: 'completed' } });
+  it('discovers the v1.0 card and speaks 1.0', async () => {
+    expect(client.protocolVersion).toBe('1.0');
+    const card = await client.getAgentCard();
+    expect(card.supportedInterfaces.map((i) => i.protocolVersion)).toEqual(['1.0', '0.3']);
+    expect(card.skills.map((s) => s.id).sort()).toEqual(['@acme/editorial-review', '@acme/summarizer']);
+  });
+
+  it('sends without naming an agent (the default agent answers), then gets and lists the task', async () => {
+    const contextId = randomUUID();
+    const result = await client.sendMessage(request('Generic clients work. They do.', { contextId }));
+    if ('messageId' in result) throw new Error('expected a task');
+    expect(result.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(result.metadata).toMatchObject({ agent: '@acme/summarizer' });
+    expect(textOf(result)).toContain('Generic clients work');
+
+    const read = await client.getTask({ tenant: '', id: result.id, historyLength: 1 });
+    expect(read.history).toHaveLength(1);
+    expect(read.history[0]!.role).toBe(Role.ROLE_AGENT);
+
+    const listed = await client.listTasks({ tenant: '', contextId, status: TaskState.TASK_STATE_UNSPECIFIED, pageSize: 10, pageToken: '', historyLength: undefined, statusTimestampAfter: undefined, includeArtifacts: false });
+    expect(listed.tasks.map((task) => task.id)).toEqual([result.id]);
+    expect(listed.totalSize).toBe(1);
+    expect(listed.tasks[0]!.artifacts).toEqual([]);
+  });
+
+  it('streams a task, then subscribes to a paused one, answers it with a data part of values, and cancels another', async () => {
+    const events = await collect(client.sendMessageStream(request('Stream me. Please.')));
+    expect(events.map((e) => e.payload?.$case)).toEqual(['task', 'statusUpdate', 'artifactUpdate', 'statusUpdate']);
+    const last = events.at(-1)!.payload;
+    expect(last?.$case === 'statusUpdate' && last.value.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+
+    // One agent's own endpoint: its card lists that agent alone.
+    const reviewer = await factory(false).createFromUrl(`${service.url}/a2a/acme/editorial-review/`);
+    expect((await reviewer.getAgentCard()).skills.map((s) => s.id)).toEqual(['@acme/editorial-review']);
+    const paused = await reviewer.sendMessage(request('A draft about generic clients. It is short.'));
+    if ('messageId' in paused) throw new Error('expected a task');
+    expect(paused.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(paused.metadata).toMatchObject({ agent: '@acme/editorial-review' });
+    const interrupt = paused.status?.message?.parts.find((p) => p.content?.$case === 'data')?.content;
+    expect(interrupt?.$case === 'data' && interrupt.value).toMatchObject({ interrupt: { type: 'INTERRUPT', screenId: 'approve-summary', accepts: expect.arrayContaining(['resume', 'values']) } });
+
+    // Subscribing to a paused task: its current state, and the stream ends (it waits for input).
+    const seen = await collect(reviewer.resubscribeTask({ tenant: '', id: paused.id }));
+    expect(seen.map((e) => e.payload?.$case)).toEqual(['task']);
+    expect(seen[0]!.payload?.$case === 'task' && seen[0]!.payload.value.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    const answered = await reviewer.sendMessage(request('', { taskId: paused.id, parts: [{ data: { approved: true, notes: 'Fine.' } }] }));
+    if ('messageId' in answered) throw new Error('expected a task');
+    expect(answered.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    // The history holds the input, the agent's messages and the answer.
+    const history = (await reviewer.getTask({ tenant: '', id: paused.id, historyLength: undefined })).history;
+    expect(history[0]!.role).toBe(Role.ROLE_USER);
+    expect(history.some((m) => m.role === Role.ROLE_USER && m.parts.some((p) => p.content?.$case === 'data'))).toBe(true);
+
+    const second = await reviewer.sendMessage(request('Another draft. To cancel.'));
+    if ('messageId' in second) throw new Error('expected a task');
+    const canceled = await reviewer.cancelTask({ tenant: '', id: second.id, metadata: undefined });
+    expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    await expect(reviewer.cancelTask({ tenant: '', id: second.id, metadata: undefined })).rejects.toThrow(/canceled/i);
+  });
+
+  it('reads the typed errors of unary and streaming methods', async () => {
+    await expect(client.getTask({ tenant: '', id: randomUUID(), historyLength: undefined })).rejects.toMatchObject({ name: expect.stringMatching(/TaskNotFound/) });
+    // A streaming method's error arrives inside the event stream, and the client reads it.
+    await expect(collect(client.resubscribeTask({ tenant: '', id: randomUUID() }))).rejects.toThrow(/not found/i);
+  });
+});
+
+describe('@a2a-js/sdk 1.3 in its v0.3 (legacy) mode, from the v0.3 card', () => {
+  it('sends, streams, gets and cancels over v0.3', async () => {
+    const client = await factory(true).createFromUrl(service.url, '/.well-known/agent.json');
+    expect(client.protocolVersion).toBe('0.3');
+    const result = await client.sendMessage(request('Legacy clients work. Still.', { metadata: { skillId: '@acme/summarizer' } }));
+    if ('messageId' in result) throw new Error('expected a task');
+    expect(result.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect((await client.getTask({ tenant: '', id: result.id, historyLength: undefined })).id).toBe(result.id);
+    const events = await collect(client.sendMessageStream(request('Stream me. Please.')));
+    expect(events.at(-1)!.payload?.$case).toBe('statusUpdate');
+    const paused = await client.sendMessage(request('A draft for the legacy path. Short.', { metadata: { skillId: '@acme/editorial-review' } }));
+    if ('messageId' in paused) throw new Error('expected a task');
+    expect(paused.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect((await client.cancelTask({ tenant: '', id: paused.id, metadata: undefined })).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
   });
 
   it('is refused without a token and 404 when the flag is off', async () => {
@@ -48,6 +151,7 @@ describe('the reference A2A client (@a2a-js/sdk) against our server', () => {
     const off = await startService({ mongodbUri: t.uri, env: { SERVICE_VENDOR_SCOPE: '@acme' } });
     try {
       expect((await fetch(`${off.url}/api/a2a`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: '{}' })).status).toBe(404);
+      expect((await fetch(`${off.url}/a2a/acme/summarizer`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: '{}' })).status).toBe(404);
     } finally {
       await off.stop();
     }

@@ -1,13 +1,15 @@
 /**
- * message/send on the same trivial agent (answer = a one-line echo), over loopback HTTP:
- * our server (bearer JWT verified per call, durable run and event log in MongoDB) against an
- * @a2a-js/sdk server with its in-memory task store, interleaved. Goals: at most 6 database round
+ * A send on the same trivial agent (answer = a one-line echo), over loopback HTTP: our server
+ * (bearer JWT verified per call, durable run and event log in MongoDB), over A2A v0.3
+ * (`message/send`) and over v1.0 (`SendMessage`), each against the @a2a-js/sdk 1.x server with its
+ * in-memory task store answering `SendMessage`, interleaved. Goals: at most 6 database round
  * trips per send (counted on the wire), p50 <= 10 ms and a latency ratio <= 5 on the embedded default.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor } from '@a2a-js/sdk/server';
-import { A2AExpressApp } from '@a2a-js/sdk/server/express';
+import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor } from '@a2a-js/sdk/server';
+import { jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
+import { Role, TaskState, type AgentCard, type Part } from '@a2a-js/sdk';
 import express from 'express';
 import { startA2aHost } from '../helpers/a2a.ts';
 import { benchDatabase } from './bench-environment.ts';
@@ -17,29 +19,36 @@ import { cpuOfDescendants, cpuPerUnit } from './process-cpu.ts';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 150);
 
+const textPart = (value: string): Part => ({ content: { $case: 'text', value }, metadata: undefined, filename: '', mediaType: 'text/plain' });
 const echo: AgentExecutor = {
   async execute(context, bus) {
-    const text = context.userMessage.parts.flatMap((p) => (p.kind === 'text' ? [p.text] : [])).join(' ');
-    bus.publish({
-      kind: 'task',
-      id: context.taskId,
-      contextId: context.contextId,
-      status: { state: 'completed', timestamp: new Date().toISOString() },
-      history: [context.userMessage],
-      artifacts: [{ artifactId: randomUUID(), parts: [{ kind: 'text', text: `[scripted] ${text}` }] }],
-    });
-    bus.finished();
+    const text = context.userMessage.parts.flatMap((p) => (p.content?.$case === 'text' ? [p.content.value] : [])).join(' ');
+    bus.publish(
+      AgentEvent.task({
+        id: context.taskId,
+        contextId: context.contextId,
+        status: { state: TaskState.TASK_STATE_COMPLETED, timestamp: new Date().toISOString(), message: { messageId: randomUUID(), contextId: context.contextId, taskId: context.taskId, role: Role.ROLE_AGENT, parts: [textPart(`[scripted] ${text}`)], metadata: undefined, extensions: [], referenceTaskIds: [] } },
+        history: [context.userMessage],
+        artifacts: [{ artifactId: randomUUID(), name: 'answer', description: '', parts: [textPart(`[scripted] ${text}`)], metadata: undefined, extensions: [] }],
+        metadata: undefined,
+      }),
+    );
   },
   async cancelTask() {},
 };
 
 const database = await benchDatabase('bench_a2a_send');
 const sdkApp = express();
-const sdkCard = { name: 'sdk', description: 'echo', url: '', version: '1', protocolVersion: '0.3.0', capabilities: {}, defaultInputModes: ['text/plain'], defaultOutputModes: ['text/plain'], skills: [] };
-new A2AExpressApp(new DefaultRequestHandler(sdkCard, new InMemoryTaskStore(), echo)).setupRoutes(sdkApp);
+const sdkCard: AgentCard = {
+  name: 'sdk', description: 'echo', supportedInterfaces: [], provider: undefined, version: '1', documentationUrl: undefined, iconUrl: undefined,
+  capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
+  securitySchemes: {}, securityRequirements: [], defaultInputModes: ['text/plain'], defaultOutputModes: ['text/plain'], skills: [], signatures: [],
+};
+sdkApp.use('/a2a/jsonrpc', jsonRpcHandler({ requestHandler: new DefaultRequestHandler(sdkCard, new InMemoryTaskStore(), echo), userBuilder: UserBuilder.noAuthentication }));
 const sdkServer = sdkApp.listen(0, '127.0.0.1');
 await new Promise((resolve) => sdkServer.once('listening', resolve));
-const sdkUrl = `http://127.0.0.1:${(sdkServer.address() as AddressInfo).port}/`;
+const sdkUrl = `http://127.0.0.1:${(sdkServer.address() as AddressInfo).port}/a2a/jsonrpc`;
+sdkCard.supportedInterfaces = [{ url: sdkUrl, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '1.0' }];
 
 // A first service reaches the database through a counting proxy: round trips per send are
 // measured on the wire. The timed comparison then runs on a second one connected directly (the
@@ -56,6 +65,7 @@ const counted = await startA2aHost(database.db, { mongodbUri: `mongodb://127.0.0
 let timed: Awaited<ReturnType<typeof startA2aHost>> | undefined;
 
 try {
+  /** v0.3 `message/send`: the answer is the Task. */
   const send = async (url: string, bearer: string | null) => {
     const response = await fetch(url, {
       method: 'POST',
@@ -64,6 +74,16 @@ try {
     });
     const body = (await response.json()) as { result?: { status: { state: string } } };
     if (body.result?.status.state !== 'completed') throw new Error(`unexpected reply: ${JSON.stringify(body)}`);
+  };
+  /** v1.0 `SendMessage`: the answer is `{ task }`. */
+  const sendV1 = async (url: string, bearer: string | null) => {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'a2a-version': '1.0', ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'Echo this. Now.' }] } } }),
+    });
+    const body = (await response.json()) as { result?: { task?: { status: { state: string } } } };
+    if (body.result?.task?.status.state !== 'TASK_STATE_COMPLETED') throw new Error(`unexpected reply: ${JSON.stringify(body)}`);
   };
   const sample = Number(process.env.BENCH_COUNTED_SENDS ?? 100);
   for (let i = 0; i < 5; i++) await send(`${counted.service.url}/api/a2a`, counted.token);
@@ -99,13 +119,22 @@ try {
   timed = await startA2aHost(database.db, { mongodbUri: directUri, scope: '@bench', env: { ...shared, ...profile } });
   const { service, token } = timed;
 
-  const result = await sideBySide(
-    'message/send on a trivial agent',
+  const sdkName = '@a2a-js/sdk 1.x DefaultRequestHandler + InMemoryTaskStore (SendMessage)';
+  const v1 = await sideBySide(
+    'A2A v1.0 SendMessage on a trivial agent',
     { iterations: ITERATIONS, warmup: 10 },
-    { name: '@a2a-js/sdk DefaultRequestHandler + InMemoryTaskStore', run: () => send(sdkUrl, null) },
-    { name: 'our /api/a2a (JWT, durable run + event log)', run: () => send(`${service.url}/api/a2a`, token) },
+    { name: sdkName, run: () => sendV1(sdkUrl, null) },
+    { name: 'our /api/a2a over v1.0 SendMessage (JWT, durable run + event log)', run: () => sendV1(`${service.url}/api/a2a`, token) },
   );
   console.log(`  database: ${database.kind}`);
+  report(v1, 5);
+  console.log(`  ours (v1.0) p50: ${percentile(v1.candidateMs, 50).toFixed(1)} ms`);
+  const result = await sideBySide(
+    'A2A v0.3 message/send on a trivial agent (baseline: the SDK 1.x server over v1.0)',
+    { iterations: ITERATIONS, warmup: 10 },
+    { name: sdkName, run: () => sendV1(sdkUrl, null) },
+    { name: 'our /api/a2a over v0.3 message/send (JWT, durable run + event log)', run: () => send(`${service.url}/api/a2a`, token) },
+  );
   const latencyRatio = report(result, 5);
   const p50 = percentile(result.candidateMs, 50);
   console.log(`  ours p50: ${p50.toFixed(1)} ms (goal on the embedded default <= 10 ms: ${p50 <= 10 ? 'met' : 'NOT met'})`);

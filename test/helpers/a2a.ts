@@ -42,5 +42,7 @@ export async function startA2aHost(database: Database, options: { mongodbUri: st
   const env = { SERVICE_VENDOR_SCOPE: options.scope, SERVICE_A2A_HTTP_ENABLED: 'true', ...options.env };
   const service = await startService({ mongodbUri: options.mongodbUri, env });
   const token = await fetchAccessToken(`${service.url}/api/oauth/token`, client.clientId, clientSecret);
-  return { service, token, env };
+  /** A fresh token for the same client (tokens live ten minutes). */
+  const newToken = () => fetchAccessToken(`${service.url}/api/oauth/token`, client.clientId, clientSecret);
+  return { service, token, newToken, env };
 }

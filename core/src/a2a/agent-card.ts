@@ -84,8 +84,8 @@ export function agentEndpointPath(agent: string): string | null {
 }
 
 /**
- * The A2A v1.0 AgentCard (served at `/.well-known/agent-card.json`): only the fields of the
- * v1.0 `AgentCard` message, so strict ProtoJSON readers accept it. The JSON-RPC interface is listed
+ * The A2A v1.0 AgentCard (served at `/.well-known/agent-card.json`): the fields of the v1.0
+ * `AgentCard` message, plus the v0.3 `url` for older clients that read this path. The JSON-RPC interface is listed
  * for protocol versions 1.0 and 0.3; OAuth 2.0 client credentials in the v1.0 scheme shape, with
  * the RFC 8414 metadata (token endpoint, jwks_uri) referenced when the service is served over
  * HTTPS (the spec requires TLS for it). With `agent`, the card of that agent alone, at its endpoint.
@@ -103,6 +103,8 @@ export function agentCardV1(card: AgentCard, options: { baseUrl: string; agent?:
       { url, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
     ],
     version: card.version,
+    // Read by v0.3 clients that fetch this path (v1.0 readers ignore it when supportedInterfaces is set).
+    url,
     capabilities: {
       streaming: true,
       pushNotifications: false,

@@ -157,7 +157,7 @@ export function createRunExecutor(deps: {
     const answer = { kind: 'artifact-update' as const, taskId: run.id, contextId: run.contextId, artifact: { artifactId: randomUUID(), name: 'answer', parts: [{ kind: 'text' as const, text }] }, lastChunk: true };
     const completed = { kind: 'status-update' as const, taskId: run.id, contextId: run.contextId, status: status('completed', text), final: true };
     const lastSeq = await deps.eventLog.appendAll(run.id, [answer, completed], { progress: progress as Record<string, unknown>, owner: runOwnerDigest(run.actorType, run.actorId) });
-    return { ...run, state: 'completed', status: completed.status, artifacts: [...(run.artifacts ?? []), answer.artifact], progress, lastSeq };
+    return { ...run, state: 'completed', status: completed.status, artifacts: [...(run.artifacts ?? []), answer.artifact], history: [...run.history, ...(completed.status.message ? [completed.status.message] : [])], progress, lastSeq };
   }
 
   /** A step whose runtime crashed under it is run again once the runtime is back (twice at most). */

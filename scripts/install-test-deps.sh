@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # What the test suite needs beyond Node 20 on a fresh Debian machine: pnpm 10, Debian's
-# Chromium (browser tests) and WordPress with PHP and MariaDB (CMS-B tests). FerretDB, the test database, is built on first use by the
+# Chromium (browser tests), WordPress with PHP and MariaDB (CMS-B tests) and Python's venv
+# (the Python A2A SDK interop test). FerretDB, the test database, is built on first use by the
 # test setup through the Go module proxy (`pnpm db:install` does it ahead of time).
 set -euo pipefail
 
@@ -15,6 +16,8 @@ packages=""
 if [ -z "${CHROMIUM_PATH:-}" ] && [ ! -x /usr/bin/chromium ]; then packages="chromium fonts-dejavu-core"; fi
 # CMS-B tests run a real WordPress: Debian's package, PHP's CLI server and a private MariaDB.
 if [ ! -f /usr/share/wordpress/wp-load.php ] || [ ! -x /usr/bin/php ] || [ ! -x /usr/sbin/mariadbd ]; then packages="$packages wordpress php-cli php-mysql mariadb-server"; fi
+# The Python A2A SDK interop test builds a venv (python3 -m venv) and installs a2a-sdk from PyPI.
+if ! python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then packages="$packages python3 python3-venv"; fi
 if [ -n "$packages" ]; then
   echo "installing Debian packages for the tests:$packages"
   $sudo apt-get update -qq

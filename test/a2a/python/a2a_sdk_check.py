@@ -1,0 +1,94 @@
+"""The Python A2A SDK (PyPI `a2a-sdk` 1.x) against a running service, over A2A v1.0.
+
+Usage: python a2a_sdk_check.py BASE_URL TOKEN
+Prints one JSON object of what it saw; exits non-zero on the first failed expectation.
+Run by test/a2a/python-client.test.ts in a venv that test creates.
+"""
+
+import asyncio
+import json
+import sys
+import uuid
+
+import httpx
+from google.protobuf.json_format import MessageToDict, ParseDict
+
+from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
+from a2a.types import (
+    CancelTaskRequest,
+    GetTaskRequest,
+    ListTasksRequest,
+    Message,
+    SendMessageRequest,
+    SubscribeToTaskRequest,
+    TaskState,
+)
+
+
+def message(parts, **extra):
+    return ParseDict({'messageId': str(uuid.uuid4()), 'role': 'ROLE_USER', 'parts': parts, **extra}, Message())
+
+
+async def collect(stream):
+    return [MessageToDict(event) async for event in stream]
+
+
+def expect(condition, what):
+    if not condition:
+        raise AssertionError(what)
+
+
+async def main(base_url: str, token: str) -> dict:
+    seen = {}
+    async with httpx.AsyncClient(headers={'Authorization': f'Bearer {token}'}, timeout=30) as http:
+        card = await A2ACardResolver(http, base_url).get_agent_card()
+        seen['interfaces'] = [i.protocol_version for i in card.supported_interfaces]
+        blocking = ClientFactory(ClientConfig(streaming=False, httpx_client=http)).create(card)
+        streaming = ClientFactory(ClientConfig(streaming=True, httpx_client=http)).create(card)
+
+        context_id = str(uuid.uuid4())
+        answers = [r async for r in blocking.send_message(SendMessageRequest(message=message([{'text': 'Python clients work. Yes.'}], contextId=context_id)))]
+        task = answers[0].task
+        expect(task.status.state == TaskState.TASK_STATE_COMPLETED, f'send: {MessageToDict(answers[0])}')
+        seen['send'] = TaskState.Name(task.status.state)
+
+        events = await collect(streaming.send_message(SendMessageRequest(message=message([{'text': 'Stream this. Please.'}]))))
+        seen['stream'] = [next(iter(event)) for event in events]
+        expect(seen['stream'][0] == 'task' and events[-1].get('statusUpdate', {}).get('status', {}).get('state') == 'TASK_STATE_COMPLETED', f'stream: {events}')
+
+        read = await blocking.get_task(GetTaskRequest(id=task.id, history_length=1))
+        expect(len(read.history) == 1, f'get: {MessageToDict(read)}')
+        seen['get'] = read.id == task.id
+
+        listed = await blocking.list_tasks(ListTasksRequest(context_id=context_id, page_size=5))
+        expect([t.id for t in listed.tasks] == [task.id] and listed.total_size == 1, f'list: {MessageToDict(listed)}')
+        seen['list'] = listed.total_size
+
+        # One agent's own endpoint and card; a pause answered with a data part of just the values.
+        reviewer_url = f'{base_url}/a2a/acme/editorial-review'
+        reviewer_card = await A2ACardResolver(http, reviewer_url).get_agent_card()
+        seen['reviewerSkills'] = [s.id for s in reviewer_card.skills]
+        reviewer = ClientFactory(ClientConfig(streaming=False, httpx_client=http)).create(reviewer_card)
+        reviewer_streaming = ClientFactory(ClientConfig(streaming=True, httpx_client=http)).create(reviewer_card)
+        paused = [r async for r in reviewer.send_message(SendMessageRequest(message=message([{'text': 'A draft from Python. Short.'}])))][0].task
+        expect(paused.status.state == TaskState.TASK_STATE_INPUT_REQUIRED, f'pause: {MessageToDict(paused)}')
+        snapshot = await collect(reviewer_streaming.subscribe(SubscribeToTaskRequest(id=paused.id)))
+        expect(snapshot and 'task' in snapshot[0], f'subscribe: {snapshot}')
+        seen['subscribe'] = snapshot[0]['task']['status']['state']
+        done = [r async for r in reviewer.send_message(SendMessageRequest(message=message([{'data': {'approved': True}}], taskId=paused.id)))][0].task
+        expect(done.status.state == TaskState.TASK_STATE_COMPLETED, f'answer: {MessageToDict(done)}')
+        seen['answered'] = TaskState.Name(done.status.state)
+
+        other = [r async for r in reviewer.send_message(SendMessageRequest(message=message([{'text': 'Another draft. Cancel it.'}])))][0].task
+        canceled = await reviewer.cancel_task(CancelTaskRequest(id=other.id))
+        expect(canceled.status.state == TaskState.TASK_STATE_CANCELED, f'cancel: {MessageToDict(canceled)}')
+        seen['cancel'] = TaskState.Name(canceled.status.state)
+    return seen
+
+
+if __name__ == '__main__':
+    try:
+        print(json.dumps(asyncio.run(main(sys.argv[1], sys.argv[2]))))
+    except AssertionError as error:
+        print(json.dumps({'failed': str(error)}))
+        sys.exit(1)

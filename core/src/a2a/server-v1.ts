@@ -51,7 +51,13 @@ const listTasksSchema = z.object({
   includeArtifacts: z.boolean().optional(),
 });
 
-const params = <T>(schema: z.ZodType<T>, value: unknown): T => parseOrThrow(schema, value ?? {}, 'Invalid params');
+/** Some clients send the proto field names (`task_id`, `history_length`): read them as the JSON names. */
+function camelKeys(value: unknown, depth = 0): unknown {
+  if (!value || typeof value !== 'object' || Array.isArray(value) || depth > 1) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), key === 'configuration' ? camelKeys(inner, depth + 1) : inner]));
+}
+
+const params = <T>(schema: z.ZodType<T>, value: unknown): T => parseOrThrow(schema, camelKeys(value ?? {}), 'Invalid params');
 
 /** A v1.0 Task as an answer: history trimmed to `historyLength`, artifacts unless left out. */
 function task(run: RunView, options: { historyLength?: number; artifacts?: boolean } = {}) {
@@ -131,7 +137,8 @@ export async function dispatchV1(ops: A2aOperations, request: Request, rpc: Json
         rpcResult(rpc.id, {
           tasks: page.items.map((run) => task(run, { historyLength: p.historyLength, artifacts: p.includeArtifacts === true })),
           nextPageToken: page.next ? encodeToken(page.next) : '',
-          pageSize,
+          // The size of this page (what the TCK and the SDKs read), at most the requested one.
+          pageSize: page.items.length,
           totalSize: page.total,
         }),
       );

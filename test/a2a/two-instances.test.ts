@@ -27,6 +27,8 @@ beforeAll(async () => {
   const { client, clientSecret } = await testServices(dbB.db).oauth.clients.register(adminB, { name: 'acme', allowedAgents: ['*'], permissions: ['list', 'read', 'execute'] });
   localA = testServices(dbA.db, { SERVICE_VENDOR_SCOPE: '@acme', SERVICE_MASTER_KEY: masterKeyA, SERVICE_BASE_URL: a.url });
   await localA.peers.register(adminA, { id: 'globex', name: 'Globex', baseUrl: b.url, clientId: client.clientId, clientSecret });
+  // The same instance registered as a peer spoken to over v0.3 only: the other pairing.
+  await localA.peers.register(adminA, { id: 'globex-legacy', name: 'Globex (0.3)', baseUrl: b.url, clientId: client.clientId, clientSecret, protocol: '0.3' });
 });
 
 afterAll(async () => {
@@ -37,6 +39,8 @@ describe('instance A calls agents on instance B over A2A', () => {
   it('discovers B\'s card through A\'s peer registration', async () => {
     const card = await localA.a2aClient.card('globex');
     expect(card.url).toBe(`${b.url}/api/a2a`);
+    expect(card.protocol).toBe('1.0');
+    expect((await localA.a2aClient.card('globex-legacy')).protocol).toBe('0.3');
     expect(card.skills.map((s) => s.id).sort()).toEqual(['@globex/editorial-review', '@globex/summarizer']);
     // The peer secret is sealed in A's database: A's running process can open it too.
     const row = await dbA.db.models.RemotePeer.findById('globex').lean();
@@ -54,6 +58,14 @@ describe('instance A calls agents on instance B over A2A', () => {
     expect(local.map((e) => e.event.kind)).toEqual(['task', 'status-update', 'artifact-update', 'status-update']);
     expect(local.slice(1).every((e) => 'taskId' in e.event && e.event.taskId === run.id)).toBe(true);
     expect(run.artifacts![0]!.parts[0]).toEqual({ kind: 'text', text: '[scripted] Summarize: Bridged streams work. Locally.' });
+  });
+
+  it('speaks v0.3 to a peer registered for it: send, and a stream bridged into A\'s log', async () => {
+    const reply = await localA.a2aClient.send('globex-legacy', { message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text: 'Old peers talk. Still.' }], metadata: { skillId: '@globex/summarizer' } } });
+    expect(reply).toMatchObject({ kind: 'task', status: { state: 'completed' } });
+    const run = await localA.remote.call(adminA, { peerId: 'globex-legacy', skillId: '@globex/summarizer', text: 'Legacy bridge works. Locally.' });
+    expect(run.state).toBe('completed');
+    expect((await localA.eventLog.readAfter(run.id, 0)).map((e) => e.event.kind)).toEqual(['task', 'status-update', 'artifact-update', 'status-update']);
   });
 
   it('runs a local flow whose call step targets an agent only B has, through the outbound client', async () => {

@@ -58,7 +58,7 @@ describe('A2A screens across two instances', () => {
     await page.getByLabel('Client id').fill(clientId);
     await page.getByLabel('Client secret').fill(secret);
     await page.getByRole('button', { name: 'Register peer' }).click();
-    await expect.poll(() => page.getByRole('status').textContent()).toBe('Registered Globex: 2 agent(s) offered.');
+    await expect.poll(() => page.getByRole('status').textContent()).toBe('Registered Globex: 2 agent(s) offered, spoken to over A2A 1.0.');
 
     await page.getByRole('link', { name: 'Runs' }).click();
     await page.getByLabel('Instance').selectOption('globex');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { TaskState } from '../db/index.ts';
+import { TERMINAL_STATES as TERMINAL, type TaskState } from '../db/index.ts';
 import { DomainError } from '../errors/index.ts';
 import type { A2aEvent, Artifact, Message, Part, Task, TaskStatus } from './protocol.ts';
 
@@ -188,4 +188,82 @@ export function streamResponseV1(event: A2aEvent): Record<string, unknown> {
         },
       };
   }
+}
+
+// Reading a v1.0 peer's answers (the outbound client): lenient, into the internal shapes.
+
+type Wire = Record<string, any>;
+const INTERRUPTED: readonly TaskState[] = ['input-required', 'auth-required'];
+
+function wireState(name: unknown): TaskState {
+  return (typeof name === 'string' && STATE_FROM_V1.get(name)) || 'unknown';
+}
+
+function wireParts(parts: unknown): Part[] {
+  if (!Array.isArray(parts)) return [];
+  return parts.flatMap((part: Wire) => {
+    if (!part || typeof part !== 'object') return [];
+    const parsed = partV1Schema.safeParse(part);
+    return parsed.success ? [partFromV1(parsed.data)] : [];
+  });
+}
+
+function wireMessage(message: Wire | undefined): Message | undefined {
+  if (!message || typeof message !== 'object') return undefined;
+  return {
+    kind: 'message',
+    messageId: String(message.messageId ?? ''),
+    role: message.role === 'ROLE_AGENT' ? 'agent' : 'user',
+    parts: wireParts(message.parts),
+    ...(message.taskId ? { taskId: String(message.taskId) } : {}),
+    ...(message.contextId ? { contextId: String(message.contextId) } : {}),
+    ...(message.metadata && typeof message.metadata === 'object' ? { metadata: message.metadata } : {}),
+  };
+}
+
+function wireStatus(status: Wire | undefined): TaskStatus {
+  const message = wireMessage(status?.message);
+  return { state: wireState(status?.state), timestamp: typeof status?.timestamp === 'string' ? status.timestamp : new Date().toISOString(), ...(message ? { message } : {}) };
+}
+
+function wireArtifact(artifact: Wire): Artifact {
+  return { artifactId: String(artifact?.artifactId ?? ''), ...(artifact?.name ? { name: String(artifact.name) } : {}), parts: wireParts(artifact?.parts), ...(artifact?.metadata ? { metadata: artifact.metadata } : {}) };
+}
+
+/** A v1.0 Task from a peer, as the internal Task. */
+export function taskFromV1(task: Wire): Task {
+  return {
+    kind: 'task',
+    id: String(task?.id ?? ''),
+    contextId: String(task?.contextId ?? ''),
+    status: wireStatus(task?.status),
+    history: Array.isArray(task?.history) ? task.history.flatMap((m: Wire) => wireMessage(m) ?? []) : [],
+    artifacts: Array.isArray(task?.artifacts) ? task.artifacts.map(wireArtifact) : [],
+    ...(task?.metadata ? { metadata: task.metadata } : {}),
+  };
+}
+
+/**
+ * A v1.0 StreamResponse (or SendMessageResponse) from a peer, as the internal event. v1.0 has no
+ * `final`: a status that ends the task or pauses it for input ends its stream.
+ */
+export function eventFromV1(response: Wire): A2aEvent | null {
+  if (response?.task) return taskFromV1(response.task);
+  if (response?.message) return wireMessage(response.message) as Message & { kind: 'message' };
+  const status = response?.statusUpdate ?? response?.status_update;
+  if (status) {
+    const parsed = wireStatus(status.status);
+    const ends = [...TERMINAL, ...INTERRUPTED].includes(parsed.state);
+    return { kind: 'status-update', taskId: String(status.taskId ?? ''), contextId: String(status.contextId ?? ''), status: parsed, final: ends, ...(status.metadata ? { metadata: status.metadata } : {}) };
+  }
+  const artifact = response?.artifactUpdate ?? response?.artifact_update;
+  if (artifact) {
+    return { kind: 'artifact-update', taskId: String(artifact.taskId ?? ''), contextId: String(artifact.contextId ?? ''), artifact: wireArtifact(artifact.artifact), ...(artifact.append !== undefined ? { append: Boolean(artifact.append) } : {}), ...(artifact.lastChunk !== undefined ? { lastChunk: Boolean(artifact.lastChunk) } : {}) };
+  }
+  return null;
+}
+
+/** Internal send params as a v1.0 SendMessageRequest. */
+export function sendParamsToV1(params: { message: Message; metadata?: Record<string, unknown> }): Record<string, unknown> {
+  return { message: messageToV1(params.message), ...(params.metadata ? { metadata: params.metadata } : {}) };
 }

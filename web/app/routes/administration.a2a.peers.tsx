@@ -16,10 +16,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const form = await readAdminForm(request, context.services);
     const caller = await serverCaller(request, context.services);
     const field = (name: string) => String(form.get(name) ?? '').trim();
-    const peer = await caller.a2a.peers.register({ id: field('id'), name: field('name'), baseUrl: field('baseUrl'), clientId: field('clientId'), clientSecret: field('clientSecret') });
+    const peer = await caller.a2a.peers.register({ id: field('id'), name: field('name'), baseUrl: field('baseUrl'), clientId: field('clientId'), clientSecret: field('clientSecret'), protocol: field('protocol') === '0.3' ? '0.3' : 'auto' });
     // The card is fetched once now, so a peer whose card points elsewhere is named at once.
     const card = await caller.a2a.peers.card({ id: peer.id }).then((value) => ({ value }), (error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }));
-    if ('value' in card) return { notice: `Registered ${peer.name}: ${card.value.skills.length} agent(s) offered.` };
+    if ('value' in card) return { notice: `Registered ${peer.name}: ${card.value.skills.length} agent(s) offered, spoken to over A2A ${card.value.protocol}.` };
     return { notice: `Registered ${peer.name}, but its AgentCard cannot be used yet: ${card.error}` };
   });
 }
@@ -47,6 +47,12 @@ export default function Peers() {
             <input id="clientId" name="clientId" required />
             <label htmlFor="clientSecret">Client secret</label>
             <input id="clientSecret" name="clientSecret" type="password" autoComplete="off" required />
+            <label htmlFor="protocol">A2A protocol</label>
+            <select id="protocol" name="protocol" defaultValue="auto" aria-describedby="protocol-help">
+              <option value="auto">Automatic: 1.0 when its card offers it, else 0.3</option>
+              <option value="0.3">Always 0.3</option>
+            </select>
+            <p id="protocol-help" className="hint">Automatic reads the peer's /.well-known/agent-card.json; choose 0.3 for a peer whose 1.0 endpoint misbehaves.</p>
           </div>
           <button type="submit">Register peer</button>
         </fieldset>
@@ -62,6 +68,7 @@ export default function Peers() {
               <td>
                 <code>{p.clientId}</code>
               </td>
+              <td>{p.protocol === '0.3' ? 'A2A 0.3' : 'A2A 1.0 when offered'}</td>
             </tr>
           ))}
         </tbody>

@@ -67,7 +67,7 @@ describe('the A2A client and a peer AgentCard', () => {
       message: expect.stringMatching(/authentication\.tokenEndpoint .* is not on the peer's registered origin/),
     });
     expect(thief.hits).toEqual([]);
-    expect(peer.hits.map((h) => h.path)).toEqual(['/.well-known/agent.json']);
+    expect(peer.hits.map((h) => h.path)).toEqual(['/.well-known/agent-card.json', '/.well-known/agent.json']);
   });
 
   it('sends no bearer token to an A2A url on another origin, nor to an internal-looking one', async () => {
@@ -85,7 +85,39 @@ describe('the A2A client and a peer AgentCard', () => {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: 1, result: { kind: 'task', id: 'r1', contextId: 'c', status: { state: 'completed' } } })),
     );
     await expect(services.a2aClient.send('honest', message)).resolves.toMatchObject({ kind: 'task', id: 'r1' });
-    expect(peer.hits.map((h) => h.path)).toEqual(['/.well-known/agent.json', '/api/oauth/token', '/api/a2a']);
+    expect(peer.hits.map((h) => h.path)).toEqual(['/.well-known/agent-card.json', '/.well-known/agent.json', '/api/oauth/token', '/api/a2a']);
+    expect(peer.hits.at(-1)!.body).toContain('"method":"message/send"');
+  });
+
+  it('speaks A2A v1.0 to a peer whose agent-card.json offers it, its endpoint and token URL pinned likewise', async () => {
+    const v1Card = (self: string, tokenUrl = `${self}/api/oauth/token`) => ({
+      name: 'peer', description: '', version: '1',
+      supportedInterfaces: [{ url: `${self}/rpc`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' }, { url: `${self}/rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+      capabilities: { streaming: true }, securitySchemes: { oauth2: { oauth2SecurityScheme: { flows: { clientCredentials: { tokenUrl, scopes: {} } } } } },
+      skills: [{ id: '@peer/echo', name: 'echo', description: '', tags: [] }],
+    });
+    const headers: Record<string, string | undefined>[] = [];
+    const peer = await host((req, _body, res, self) => {
+      headers.push({ version: req.headers['a2a-version'] as string | undefined });
+      if (req.url === '/.well-known/agent-card.json') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(v1Card(self)));
+      if (req.url === '/api/oauth/token') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"access_token":"peer-token","expires_in":600}');
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: 1, result: { task: { id: 'r1', contextId: 'c', status: { state: 'TASK_STATE_COMPLETED', message: { messageId: 'a', role: 'ROLE_AGENT', parts: [{ text: 'hi back' }] } } } } }));
+    });
+    peers.push(peer);
+    await services.peers.register(admin, { id: 'speaks-one', name: 'speaks-one', baseUrl: peer.url, clientId: 'our-client', clientSecret: 'our-client-secret' });
+    await expect(services.a2aClient.send('speaks-one', message)).resolves.toMatchObject({ kind: 'task', id: 'r1', status: { state: 'completed', message: { role: 'agent', parts: [{ kind: 'text', text: 'hi back' }] } } });
+    expect(peer.hits.map((h) => h.path)).toEqual(['/.well-known/agent-card.json', '/api/oauth/token', '/rpc']);
+    expect(JSON.parse(peer.hits.at(-1)!.body)).toMatchObject({ method: 'SendMessage', params: { message: { role: 'ROLE_USER', parts: [{ text: 'hello' }] } } });
+    expect(headers.at(-1)!.version).toBe('1.0');
+
+    const sneaky = await host((req, _body, res, self) => {
+      if (req.url === '/.well-known/agent-card.json') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(v1Card(self, `${thief.url}/token`)));
+      res.writeHead(404).end();
+    });
+    peers.push(sneaky);
+    await services.peers.register(admin, { id: 'sneaky-one', name: 'sneaky-one', baseUrl: sneaky.url, clientId: 'our-client', clientSecret: 'our-client-secret' });
+    await expect(services.a2aClient.send('sneaky-one', message)).rejects.toMatchObject({ message: expect.stringMatching(/tokenEndpoint .* is not on the peer's registered origin/) });
+    expect(thief.hits).toEqual([]);
   });
 
   it('refuses a peer on a private address when the outbound policy does not allow them', async () => {

@@ -4,7 +4,8 @@ import { OutboundUnreachableError, type OutboundHttp } from '../../http/index.ts
 import type { Logger } from '../../log/index.ts';
 import type { AgentCard } from '../agent-card.ts';
 import type { A2aEvent, Message, MessageSendParams, Task } from '../protocol.ts';
-import type { RemotePeers } from './peers.ts';
+import { eventFromV1, sendParamsToV1 } from '../protocol-v1.ts';
+import type { RemotePeers, RemotePeerView } from './peers.ts';
 import { readSse } from './sse-reader.ts';
 
 /** Tokens are refreshed this long before they expire. */
@@ -35,26 +36,65 @@ export function pinnedToPeer(peer: { id: string; baseUrl: string }, field: strin
   return url.toString();
 }
 
+/** A peer's card as this client uses it: the v0.3 shape, with the protocol its endpoint speaks. */
+export type PeerCard = AgentCard & { protocol: '1.0' | '0.3' };
+
+/**
+ * Reads a v1.0 card (`supportedInterfaces`) as a PeerCard: the JSON-RPC interface offering 1.0
+ * (else 0.3) and the OAuth 2.0 client-credentials token URL of its security schemes. Null when the
+ * card offers no JSON-RPC interface.
+ */
+function fromV1Card(card: Record<string, any>): PeerCard | null {
+  const interfaces = (Array.isArray(card.supportedInterfaces) ? card.supportedInterfaces : []).filter((i: any) => typeof i?.url === 'string' && String(i.protocolBinding).toUpperCase() === 'JSONRPC');
+  const chosen = interfaces.find((i: any) => /^1\./.test(String(i.protocolVersion ?? ''))) ?? interfaces.find((i: any) => /^0\.3/.test(String(i.protocolVersion ?? '')));
+  if (!chosen) return null;
+  const schemes = Object.values((card.securitySchemes ?? {}) as Record<string, any>);
+  const tokenEndpoint = schemes.map((scheme) => scheme?.oauth2SecurityScheme?.flows?.clientCredentials?.tokenUrl).find((url) => typeof url === 'string');
+  return {
+    ...(card as AgentCard),
+    url: chosen.url,
+    authentication: { tokenEndpoint, schemes: ['oauth2-client-credentials'] },
+    skills: Array.isArray(card.skills) ? card.skills : [],
+    protocol: /^1\./.test(String(chosen.protocolVersion)) ? '1.0' : '0.3',
+  } as PeerCard;
+}
+
 /**
  * Calls agents on other instances: fetches the remote AgentCard, exchanges client credentials at
- * its tokenEndpoint (cached until shortly before expiry), and speaks JSON-RPC to its `url`; both
- * pinned to the peer's registered origin, every call through the outbound policy.
+ * its tokenEndpoint (cached until shortly before expiry), and speaks JSON-RPC to its endpoint;
+ * both pinned to the peer's registered origin, every call through the outbound policy. A peer
+ * whose card (`/.well-known/agent-card.json`) offers A2A v1.0 is spoken to in v1.0; otherwise
+ * (a v0.3 card there, or only the contract's `/.well-known/agent.json`) in v0.3.
  */
 export function createA2aClient(deps: { peers: RemotePeers; logger: Logger; http: OutboundHttp }) {
   const { http } = deps;
-  const cards = new Map<string, { at: number; card: AgentCard }>();
+  const cards = new Map<string, { at: number; card: PeerCard }>();
   const tokens = new Map<string, { token: string; until: number }>();
 
-  async function card(peerId: string): Promise<AgentCard> {
+  async function discover(peer: RemotePeerView): Promise<PeerCard> {
+    const current = peer.protocol === '0.3' ? null : await http.fetch(`${peer.baseUrl}/.well-known/agent-card.json`, { headers: { accept: 'application/json', 'a2a-version': '1.0' } }).catch((error: unknown) => {
+      if (error instanceof DomainError && error.code === 'OUTBOUND_REFUSED') throw error;
+      return null;
+    });
+    if (current?.ok) {
+      const fetched = await http.json<Record<string, any>>(current, MAX_CARD_BYTES, 'AgentCard').catch(() => null);
+      const v1 = fetched ? fromV1Card(fetched) : null;
+      if (v1) return v1;
+      if (fetched && typeof fetched.url === 'string' && fetched.authentication) return { ...(fetched as AgentCard), protocol: '0.3' };
+    } else await current?.body?.cancel().catch(() => undefined);
+    const response = await http.fetch(`${peer.baseUrl}/.well-known/agent.json`, { headers: { accept: 'application/json' } });
+    if (!response.ok) throw new DomainError('UPSTREAM_FAILED', `${peer.id}: AgentCard answered ${response.status}`);
+    return { ...(await http.json<AgentCard>(response, MAX_CARD_BYTES, 'AgentCard')), protocol: '0.3' };
+  }
+
+  async function card(peerId: string): Promise<PeerCard> {
     const cached = cards.get(peerId);
     if (cached && Date.now() - cached.at < CARD_TTL_MS) return cached.card;
     const peer = await deps.peers.get(peerId);
     if (!peer) throw new DomainError('NOT_FOUND', `No remote peer ${peerId}`);
-    const response = await http.fetch(`${peer.baseUrl}/.well-known/agent.json`, { headers: { accept: 'application/json' } });
-    if (!response.ok) throw new DomainError('UPSTREAM_FAILED', `${peerId}: AgentCard answered ${response.status}`);
-    const fetched = await http.json<AgentCard>(response, MAX_CARD_BYTES, 'AgentCard');
+    const fetched = await discover(peer);
     // Checked once when the card arrives; a card that points elsewhere is never cached or used.
-    const pinned: AgentCard = {
+    const pinned: PeerCard = {
       ...fetched,
       url: pinnedToPeer(peer, 'url', fetched?.url),
       authentication: { ...fetched.authentication, tokenEndpoint: pinnedToPeer(peer, 'authentication.tokenEndpoint', fetched?.authentication?.tokenEndpoint) },
@@ -86,9 +126,9 @@ export function createA2aClient(deps: { peers: RemotePeers; logger: Logger; http
 
   /** POSTs a JSON-RPC call with the bearer token, retrying once with a fresh token on 401. */
   async function post(peerId: string, body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal, streaming = false): Promise<Response> {
-    const url = (await card(peerId)).url;
+    const { url, protocol } = await card(peerId);
     const send = async (bearer: string) =>
-      http.fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${bearer}`, ...headers }, body: JSON.stringify(body), ...(signal ? { signal } : {}), streaming, ...(streaming ? {} : { timeoutMs: 120_000 }) });
+      http.fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'a2a-version': protocol, authorization: `Bearer ${bearer}`, ...headers }, body: JSON.stringify(body), ...(signal ? { signal } : {}), streaming, ...(streaming ? {} : { timeoutMs: 120_000 }) });
     let response = await send(await token(peerId));
     if (response.status === 401) {
       await response.body?.cancel().catch(() => undefined);
@@ -103,8 +143,15 @@ export function createA2aClient(deps: { peers: RemotePeers; logger: Logger; http
     return payload.result as T;
   }
 
-  /** `message/send`: one reply. */
+  /** `message/send` (v1.0 `SendMessage`): one reply. */
   async function send(peerId: string, params: MessageSendParams): Promise<Task | Message> {
+    if ((await card(peerId)).protocol === '1.0') {
+      const response = await post(peerId, { jsonrpc: '2.0', id: randomUUID(), method: 'SendMessage', params: sendParamsToV1(params) });
+      const result = rpcResultOf(peerId, await http.json<{ result?: Record<string, unknown> }>(response, MAX_REPLY_BYTES, 'A2A answer'));
+      const event = result ? eventFromV1(result) : null;
+      if (!event || (event.kind !== 'task' && event.kind !== 'message')) throw new DomainError('UPSTREAM_FAILED', `${peerId}: SendMessage answered neither a task nor a message`);
+      return event;
+    }
     const response = await post(peerId, { jsonrpc: '2.0', id: randomUUID(), method: 'message/send', params });
     return rpcResultOf(peerId, await http.json<{ result?: Task | Message }>(response, MAX_REPLY_BYTES, 'A2A answer'));
   }
@@ -114,20 +161,23 @@ export function createA2aClient(deps: { peers: RemotePeers; logger: Logger; http
    * reconnects with the same message and `Last-Event-ID`, so nothing is missed or repeated.
    */
   function stream(peerId: string, params: MessageSendParams, options: { lastEventId?: number; signal?: AbortSignal } = {}): AsyncGenerator<RemoteEvent> {
-    return streamCall(peerId, 'message/stream', params, options);
+    return streamCall(peerId, 'stream', params, options);
   }
 
   /** `tasks/resubscribe`: the current Task, then the events after `lastEventId`, reconnecting likewise. */
   function resubscribe(peerId: string, taskId: string, options: { lastEventId?: number; signal?: AbortSignal } = {}): AsyncGenerator<RemoteEvent> {
-    return streamCall(peerId, 'tasks/resubscribe', { id: taskId }, options);
+    return streamCall(peerId, 'resubscribe', { id: taskId }, options);
   }
 
-  async function* streamCall(peerId: string, method: string, params: unknown, options: { lastEventId?: number; signal?: AbortSignal }): AsyncGenerator<RemoteEvent> {
+  async function* streamCall(peerId: string, kind: 'stream' | 'resubscribe', params: MessageSendParams | { id: string }, options: { lastEventId?: number; signal?: AbortSignal }): AsyncGenerator<RemoteEvent> {
     let lastId = options.lastEventId ?? null;
     for (let attempt = 0; attempt < 5; attempt++) {
+      const v1 = (await card(peerId)).protocol === '1.0';
+      const method = v1 ? (kind === 'stream' ? 'SendStreamingMessage' : 'SubscribeToTask') : kind === 'stream' ? 'message/stream' : 'tasks/resubscribe';
+      const body = v1 && kind === 'stream' ? sendParamsToV1(params as MessageSendParams) : params;
       let response: Response;
       try {
-        response = await post(peerId, { jsonrpc: '2.0', id: randomUUID(), method, params }, lastId !== null ? { 'last-event-id': String(lastId) } : {}, options.signal, true);
+        response = await post(peerId, { jsonrpc: '2.0', id: randomUUID(), method, params: body }, lastId !== null ? { 'last-event-id': String(lastId) } : {}, options.signal, true);
       } catch (error) {
         if (options.signal?.aborted || (error instanceof DomainError && !(error instanceof OutboundUnreachableError))) throw error;
         deps.logger.warn('remote stream connect failed, retrying', { peerId, attempt, error });
@@ -140,10 +190,12 @@ export function createA2aClient(deps: { peers: RemotePeers; logger: Logger; http
       }
       try {
         for await (const message of readSse(response.body!, options.signal)) {
-          const payload = JSON.parse(message.data) as { result?: A2aEvent; error?: { code: number; message: string } };
-          const event = rpcResultOf(peerId, payload)!;
-          // tasks/resubscribe opens with the current Task, which is a snapshot, not a new event.
-          if (method === 'tasks/resubscribe' && event.kind === 'task') continue;
+          const payload = JSON.parse(message.data) as { result?: unknown; error?: { code: number; message: string } };
+          const result = rpcResultOf(peerId, payload);
+          const event = v1 ? eventFromV1(result as Record<string, unknown>) : (result as A2aEvent);
+          if (!event) continue;
+          // A resubscription opens with the current Task, which is a snapshot, not a new event.
+          if (kind === 'resubscribe' && event.kind === 'task') continue;
           lastId = message.id !== null ? Number(message.id) : lastId;
           yield { id: lastId, event };
           if (event.kind === 'status-update' && event.final) return;

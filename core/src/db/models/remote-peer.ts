@@ -8,6 +8,8 @@ export const remotePeerSchema = new Schema(
     baseUrl: { type: String, required: true },
     clientId: { type: String, required: true },
     clientSecretSealed: { type: String, required: true },
+    /** `auto`: A2A v1.0 when the peer's card offers it, else v0.3; `0.3`: always v0.3. */
+    protocol: { type: String, enum: ['auto', '0.3'], default: 'auto' },
     createdBy: { type: String, required: true },
   },
   { timestamps: true, collection: 'remote_peers' },

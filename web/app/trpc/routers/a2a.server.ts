@@ -20,7 +20,7 @@ export const a2aRouter = router({
   peers: router({
     list: adminProcedure.query(({ ctx }) => ctx.services.peers.list()),
     register: adminProcedure
-      .input(z.object({ id: z.string().max(63), name: z.string().min(1).max(100), baseUrl: z.string().max(500), clientId: z.string().min(1).max(100), clientSecret: z.string().min(1).max(500) }))
+      .input(z.object({ id: z.string().max(63), name: z.string().min(1).max(100), baseUrl: z.string().max(500), clientId: z.string().min(1).max(100), clientSecret: z.string().min(1).max(500), protocol: z.enum(['auto', '0.3']).optional() }))
       .mutation(({ ctx, input }) => ctx.services.peers.register(ctx.actor, input)),
     card: adminProcedure.input(z.object({ id: z.string().max(63) })).query(({ ctx, input }) => ctx.services.a2aClient.card(input.id)),
   }),

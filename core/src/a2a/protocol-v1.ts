@@ -192,7 +192,9 @@ export function streamResponseV1(event: A2aEvent): Record<string, unknown> {
 
 // Reading a v1.0 peer's answers (the outbound client): lenient, into the internal shapes.
 
-type Wire = Record<string, any>;
+/** A peer's JSON, read field by field with checks at each use (never trusted as a whole). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Wire = Record<string, any>;
 const INTERRUPTED: readonly TaskState[] = ['input-required', 'auth-required'];
 
 function wireState(name: unknown): TaskState {

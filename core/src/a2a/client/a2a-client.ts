@@ -4,7 +4,7 @@ import { OutboundUnreachableError, type OutboundHttp } from '../../http/index.ts
 import type { Logger } from '../../log/index.ts';
 import type { AgentCard } from '../agent-card.ts';
 import type { A2aEvent, Message, MessageSendParams, Task } from '../protocol.ts';
-import { eventFromV1, sendParamsToV1 } from '../protocol-v1.ts';
+import { eventFromV1, sendParamsToV1, type Wire } from '../protocol-v1.ts';
 import type { RemotePeers, RemotePeerView } from './peers.ts';
 import { readSse } from './sse-reader.ts';
 
@@ -44,11 +44,11 @@ export type PeerCard = AgentCard & { protocol: '1.0' | '0.3' };
  * (else 0.3) and the OAuth 2.0 client-credentials token URL of its security schemes. Null when the
  * card offers no JSON-RPC interface.
  */
-function fromV1Card(card: Record<string, any>): PeerCard | null {
-  const interfaces = (Array.isArray(card.supportedInterfaces) ? card.supportedInterfaces : []).filter((i: any) => typeof i?.url === 'string' && String(i.protocolBinding).toUpperCase() === 'JSONRPC');
-  const chosen = interfaces.find((i: any) => /^1\./.test(String(i.protocolVersion ?? ''))) ?? interfaces.find((i: any) => /^0\.3/.test(String(i.protocolVersion ?? '')));
+function fromV1Card(card: Wire): PeerCard | null {
+  const interfaces = (Array.isArray(card.supportedInterfaces) ? (card.supportedInterfaces as Wire[]) : []).filter((i) => typeof i?.url === 'string' && String(i.protocolBinding).toUpperCase() === 'JSONRPC');
+  const chosen = interfaces.find((i) => /^1\./.test(String(i.protocolVersion ?? ''))) ?? interfaces.find((i) => /^0\.3/.test(String(i.protocolVersion ?? '')));
   if (!chosen) return null;
-  const schemes = Object.values((card.securitySchemes ?? {}) as Record<string, any>);
+  const schemes = Object.values((card.securitySchemes ?? {}) as Record<string, Wire>);
   const tokenEndpoint = schemes.map((scheme) => scheme?.oauth2SecurityScheme?.flows?.clientCredentials?.tokenUrl).find((url) => typeof url === 'string');
   return {
     ...(card as AgentCard),
@@ -77,7 +77,7 @@ export function createA2aClient(deps: { peers: RemotePeers; logger: Logger; http
       return null;
     });
     if (current?.ok) {
-      const fetched = await http.json<Record<string, any>>(current, MAX_CARD_BYTES, 'AgentCard').catch(() => null);
+      const fetched = await http.json<Wire>(current, MAX_CARD_BYTES, 'AgentCard').catch(() => null);
       const v1 = fetched ? fromV1Card(fetched) : null;
       if (v1) return v1;
       if (fetched && typeof fetched.url === 'string' && fetched.authentication) return { ...(fetched as AgentCard), protocol: '0.3' };

@@ -47,6 +47,11 @@ describe('A2A screens across two instances', () => {
     const secret = (await pageB.getByTestId('client-secret').textContent())!;
     const clientId = (await pageB.getByRole('status').locator('code').first().textContent())!;
     expect(secret).toMatch(/^svs_/);
+    // B's admin picks the agent that generic clients (no metadata.skillId) reach.
+    await pageB.getByLabel('Agent', { exact: true }).selectOption('@globex/summarizer');
+    await pageB.getByRole('button', { name: 'Save default agent' }).click();
+    await expect.poll(() => pageB.getByRole('status').textContent()).toBe('Messages that name no agent now go to @globex/summarizer.');
+    expect(await pageB.getByLabel('Agent', { exact: true }).inputValue()).toBe('@globex/summarizer');
 
     const page = await browser.newPage();
     page.on('dialog', (dialog) => void dialog.accept());

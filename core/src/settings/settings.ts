@@ -1,5 +1,6 @@
 import type { AuditLog } from '../audit/index.ts';
-import type { Actor } from '../auth/index.ts';
+import { isAdmin, type Actor } from '../auth/index.ts';
+import { DomainError } from '../errors/index.ts';
 import type { Models } from '../db/index.ts';
 
 const CACHE_MS = 1_000;
@@ -23,6 +24,7 @@ export function createSettings(deps: { models: Models; audit: AuditLog }) {
   }
 
   async function set(actor: Actor, name: string, value: unknown): Promise<void> {
+    if (!isAdmin(actor)) throw new DomainError('FORBIDDEN', 'Only an admin may change settings');
     await Setting.updateOne({ _id: name }, { $set: { value } }, { upsert: true });
     cache.delete(name);
     deps.audit.record(actor, { action: 'settings.update', resourceType: 'setting', resourceId: name, details: { value } });

@@ -10,7 +10,7 @@ export const meta: MetaFunction = () => [{ title: 'A2A clients' }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const caller = await serverCaller(request, context.services);
-  return { clients: await caller.a2a.clients.list(), tokenEndpoint: (await context.services.agentCard()).authentication.tokenEndpoint, permissions: [...A2A_PERMISSIONS] };
+  return { clients: await caller.a2a.clients.list(), defaultAgent: await caller.a2a.defaultAgent.get(), tokenEndpoint: (await context.services.agentCard()).authentication.tokenEndpoint, permissions: [...A2A_PERMISSIONS] };
 }
 
 const agentsOf = (form: FormData) => String(form.get('allowedAgents') ?? '').split(/[\s,]+/).filter(Boolean);
@@ -33,6 +33,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
       }
       case 'rotate':
         return { secret: { clientId, clientSecret: (await caller.a2a.clients.rotate({ clientId })).clientSecret } };
+      case 'default-agent': {
+        const agent = String(form.get('agent') ?? '') || null;
+        await caller.a2a.defaultAgent.set({ agent });
+        return { notice: agent ? `Messages that name no agent now go to ${agent}.` : 'No default agent: a message must name its agent unless only one is published.' };
+      }
       case 'revoke':
         await caller.a2a.clients.revoke({ clientId });
         return { notice: `Revoked ${clientId}: its tokens stop working at once.` };
@@ -43,7 +48,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Clients() {
-  const { clients, tokenEndpoint, permissions } = useLoaderData<typeof loader>();
+  const { clients, defaultAgent, tokenEndpoint, permissions } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   return (
     <>
@@ -58,6 +63,29 @@ export default function Clients() {
       ) : null}
       {result && 'notice' in result ? <p className="notice" role="status">{result.notice}</p> : null}
       <Failure failure={result && 'error' in result ? result : null} />
+      <Form method="post">
+        <fieldset>
+          <legend>Default agent</legend>
+          <p className="hint">
+            A client that names no agent (no <code>metadata.skillId</code>, as generic A2A clients send) reaches this one at <code>/api/a2a</code>. Each agent also has its own endpoint and card at{' '}
+            <code>/a2a/&lt;vendor&gt;/&lt;slug&gt;</code>.
+          </p>
+          <div className="form-grid">
+            <label htmlFor="agent">Agent</label>
+            <select id="agent" name="agent" defaultValue={defaultAgent.agent ?? ''}>
+              <option value="">{defaultAgent.agents.length === 1 ? `None (the only one: ${defaultAgent.agents[0]})` : 'None (a message must name its agent)'}</option>
+              {defaultAgent.agents.map((agent) => (
+                <option key={agent} value={agent}>
+                  {agent}
+                </option>
+              ))}
+            </select>
+          </div>
+          <button type="submit" name="intent" value="default-agent">
+            Save default agent
+          </button>
+        </fieldset>
+      </Form>
       <Form method="post">
         <fieldset>
           <legend>Register a client</legend>

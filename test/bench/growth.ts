@@ -1,13 +1,13 @@
 /**
  * Cost against history: each hot path of the service on a database holding 1k runs and on one
- * holding 10k and 100k (events ×4, audit rows ×1, a small set of unfinished runs with their leases), interleaved in
+ * holding 10k and 100k (events ×4, audit rows ×1, task-list rows ×2, a small set of unfinished runs with their leases), interleaved in
  * one process. Goal: every row's 100k/1k ratio <= 2, on the embedded default and on MONGODB_URI.
  *
  *   BENCH_SIZES=1000,10000,100000 (default)   BENCH_ITERATIONS=30 (default)
  */
 import { randomUUID } from 'node:crypto';
 import { createAuditLog } from '@service/core/audit';
-import { runEventId, runLeaseId } from '@service/core/db';
+import { runEventId, runLeaseId, runListId, runOwnerDigest } from '@service/core/db';
 import { uuidv7 } from '@service/core/ids';
 import { createLogger } from '@service/core/log';
 import { createEventLog, createRunLeases, createRunStore } from '@service/core/runs';
@@ -54,6 +54,9 @@ async function seed(size: number): Promise<Fixture> {
       for (let seq = 1; seq <= EVENTS_PER_RUN; seq++) {
         events.push({ _id: runEventId(id, seq), runId: id, seq, kind: 'status-update', payload: { kind: 'status-update', taskId: id, contextId: 'c', final: seq === EVENTS_PER_RUN, status: status(seq === EVENTS_PER_RUN ? state : 'working') }, at: new Date(at) });
       }
+      // Two task-list rows per run, as a working and a final status write them (ADR 0012).
+      const owner = runOwnerDigest('a2a', 'client');
+      events.push({ _id: runListId(owner, at - 1, id, 2), runId: id, contextId: 'c', state: 'working' }, { _id: runListId(owner, at, id, EVENTS_PER_RUN), runId: id, contextId: 'c', state });
       audit.push({ actorType: 'a2a', actorId: 'client', action: 'a2a.message.send', resourceType: 'run', resourceId: id, details: {}, at: new Date(at) });
       if (unfinished) active.push({ _id: runLeaseId(id), owner: null, until: null, generation: 0 });
       if (i === size - 1) liveRun = id;
@@ -93,6 +96,10 @@ async function seed(size: number): Promise<Fixture> {
       'runs page 2 (before cursor)': async () => {
         const first = await runs.list({ limit: 50 });
         await runs.list({ limit: 50, before: first.nextBefore });
+      },
+      'ListTasks (one client, newest 50, totalSize)': async () => {
+        const page = await runs.listOwned({ type: 'a2a', id: 'client' } as never, { pageSize: 50 });
+        if (page.items.length !== 50) throw new Error('short task list');
       },
       'audit page (newest 50)': async () => {
         const page = await audit.list({ limit: 50 });

@@ -103,8 +103,10 @@ export function agentCardV1(card: AgentCard, options: { baseUrl: string; agent?:
       { url, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
     ],
     version: card.version,
-    // Read by v0.3 clients that fetch this path (v1.0 readers ignore it when supportedInterfaces is set).
+    // Read by v0.3 clients and kits that fetch this path (A2A 0.3.0 moved discovery here); v1.0
+    // readers ignore both once supportedInterfaces is set. v0.3 clients get the full v0.3 card at agent.json.
     url,
+    preferredTransport: 'JSONRPC',
     capabilities: {
       streaming: true,
       pushNotifications: false,

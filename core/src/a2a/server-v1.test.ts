@@ -65,6 +65,7 @@ describe('A2A v1.0 on /api/a2a', () => {
     // The header decides when given: 1.0 with a v0.3 method name is unknown; an unknown version is -32009.
     expect((await errorOf('tasks/get', { id: task.id }, { headers: { 'a2a-version': '1.0' } }))?.code).toBe(-32601);
     expect((await errorOf('GetTask', { id: task.id }, { headers: { 'a2a-version': '2.0' } }))?.code).toBe(-32009);
+    expect((await errorOf('GetTask', { id: task.id }, { path: '/api/a2a?A2A-Version=0.5' }))?.code).toBe(-32009);
     expect((await result('GetTask', { id: task.id }, { headers: { 'a2a-version': '1.0' } })).status.state).toBe('TASK_STATE_COMPLETED');
   });
 

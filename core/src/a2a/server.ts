@@ -62,7 +62,8 @@ function params<T>(schema: z.ZodType<T>, value: unknown): T {
  * names (a message in v0.3 shape, role "user", under such a name stays v0.3), else v0.3.
  */
 function protocolOf(request: Request, rpc: JsonRpcRequest): '0.3' | '1.0' {
-  const header = request.headers.get('a2a-version')?.trim();
+  // The spec allows the version as a request parameter instead of the header.
+  const header = (request.headers.get('a2a-version') ?? new URL(request.url).searchParams.get('A2A-Version'))?.trim();
   if (header) {
     if (/^1\.0(\.\d+)?$/.test(header)) return '1.0';
     if (/^0\.3(\.\d+)?$/.test(header)) return '0.3';

@@ -22,7 +22,7 @@ afterAll(async () => {
 
 interface Frame {
   id: number;
-  result: { kind: string; status?: { state: string }; final?: boolean };
+  result: { kind: string; status?: { state: string }; final?: boolean; statusUpdate?: { status: { state: string } }; task?: { id: string } };
 }
 
 /** Opens message/stream and reads frames until `stopAfter` of them arrived (then drops the connection) or the stream ends. */
@@ -30,7 +30,7 @@ async function stream(body: unknown, lastEventId: number | null, stopAfter = Inf
   const controller = new AbortController();
   const response = await fetch(`${service.url}/api/a2a`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, ...(lastEventId !== null ? { 'last-event-id': String(lastEventId) } : {}) },
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, ...(lastEventId !== null ? { 'last-event-id': String(lastEventId) } : {}), ...((body as { method: string }).method.includes('/') ? {} : { 'a2a-version': '1.0' }) },
     body: JSON.stringify(body),
     signal: controller.signal,
   });
@@ -93,5 +93,24 @@ describe('replay with Last-Event-ID', () => {
     const full = await stream(body, 0);
     expectExactlyOnce(first, second, full);
     expect(second.some((f) => f.result.kind === 'status-update' && JSON.stringify(f.result).includes('Resumed after the host restarted'))).toBe(true);
+  });
+
+  it('over A2A v1.0, across a killed host: SendStreamingMessage again and SubscribeToTask both give the rest after Last-Event-ID, ids strictly increasing', async () => {
+    const body = { jsonrpc: '2.0', id: 1, method: 'SendStreamingMessage', params: { message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'Replay me in one. Exactly once.' }] } } };
+    const first = await stream(body, null, 2);
+    expect(first.map((f) => f.id)).toEqual([1, 2]);
+    const taskId = first[0]!.result.task!.id;
+    await service.kill();
+    service = await startService({ mongodbUri: t.uri, env });
+    const subscribed = await stream({ jsonrpc: '2.0', id: 2, method: 'SubscribeToTask', params: { id: taskId } }, 2);
+    const again = await stream(body, 2);
+    const full = await stream(body, 0);
+    expect(full.map((f) => f.id)).toEqual(full.map((_, i) => i + 1));
+    expect(full.at(-1)!.result.statusUpdate?.status.state).toBe('TASK_STATE_COMPLETED');
+    for (const rest of [subscribed, again]) {
+      // The snapshot frame of SubscribeToTask carries no id and is not counted here.
+      expect(rest.map((f) => f.id)).toEqual(full.slice(2).map((f) => f.id));
+      expect(rest.map((f) => f.result)).toEqual(full.slice(2).map((f) => f.result));
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { inject, describe, expect, it } from 'vitest';
 import { Types, type Query } from 'mongoose';
 import { useTestDatabase } from '../testing/index.ts';
-import { runEventId, runEventsAfter, runHeads, runLeaseId, runLeaseRange } from './index.ts';
+import { runEventId, runEventsAfter, runHeads, runLeaseId, runLeaseRange, runListPrefix } from './index.ts';
 
 /**
  * The hot reads of the service are served by an index on every server it runs on: IXSCAN/IDHACK
@@ -60,6 +60,10 @@ describe(`query plans of the hot reads (${kind})`, () => {
     await expectIndexed(Run.find({ _id: { $lt: runId } }).sort({ _id: -1 }).limit(51), { sort: true, limit: true });
     await expectIndexed(Run.find(runHeads()).sort({ _id: -1 }).limit(51), { sort: true, limit: true });
     await expectIndexed(Run.find({ _id: { $in: [runId, 'other'] } }));
+    // The conditional run update (only an unfinished run takes events) selects by `_id` first.
+    await expectIndexed(Run.find({ _id: runId, state: { $nin: ['completed', 'failed'] } }));
+    // A client's task list (ADR 0012): a backwards range over its task-list rows.
+    await expectIndexed(Run.find({ _id: { $lt: `${runListPrefix('abc')}~`, $gt: runListPrefix('abc') } }).sort({ _id: -1 }).limit(500), { sort: true, limit: true });
     await expectIndexed(RunLease.find({ _id: runLeaseRange() }));
     await expectIndexed(RunEvent.find({ _id: runEventsAfter(runId, 0) }).sort({ _id: 1 }), { sort: true });
     await expectIndexed(AuditEvent.find({ _id: { $lt: new Types.ObjectId() } }).sort({ _id: -1 }).limit(51), { sort: true, limit: true });
@@ -79,5 +83,10 @@ describe(`query plans of the hot reads (${kind})`, () => {
     expect(await read(Claim.find({ _id: { $lt: 'k/020', $gte: 'k/' } }).sort({ _id: -1 }).limit(3))).toEqual(['k/019', 'k/018', 'k/017']);
     expect(await read(Claim.find({ _id: { $in: ['k/003', 'k/029', 'nope'] } }).sort({ _id: 1 }))).toEqual(['k/003', 'k/029']);
     expect(await read(Claim.find({ _id: { $gte: 'k/' } }).sort({ _id: -1 }).limit(2))).toEqual(['k/029', 'k/028']);
+    // `_id` with other conditions: the `_id` part selects, the rest still filters.
+    await Claim.updateOne({ _id: 'k/005' }, { $set: { owner: 'p' } });
+    expect(await read(Claim.find({ _id: { $in: ['k/004', 'k/005', 'k/006'] }, owner: 'p' }))).toEqual(['k/005']);
+    expect(await read(Claim.find({ _id: { $gt: 'k/000' }, owner: { $ne: 'o' } }).sort({ _id: 1 }).limit(1))).toEqual(['k/005']);
+    expect((await Claim.updateOne({ _id: 'k/006', owner: 'p' }, { $set: { owner: 'q' } })).matchedCount).toBe(0);
   });
 });

@@ -58,6 +58,16 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
   const latest = new Map<string, number>();
   /** Owner digests of runs this process appends to, for their task-list rows; forgotten with `latest`. */
   const owners = new Map<string, string>();
+  /** The task-list row this process wrote last per run: replaced (deleted) when the next status is stored. */
+  const listRows = new Map<string, string>();
+
+  /**
+   * Drops a run's superseded task-list row, in the background and by `_id` alone (a delete the
+   * embedded FerretDB serves from its index; a delete by `$in` would scan the collection).
+   */
+  function dropListRow(rowId: string | undefined): void {
+    if (rowId) void RunEvent.collection.deleteOne({ _id: rowId as never }).catch(() => undefined);
+  }
 
   // Appends to one run are serialised in this process, so sequence numbers are stored in order.
   const chains = new Map<string, Promise<unknown>>();
@@ -108,8 +118,13 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
     for (let collisions = 0; pending.length > 0; ) {
       const endRow = claimEnd ? [{ _id: runEndId(runId), runId, at: new Date() }] : [];
       try {
-        const listRows = pending.flatMap((event, i) => (event.kind === 'status-update' || event.kind === 'task' ? [listRow(owners.get(runId)!, runId, seq + i, event.status, event.contextId)] : []));
-        await RunEvent.collection.insertMany([...endRow, ...pending.map((event, i) => eventDocument(runId, seq + i, event)), ...listRows] as never[], { ordered: true });
+        const rows = pending.flatMap((event, i) => (event.kind === 'status-update' || event.kind === 'task' ? [listRow(owners.get(runId)!, runId, seq + i, event.status, event.contextId)] : []));
+        await RunEvent.collection.insertMany([...endRow, ...pending.map((event, i) => eventDocument(runId, seq + i, event)), ...rows] as never[], { ordered: true });
+        written.push(...rows.map((row) => row._id));
+        for (const row of rows) {
+          dropListRow(listRows.get(runId));
+          listRows.set(runId, row._id);
+        }
         written.push(...pending.map((_, i) => runEventId(runId, seq + i)));
         seq += pending.length;
         pending = [];
@@ -153,6 +168,7 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
     if (events.some(isFinalEvent)) {
       latest.delete(runId);
       owners.delete(runId);
+      listRows.delete(runId);
     }
     else if ((latest.get(runId) ?? 0) < lastSeq) latest.set(runId, lastSeq);
     appended.emit(runId, lastSeq);
@@ -187,8 +203,9 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
     return { _id: runEventId(runId, seq), runId, seq, kind: event.kind, payload: toStored(event), at: new Date() };
   }
 
-  /** Tells followers in this process that `seq` of `runId` was stored by such a caller. */
-  function stored(runId: string, seq: number): void {
+  /** Tells followers in this process that `seq` of `runId` was stored by such a caller (and which task-list row it wrote). */
+  function stored(runId: string, seq: number, listRowId?: string): void {
+    if (listRowId) listRows.set(runId, listRowId);
     if ((latest.get(runId) ?? 0) < seq) latest.set(runId, seq);
     appended.emit(runId, seq);
   }

@@ -74,6 +74,8 @@ export function taskOf(run: RunView, options: { historyLength?: number; artifact
 
 /** The most task-list rows one `listOwned` call reads: the count is exact up to here (ADR 0012). */
 const LIST_COUNT_LIMIT = 2000;
+/** The most superseded task-list rows one listing drops in passing (most are dropped by their writer). */
+const LIST_DROP_LIMIT = 20;
 
 /** Durable runs: created once per request identity (Idempotency-Key or messageId), read by `_id`. */
 export function createRunStore(deps: { models: Models; eventLog: EventLog; leases: RunLeases }) {
@@ -123,7 +125,7 @@ export function createRunStore(deps: { models: Models; eventLog: EventLog; lease
       if (run) return { run, created: false };
       throw error;
     }
-    deps.eventLog.stored(runId, events.length);
+    deps.eventLog.stored(runId, events.length, listRow._id);
     return { run: { ...toView(head as unknown as RunRecord & { _id: string }), input: message, status: current, progress }, created: true };
   }
 
@@ -173,7 +175,9 @@ export function createRunStore(deps: { models: Models; eventLog: EventLog; lease
   /**
    * One owner's tasks, most recently updated first (A2A `ListTasks`). The owner's task-list rows
    * (run-keys.ts) are read backwards as an `_id` range, small rows carrying the run's context and
-   * state; the first row met per run is its current one (older ones are dropped in passing).
+   * state; the first row met per run is its current one. The process that stores a status drops
+   * the row it replaces; rows it could not (another process wrote them, a run deleted by
+   * retention) are skipped here and a few dropped in passing.
    * The count (`total`) needs every matching row, so it is exact up to `LIST_COUNT_LIMIT` rows of
    * this owner and stops there (`totalExact: false`); the page itself is one `$in` read of heads.
    */
@@ -228,11 +232,16 @@ export function createRunStore(deps: { models: Models; eventLog: EventLog; lease
     const heads = new Map((page.length ? await Run.find({ _id: { $in: page.map((match) => match.runId) } }).lean() : []).map((row) => [row._id as string, toView(row as RunRecord & { _id: string })]));
     // A row whose run is gone (retention) is dropped when a page meets it.
     for (const match of page) if (!heads.has(match.runId)) stale.push(match.rowId);
-    if (stale.length) void Run.collection.deleteMany({ _id: { $in: stale } as never }).catch(() => undefined);
+    void dropRows(stale.slice(0, LIST_DROP_LIMIT));
     const items = page.flatMap((match) => heads.get(match.runId) ?? []);
     const more = start >= 0 && start + options.pageSize < matches.length;
     const next = page.length && (more || !exhausted) ? page.at(-1)!.rowId : null;
     return { items, next, total: matches.length, totalExact: exhausted };
+  }
+
+  /** Drops superseded or orphaned task-list rows one `_id` at a time (a delete by `$in` scans on FerretDB), in the background. */
+  async function dropRows(ids: string[]): Promise<void> {
+    for (const id of ids) await Run.collection.deleteOne({ _id: id as never }).catch(() => undefined);
   }
 
   function scannedMatches(matches: { rowId: string }[], after: string): number {

@@ -131,7 +131,7 @@ describe('@a2a-js/sdk 1.3 in its default (v1.0) mode', () => {
 });
 
 describe('@a2a-js/sdk 1.3 in its v0.3 (legacy) mode, from the v0.3 card', () => {
-  it('sends, streams, gets and cancels over v0.3', async () => {
+  it('sends, streams, gets, resubscribes, answers a pause and cancels over v0.3', async () => {
     const client = await factory(true).createFromUrl(service.url, '/.well-known/agent.json');
     expect(client.protocolVersion).toBe('0.3');
     const result = await client.sendMessage(request('Legacy clients work. Still.', { metadata: { skillId: '@acme/summarizer' } }));
@@ -143,7 +143,15 @@ describe('@a2a-js/sdk 1.3 in its v0.3 (legacy) mode, from the v0.3 card', () => 
     const paused = await client.sendMessage(request('A draft for the legacy path. Short.', { metadata: { skillId: '@acme/editorial-review' } }));
     if ('messageId' in paused) throw new Error('expected a task');
     expect(paused.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
-    expect((await client.cancelTask({ tenant: '', id: paused.id, metadata: undefined })).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    // tasks/resubscribe: the paused task's snapshot; then the pause answered with the resume payload.
+    const seen = await collect(client.resubscribeTask({ tenant: '', id: paused.id }));
+    expect(seen[0]!.payload?.$case).toBe('task');
+    const answered = await client.sendMessage(request('', { taskId: paused.id, parts: [{ data: { resume: { screenId: 'approve-summary', values: { approved: true } } } }] }));
+    if ('messageId' in answered) throw new Error('expected a task');
+    expect(answered.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const other = await client.sendMessage(request('Another legacy draft. Cancel it.', { metadata: { skillId: '@acme/editorial-review' } }));
+    if ('messageId' in other) throw new Error('expected a task');
+    expect((await client.cancelTask({ tenant: '', id: other.id, metadata: undefined })).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
   });
 
   it('is refused without a token and 404 when the flag is off', async () => {

@@ -4,16 +4,14 @@ import type { FeatureFlags } from '../config/index.ts';
 import { DomainError, parseOrThrow } from '../errors/index.ts';
 import { bearerToken, json, readBodyLimited } from '../http/index.ts';
 import type { Logger } from '../log/index.ts';
-import { taskOf, type EventLog, type RunExecutor, type RunStore } from '../runs/index.ts';
-import type { AgentCard } from './agent-card.ts';
+import { taskOf } from '../runs/index.ts';
 import { parseEnvelope, rpcError, rpcIdOf, rpcResult, type JsonRpcRequest } from './jsonrpc.ts';
-import { messageSendParamsSchema, taskIdParamsSchema } from './protocol.ts';
+import { messageSendParamsSchema, taskIdParamsSchema, type A2aEvent } from './protocol.ts';
 import { sseErrorResponse, sseResponse, sseSnapshotFrame } from './sse.ts';
-import { createA2aOperations, type A2aOperations } from './operations.ts';
+import { createA2aOperations, type A2aOperations, type A2aOperationsDeps } from './operations.ts';
 import { dispatchV1, V1_METHODS, V1_STREAMING } from './server-v1.ts';
 import { wantsAgui, withAgui } from './agui.ts';
 import { TERMINAL_STATES } from '../db/index.ts';
-import type { A2aEvent } from './protocol.ts';
 
 export const MAX_A2A_BODY_BYTES = 1024 * 1024;
 
@@ -34,17 +32,9 @@ const METHODS: Record<string, 'send' | 'stream' | 'get' | 'cancel' | 'resubscrib
 
 const STREAMING = new Set<string>(['stream', 'resubscribe']);
 
-export interface A2aServerDeps {
+export interface A2aServerDeps extends A2aOperationsDeps {
   flags: () => FeatureFlags;
   verifyToken: (token: string) => Promise<AuthenticatedClientLike>;
-  card: () => Promise<AgentCard>;
-  /** The v1.0 card: the host's, or one agent's. */
-  cardV1: (agent: string | null) => Promise<Record<string, unknown>>;
-  /** The admin's default agent for messages that name none. */
-  defaultAgent: () => Promise<string | null>;
-  runs: RunStore;
-  eventLog: EventLog;
-  executor: RunExecutor;
   logger: Logger;
 }
 

@@ -1,7 +1,7 @@
 import { createRetention, type Retention } from './retention/index.ts';
 import { createAuditLog, type AuditLog } from './audit/index.ts';
 import { createSessionStore, createSignIn, createUserStore, type SessionStore, type SignIn, type UserStore } from './auth/index.ts';
-import { readFeatureFlags, type FeatureFlags, type ServiceConfig } from './config/index.ts';
+import type { FeatureFlags, ServiceConfig } from './config/index.ts';
 import { createSealer, type Sealer } from './crypto/index.ts';
 import type { Database } from './db/index.ts';
 import { createHealthzHandler } from './health/index.ts';
@@ -9,7 +9,7 @@ import { createExtensionReader, createExtensionWriter, type ExtensionReader } fr
 import { createRegistryService, type NpmRunner, type RegistryService } from './registry/index.ts';
 import { createOauthProvider, TOKEN_ENDPOINT_PATH, type OauthProvider } from './auth/oauth/index.ts';
 import { agentCardV1, buildAgentCard, createA2aHandler, createAgentCardHandler, createAgentCardV1Handler, createAguiResumeHandler, type AgentCard } from './a2a/index.ts';
-import { createSettings, DEFAULT_AGENT_SETTING, type Settings } from './settings/index.ts';
+import { createFeatureFlagStore, createSettings, DEFAULT_AGENT_SETTING, type FeatureFlagStore, type Settings } from './settings/index.ts';
 import { A2A_PERMISSIONS } from './db/index.ts';
 import { createEventLog, createRunExecutor, createRunLeases, createRunStore, type EventLog, type RunExecutor, type RunStore } from './runs/index.ts';
 import { selectLlmProvider, type LlmProvider } from './llm/index.ts';
@@ -64,8 +64,10 @@ export interface Services {
   notifyCmsB: ReturnType<typeof createCmsBNotifier>;
   /** Built-in content events (`content.draft_updated`, `content.draft_restored`, `content.published`) to subscribed CMS-B sites. */
   cmsBEvents: ReturnType<typeof createCmsBEvents>;
-  /** Read at call time so flags can change without a restart. */
-  flags(): FeatureFlags;
+  /** The runtime switches, read per request (one-second cache) so they change without a restart. */
+  flags(): Promise<FeatureFlags>;
+  /** Changing the switches (admins, audited) and storing their first state. */
+  featureFlags: FeatureFlagStore;
   version: string;
   /** Deletes history past the operator's retention settings; run by the background sweep. */
   retention: Retention;
@@ -148,20 +150,21 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     leases,
     remoteAgent: (agent, input) => callRemoteAgent({ peers, client: a2aClient }, agent, input),
   });
-  const flags = () => readFeatureFlags();
+  const settings = createSettings({ models: database.models, audit });
+  const featureFlags = createFeatureFlagStore({ settings });
+  const flags = () => featureFlags.read();
   // The card is read on every A2A call (which agent, may this client use it); rebuilding it from
   // the extension records at most once a second keeps that off the hot path.
-  const agentCard = cachedFor(1_000, () =>
+  const agentCard = cachedFor(1_000, async () =>
     buildAgentCard({
       extensions,
       baseUrl: config.baseUrl,
       productName: config.identity.productName,
       version: SERVICE_VERSION,
       tokenEndpointPath: TOKEN_ENDPOINT_PATH,
-      aguiExternalEnabled: flags().aguiExternalEnabled,
+      aguiExternalEnabled: (await flags()).aguiExternalEnabled,
     }),
   );
-  const settings = createSettings({ models: database.models, audit });
   const scopes = Object.fromEntries(A2A_PERMISSIONS.map((permission) => [permission, `${permission} the agents this client is granted`]));
   /** The v1.0 card of the host, or of one agent (null when it is not here). */
   const cardV1 = async (agent: string | null) => {
@@ -211,6 +214,7 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     notifyCmsB,
     cmsBEvents,
     flags,
+    featureFlags,
     version: SERVICE_VERSION,
     retention: createRetention(database.models, config.retention),
     databaseServer: deps.databaseServer ?? { kind: 'external', description: 'MongoDB (MONGODB_URI)' },

@@ -6,7 +6,7 @@ import { useTestDatabase } from '@service/core/testing';
 import { testServices } from '@service/core/testing/services';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startA2aHost } from '../helpers/a2a.ts';
-import { startService, type RunningService } from '../helpers/service-process.ts';
+import type { RunningService } from '../helpers/service-process.ts';
 
 /**
  * The reference A2A client, `@a2a-js/sdk` 1.3, against a running service: in its default v1.0
@@ -16,9 +16,11 @@ const t = useTestDatabase();
 let service: RunningService;
 let token: string;
 
+const admin = { type: 'ui', id: 'admin', email: 'admin@acme.test', role: 'admin' } as const;
+
 beforeAll(async () => {
   // Two agents: a message that names none goes to the admin's default agent.
-  await testServices(t.db).settings.set({ type: 'ui', id: 'admin', email: 'admin@acme.test', role: 'admin' }, DEFAULT_AGENT_SETTING, '@acme/summarizer');
+  await testServices(t.db).settings.set(admin, DEFAULT_AGENT_SETTING, '@acme/summarizer');
   ({ service, token } = await startA2aHost(t.db, { mongodbUri: t.uri, scope: '@acme', agents: ['summarizer', 'editorial-review'] }));
 });
 
@@ -154,14 +156,17 @@ describe('@a2a-js/sdk 1.3 in its v0.3 (legacy) mode, from the v0.3 card', () => 
     expect((await client.cancelTask({ tenant: '', id: other.id, metadata: undefined })).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
   });
 
-  it('is refused without a token and 404 when the flag is off', async () => {
+  it('is refused without a token and 404 while the switch is off', async () => {
     expect((await fetch(`${service.url}/api/a2a`, { method: 'POST', body: '{}' })).status).toBe(401);
-    const off = await startService({ mongodbUri: t.uri, env: { SERVICE_VENDOR_SCOPE: '@acme' } });
+    const post = (path: string) => fetch(`${service.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: '{}' }).then((r) => r.status);
+    const switches = testServices(t.db).featureFlags;
+    await switches.set(admin, 'a2aHttpEnabled', false);
     try {
-      expect((await fetch(`${off.url}/api/a2a`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: '{}' })).status).toBe(404);
-      expect((await fetch(`${off.url}/a2a/acme/summarizer`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: '{}' })).status).toBe(404);
+      await expect.poll(() => post('/api/a2a'), { timeout: 3000, interval: 100 }).toBe(404);
+      expect(await post('/a2a/acme/summarizer')).toBe(404);
     } finally {
-      await off.stop();
+      await switches.set(admin, 'a2aHttpEnabled', true);
     }
+    await expect.poll(() => post('/api/a2a'), { timeout: 3000, interval: 100 }).toBe(200);
   });
 });

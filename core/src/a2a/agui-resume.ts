@@ -24,14 +24,14 @@ const aguiResumeSchema = z.object({
 
 /** `POST /api/a2a/resume`: 404 unless SERVICE_AGUI_EXTERNAL_ENABLED=true; bearer JWT like /api/a2a. */
 export function createAguiResumeHandler(deps: {
-  flags: () => FeatureFlags;
+  flags: () => Promise<FeatureFlags>;
   verifyToken: (token: string) => Promise<AgentAccessActor>;
   runs: RunStore;
   executor: RunExecutor;
   logger: Logger;
 }) {
   return async (request: Request): Promise<Response> => {
-    if (!deps.flags().aguiExternalEnabled) return new Response('Not Found', { status: 404 });
+    if (!(await deps.flags()).aguiExternalEnabled) return new Response('Not Found', { status: 404 });
     if (request.method !== 'POST') return json({ error: { code: 'METHOD_NOT_ALLOWED', message: 'Use POST' } }, { status: 405 });
     try {
       const token = bearerToken(request);

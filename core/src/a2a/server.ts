@@ -33,7 +33,7 @@ const METHODS: Record<string, 'send' | 'stream' | 'get' | 'cancel' | 'resubscrib
 const STREAMING = new Set<string>(['stream', 'resubscribe']);
 
 export interface A2aServerDeps extends A2aOperationsDeps {
-  flags: () => FeatureFlags;
+  flags: () => Promise<FeatureFlags>;
   verifyToken: (token: string) => Promise<AuthenticatedClientLike>;
   logger: Logger;
 }
@@ -78,7 +78,7 @@ export function createA2aHandler(deps: A2aServerDeps) {
     const idempotencyKey = request.headers.get('idempotency-key')?.slice(0, 200) || null;
     const lastEventId = Number.parseInt(request.headers.get('last-event-id') ?? '', 10);
     // AG-UI rides along only when the operator enabled it and this client asked for it.
-    const agui = deps.flags().aguiExternalEnabled && wantsAgui(request);
+    const agui = wantsAgui(request) && (await deps.flags()).aguiExternalEnabled;
     const shape = (event: A2aEvent, seq: number) => (agui ? withAgui(event, seq) : event);
 
     switch (kind) {
@@ -119,7 +119,7 @@ export function createA2aHandler(deps: A2aServerDeps) {
   }
 
   return async (request: Request, route: { agent?: string } = {}): Promise<Response> => {
-    if (!deps.flags().a2aHttpEnabled) return new Response('Not Found', { status: 404 });
+    if (!(await deps.flags()).a2aHttpEnabled) return new Response('Not Found', { status: 404 });
     if (request.method !== 'POST') return json({ error: { code: 'METHOD_NOT_ALLOWED', message: 'Use POST' } }, { status: 405, headers: { allow: 'POST' } });
     const token = bearerToken(request);
     let actor: AuthenticatedClientLike;

@@ -43,6 +43,8 @@ export async function startServices(
     const listed = await createExtensionWriter(database.models).backfillListing();
     if (listed) logger.info(`listed ${listed} extension record(s) stored before the marketplace listing existed`);
     const services = createServices({ config, logger, database, ...(embedded ? { databaseServer: { kind: embedded.kind, description: embedded.description } } : {}) });
+    // The switches' first state comes from the environment; from then on the admin page decides.
+    if (await services.featureFlags.storeInitial()) logger.info('feature switches stored from the environment (change them under Administration › Overview)', { ...(await services.flags()) });
     const initialSignIn = options.createAdmin === false ? undefined : await ensureInitialAdmin(services, { generateWhenEmpty: embedded !== undefined, generatePassword: () => randomBytes(12).toString('base64url') });
     return {
       services,

@@ -1,7 +1,7 @@
 import type { AuditLog } from '../audit/index.ts';
 import { isAdmin, type Actor } from '../auth/index.ts';
 import { DomainError } from '../errors/index.ts';
-import type { Models } from '../db/index.ts';
+import { isDuplicateKeyError, type Models } from '../db/index.ts';
 
 const CACHE_MS = 1_000;
 
@@ -30,7 +30,19 @@ export function createSettings(deps: { models: Models; audit: AuditLog }) {
     deps.audit.record(actor, { action: 'settings.update', resourceType: 'setting', resourceId: name, details: { value } });
   }
 
-  return { get, set };
+  /** Stores `value` under `name` unless something is stored already (a first start); true when it stored. */
+  async function initialise(name: string, value: unknown): Promise<boolean> {
+    try {
+      await Setting.create({ _id: name, value });
+      cache.delete(name);
+      return true;
+    } catch (error) {
+      if (isDuplicateKeyError(error)) return false;
+      throw error;
+    }
+  }
+
+  return { get, set, initialise };
 }
 
 export type Settings = ReturnType<typeof createSettings>;

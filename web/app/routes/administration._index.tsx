@@ -1,16 +1,41 @@
-import type { LoaderFunctionArgs } from '@remix-run/node';
-import { useLoaderData } from '@remix-run/react';
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import { Form, useActionData, useLoaderData } from '@remix-run/react';
+import type { FeatureFlagName } from '@service/core/settings';
+import { readAdminForm } from '~/auth/form.server.ts';
 import { serverCaller } from '~/trpc/handler.server.ts';
+import { formAction } from '~/ui/action-result.server.ts';
+import { Failure } from '~/ui/Failure.tsx';
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   return (await serverCaller(request, context.services)).system.info();
 }
 
+// Kept here, not imported from core: this module is also bundled for the browser.
+const SWITCHES: Record<FeatureFlagName, { label: string; what: string }> = {
+  a2aHttpEnabled: { label: 'A2A over HTTP', what: 'Other instances and A2A clients call this one’s agents at /api/a2a and /a2a/<vendor>/<slug>; off, those answer 404.' },
+  aguiExternalEnabled: { label: 'External AG-UI stream', what: 'A2A clients that ask for it get AG-UI events in each streamed event, and /api/a2a/resume answers; off, it answers 404.' },
+};
+const SWITCH_NAMES = Object.keys(SWITCHES) as FeatureFlagName[];
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  return formAction(async () => {
+    const form = await readAdminForm(request, context.services);
+    const name = String(form.get('flag') ?? '') as FeatureFlagName;
+    if (!SWITCH_NAMES.includes(name)) return { error: 'Unknown switch', details: null };
+    const enabled = form.get('enabled') === 'true';
+    await (await serverCaller(request, context.services)).system.setFlag({ name, enabled });
+    return { notice: `${SWITCHES[name].label} is now ${enabled ? 'on' : 'off'} (every process within a second).` };
+  });
+}
+
 export default function Overview() {
   const info = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
   return (
     <>
       <h1>Administration</h1>
+      {result && 'notice' in result ? <p className="notice" role="status">{result.notice}</p> : null}
+      <Failure failure={result && 'error' in result ? result : null} />
       <dl className="facts">
         <dt>Product</dt>
         <dd>{info.productName}</dd>
@@ -51,11 +76,31 @@ export default function Overview() {
         </dd>
         <dt>LLM</dt>
         <dd>{info.llm.provider === 'scripted' ? 'scripted (offline, no model configured)' : `${info.llm.provider} · ${info.llm.model}`}</dd>
-        <dt>A2A over HTTP</dt>
-        <dd>{info.flags.a2aHttpEnabled ? 'enabled' : 'disabled'}</dd>
-        <dt>External AG-UI stream</dt>
-        <dd>{info.flags.aguiExternalEnabled ? 'enabled' : 'disabled'}</dd>
       </dl>
+      <h2 id="switches">Switches</h2>
+      <p className="hint">Changed here at runtime, no restart; the environment variables only give their first state.</p>
+      <table aria-label="Switches">
+        <tbody>
+          {SWITCH_NAMES.map((name) => (
+            <tr key={name}>
+              <td>
+                <strong>{SWITCHES[name].label}</strong>
+                <div className="hint">{SWITCHES[name].what}</div>
+              </td>
+              <td data-testid={`switch-${name}`}>{info.flags[name] ? 'on' : 'off'}</td>
+              <td>
+                <Form method="post">
+                  <input type="hidden" name="flag" value={name} />
+                  <input type="hidden" name="enabled" value={info.flags[name] ? 'false' : 'true'} />
+                  <button type="submit" className={info.flags[name] ? 'secondary' : undefined}>
+                    {info.flags[name] ? `Turn ${SWITCHES[name].label} off` : `Turn ${SWITCHES[name].label} on`}
+                  </button>
+                </Form>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
     </>
   );
 }

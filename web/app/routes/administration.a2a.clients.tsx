@@ -10,7 +10,7 @@ export const meta: MetaFunction = () => [{ title: 'A2A clients' }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const caller = await serverCaller(request, context.services);
-  return { clients: await caller.a2a.clients.list(), defaultAgent: await caller.a2a.defaultAgent.get(), tokenEndpoint: (await context.services.agentCard()).authentication.tokenEndpoint, permissions: [...A2A_PERMISSIONS] };
+  return { a2aOn: (await context.services.flags()).a2aHttpEnabled, clients: await caller.a2a.clients.list(), defaultAgent: await caller.a2a.defaultAgent.get(), tokenEndpoint: (await context.services.agentCard()).authentication.tokenEndpoint, permissions: [...A2A_PERMISSIONS] };
 }
 
 const agentsOf = (form: FormData) => String(form.get('allowedAgents') ?? '').split(/[\s,]+/).filter(Boolean);
@@ -48,11 +48,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Clients() {
-  const { clients, defaultAgent, tokenEndpoint, permissions } = useLoaderData<typeof loader>();
+  const { a2aOn, clients, defaultAgent, tokenEndpoint, permissions } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   return (
     <>
       <h1>A2A clients</h1>
+      {a2aOn ? null : (
+        <p className="notice" role="note">
+          A2A over HTTP is off: clients registered here get 404 until it is turned on. <a href="/administration#switches">Turn it on</a>
+        </p>
+      )}
       <p className="hint">
         Other instances authenticate with OAuth 2.0 client credentials at <code>{tokenEndpoint}</code>. Grants decide which agents a client may list, read and execute.
       </p>

@@ -1,7 +1,11 @@
+import { FEATURE_FLAG_NAMES } from '@service/core/settings';
+import { z } from 'zod';
 import { adminProcedure, router } from '../init.server.ts';
 
 export const systemRouter = router({
-  info: adminProcedure.query(({ ctx }) => {
+  /** Turns a runtime switch on or off (audited); applies within a second in every process. */
+  setFlag: adminProcedure.input(z.object({ name: z.enum(FEATURE_FLAG_NAMES), enabled: z.boolean() })).mutation(({ ctx, input }) => ctx.services.featureFlags.set(ctx.actor, input.name, input.enabled)),
+  info: adminProcedure.query(async ({ ctx }) => {
     const { config, version } = ctx.services;
     return {
       productName: config.identity.productName,
@@ -11,7 +15,7 @@ export const systemRouter = router({
       mode: config.mode,
       database: ctx.services.databaseServer,
       retention: config.retention,
-      flags: ctx.services.flags(),
+      flags: await ctx.services.flags(),
       llm: { provider: ctx.services.llm.name, model: ctx.services.llm.model },
     };
   }),

@@ -128,6 +128,14 @@ describe('A2A v1.0 on /api/a2a', () => {
     expect((await errorOf('SendMessage', { ...summarize('push?'), configuration: { taskPushNotificationConfig: { url: 'https://x.test/hook' } } }))?.code).toBe(-32003);
     const card = await result('GetExtendedAgentCard', {});
     expect(card.capabilities).toMatchObject({ pushNotifications: false, extendedAgentCard: true, streaming: true });
+    expect(card.skills.map((s: { id: string }) => s.id).sort()).toEqual(['@acme/editorial-review', '@acme/summarizer']);
+    // A client granted one agent sees that one; a client without `list` gets no card, one without `read` no task list.
+    const narrow = await services.oauth.clients.register(admin, { name: 'narrow', allowedAgents: ['@acme/summarizer'], permissions: ['list', 'execute'] });
+    const narrowToken = (await services.oauth.tokens.issue(narrow.client)).access_token;
+    expect((await result('GetExtendedAgentCard', {}, { bearer: narrowToken })).skills.map((s: { id: string }) => s.id)).toEqual(['@acme/summarizer']);
+    expect((await errorOf('ListTasks', {}, { bearer: narrowToken }))?.code).toBe(-32051);
+    const blind = await services.oauth.clients.register(admin, { name: 'blind', allowedAgents: ['*'], permissions: ['read', 'execute'] });
+    expect((await errorOf('GetExtendedAgentCard', {}, { bearer: (await services.oauth.tokens.issue(blind.client)).access_token }))?.code).toBe(-32051);
   });
 });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AgentAccessActor } from '../auth/index.ts';
+import { ACCESS_DENIED, mayAccessAgent, mayAccessRun, mayActorDo, type AgentAccessActor } from '../auth/index.ts';
 import { DomainError, parseOrThrow } from '../errors/index.ts';
 import { json } from '../http/index.ts';
 import { taskOf, type RunView } from '../runs/index.ts';
@@ -128,23 +128,31 @@ export async function dispatchV1(ops: A2aOperations, request: Request, rpc: Json
       }, request.signal);
     }
     case 'ListTasks': {
+      if (!mayActorDo(actor, (grants) => grants.permissions.includes('read'))) throw new DomainError('FORBIDDEN', 'Listing tasks needs the read permission');
       const p = params(listTasksSchema, rpc.params);
       const pageSize = p.pageSize ?? DEFAULT_PAGE_SIZE;
       const after = p.pageToken ? decodeToken(actor, p.pageToken, ops.ownsListToken) : null;
       const state = p.status !== undefined && p.status !== '' && p.status !== 'TASK_STATE_UNSPECIFIED' ? stateFromV1(p.status) : undefined;
       const page = await ops.listOwned(actor, { pageSize, after, ...(p.contextId ? { contextId: p.contextId } : {}), ...(state ? { state } : {}), ...(p.statusTimestampAfter !== undefined ? { updatedAfter: p.statusTimestampAfter } : {}) });
+      // Tasks of agents this client may no longer read (its grants narrowed since) are left out.
+      const visible = page.items.filter((run) => mayAccessRun(actor, run, 'read'));
       return json(
         rpcResult(rpc.id, {
-          tasks: page.items.map((run) => task(run, { historyLength: p.historyLength, artifacts: p.includeArtifacts === true })),
+          tasks: visible.map((run) => task(run, { historyLength: p.historyLength, artifacts: p.includeArtifacts === true })),
           nextPageToken: page.next ? encodeToken(page.next) : '',
           // The size of this page (what the TCK and the SDKs read), at most the requested one.
-          pageSize: page.items.length,
+          pageSize: visible.length,
           totalSize: page.total,
         }),
       );
     }
-    case 'GetExtendedAgentCard':
-      return json(rpcResult(rpc.id, await ops.cardV1(agent)));
+    case 'GetExtendedAgentCard': {
+      // The agents this client may list, as the public card would show them.
+      if (!mayActorDo(actor, (grants) => grants.permissions.includes('list'))) throw new DomainError('FORBIDDEN', ACCESS_DENIED);
+      const card = await ops.cardV1(agent);
+      const skills = Array.isArray(card.skills) ? (card.skills as { id: string }[]).filter((skill) => mayAccessAgent(actor, skill.id, 'list')) : [];
+      return json(rpcResult(rpc.id, { ...card, skills }));
+    }
     case 'CreateTaskPushNotificationConfig':
     case 'GetTaskPushNotificationConfig':
     case 'ListTaskPushNotificationConfigs':

@@ -193,3 +193,20 @@ describe('sign-in throttling (item 8)', () => {
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(20);
   });
 });
+
+describe('unknown addresses and the favicon (issue 13 item 8)', () => {
+  it('serves the favicon, answers an unknown page with a 404 page, and logs no error for either', async () => {
+    const before = service.output().length;
+    const ico = await fetch(`${service.url}/favicon.ico`);
+    expect(ico.status).toBe(200);
+    expect((await ico.arrayBuffer()).byteLength).toBeGreaterThan(0);
+    expect((await fetch(`${service.url}/favicon.svg`)).headers.get('content-type')).toMatch(/svg/);
+    const missing = await fetch(`${service.url}/administration/no-such-page`, { headers: { cookie: await signInCookie(service.url, 'ops@example.com', PASSWORD) } });
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toContain('There is no page at this address.');
+    expect((await fetch(`${service.url}/no/such/path`)).status).toBe(404);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const logged = service.output().slice(before);
+    expect(logged).not.toMatch(/No route matches|"level":"error"|\n\s+at /);
+  });
+});

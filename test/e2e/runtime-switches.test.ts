@@ -60,5 +60,19 @@ describe('runtime switches', () => {
     // The change is audited.
     const row = await t.db.models.AuditEvent.findOne({ action: 'settings.update', resourceId: 'features' }).sort({ _id: -1 }).lean();
     expect(row?.details).toMatchObject({ value: { a2aHttpEnabled: true } });
+
+    // The audit page (issue 13 item 7): filtered by action, the actor by email, and a 5 000-character
+    // value folded and wrapped, never widening the page.
+    await t.db.models.AuditEvent.create({ actorType: 'worker', actorId: 'sweep', action: 'settings.probe', resourceType: 'setting', resourceId: 'x'.repeat(5000), details: { long: 'y'.repeat(5000) }, at: new Date() });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${service.url}/administration/audit`);
+    await page.getByLabel('Action').fill('settings.');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/action=settings\./);
+    const rows = page.locator('table.audit tbody tr');
+    await expect.poll(() => rows.count()).toBe(3);
+    expect(await rows.nth(1).locator('td').nth(1).textContent()).toBe('ops@example.com');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    expect(await rows.first().locator('details').count()).toBe(1);
   });
 });

@@ -14,8 +14,20 @@ export interface AuditEntry {
 
 export interface AuditRow extends AuditEntry {
   id: string;
-  actor: { type: Actor['type']; id: string };
+  /** `name`: the admin's email or the OAuth client's name, when the actor is one of those and still known. */
+  actor: { type: Actor['type']; id: string; name?: string };
   at: string;
+}
+
+/** What an audit page may be narrowed to; each is optional. */
+export interface AuditFilter {
+  /** The actor: an admin's email, an OAuth client id, or an actor id as stored (`oauth:<clientId>`, a user id, …). */
+  actor?: string;
+  /** An action, or a prefix of one ending in `.` (`a2a.` for every A2A action). */
+  action?: string;
+  /** Events at or after / before these times. */
+  from?: Date;
+  to?: Date;
 }
 
 export interface AuditPage {
@@ -30,13 +42,35 @@ export interface AuditLog {
    * than MAX_AUDIT_DETAILS_BYTES are stored as their bounded summary (summariseInput).
    */
   record(actor: Actor, entry: AuditEntry): void;
-  list(options?: { limit?: number; cursor?: string | null }): Promise<AuditPage>;
+  list(options?: { limit?: number; cursor?: string | null; filter?: AuditFilter }): Promise<AuditPage>;
   /** Resolves when every write started so far has settled (for orderly shutdown and tests). */
   flush(): Promise<void>;
 }
 
 export function createAuditLog(models: Models, logger: Logger): AuditLog {
-  const { AuditEvent } = models;
+  const { AuditEvent, User, OauthClient } = models;
+
+  /** The stored actor id an admin means by an email, a client id, or the id itself. */
+  async function actorIdOf(actor: string): Promise<string> {
+    const value = actor.trim();
+    if (value.includes('@')) {
+      const user = await User.findOne({ email: value.toLowerCase() }, { _id: 1 }).lean();
+      return user ? String(user._id) : `unknown:${value}`;
+    }
+    if (!value.includes(':') && (await OauthClient.exists({ clientId: value }))) return `oauth:${value}`;
+    return value;
+  }
+
+  /** Emails of admins and names of OAuth clients, for the actors on one page (two `$in` reads). */
+  async function actorNames(rows: { actorType: string; actorId: string }[]): Promise<Map<string, string>> {
+    const users = [...new Set(rows.filter((r) => r.actorType === 'ui' && Types.ObjectId.isValid(r.actorId)).map((r) => r.actorId))];
+    const clients = [...new Set(rows.filter((r) => r.actorType === 'a2a' && r.actorId.startsWith('oauth:')).map((r) => r.actorId.slice('oauth:'.length)))];
+    const [userRows, clientRows] = await Promise.all([
+      users.length ? User.find({ _id: { $in: users } }, { email: 1 }).lean() : [],
+      clients.length ? OauthClient.find({ clientId: { $in: clients } }, { clientId: 1, name: 1 }).lean() : [],
+    ]);
+    return new Map([...userRows.map((u) => [`ui:${String(u._id)}`, u.email] as const), ...clientRows.map((c) => [`a2a:oauth:${c.clientId}`, c.name] as const)]);
+  }
   const pending = new Set<Promise<unknown>>();
 
   return {
@@ -62,18 +96,29 @@ export function createAuditLog(models: Models, logger: Logger): AuditLog {
       void write.finally(() => pending.delete(write));
     },
 
-    async list({ limit = 50, cursor = null } = {}) {
+    async list({ limit = 50, cursor = null, filter = {} } = {}) {
       const size = Math.min(Math.max(limit, 1), 200);
-      // ObjectIds start with their creation second, so newest first is an `_id` range: a page
-      // costs the same however long the log is.
-      const filter = cursor ? { _id: { $lt: new Types.ObjectId(cursorId(cursor)) } } : {};
-      const rows = await AuditEvent.find(filter).sort({ _id: -1 }).limit(size + 1).lean();
+      // ObjectIds start with their creation second, so newest first is an `_id` range, and so is
+      // a time range: a page costs the same however long the log is. Actor and action narrow the
+      // rows of that range (indexed with `_id` on MongoDB).
+      const idRange: Record<string, Types.ObjectId> = {};
+      if (cursor) idRange.$lt = new Types.ObjectId(cursorId(cursor));
+      if (filter.to) {
+        const before = Types.ObjectId.createFromTime(Math.ceil(filter.to.getTime() / 1000));
+        if (!idRange.$lt || before < idRange.$lt) idRange.$lt = before;
+      }
+      if (filter.from) idRange.$gte = Types.ObjectId.createFromTime(Math.floor(filter.from.getTime() / 1000));
+      const query: Record<string, unknown> = Object.keys(idRange).length ? { _id: idRange } : {};
+      if (filter.actor) query.actorId = await actorIdOf(filter.actor);
+      if (filter.action) query.action = filter.action.endsWith('.') ? { $regex: `^${filter.action.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}` } : filter.action;
+      const rows = await AuditEvent.find(query).sort({ _id: -1 }).limit(size + 1).lean();
       const page = rows.slice(0, size);
       const last = page[page.length - 1];
+      const names = await actorNames(page);
       return {
         items: page.map((row) => ({
           id: String(row._id),
-          actor: { type: row.actorType as Actor['type'], id: row.actorId },
+          actor: { type: row.actorType as Actor['type'], id: row.actorId, ...(names.has(`${row.actorType}:${row.actorId}`) ? { name: names.get(`${row.actorType}:${row.actorId}`)! } : {}) },
           action: row.action,
           resourceType: row.resourceType,
           ...(row.resourceId ? { resourceId: row.resourceId } : {}),

@@ -75,6 +75,8 @@ describe('A2A screens across two instances', () => {
     expect(await page.getByRole('list', { name: 'Events' }).textContent()).toContain('INTERRUPT');
 
     const form = page.getByRole('form', { name: 'Approve the summary' });
+    // What is being approved: the summary B's first step wrote, carried in the remote INTERRUPT.
+    expect(await form.getByRole('region', { name: 'What you are answering about' }).textContent()).toContain('[scripted] Summarize: A draft about two instances.');
     await form.getByLabel('Approve this summary *').check();
     await form.getByLabel('Notes for the writer').fill('Make it punchy.');
     const answered = page.waitForResponse((response) => response.request().method() === 'POST' && response.url().includes('/administration/runs/'));

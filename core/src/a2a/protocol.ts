@@ -101,6 +101,8 @@ export interface InterruptPayload {
   screenId: string;
   title: string;
   schema: Record<string, unknown>;
+  /** What is being answered about: the outputs of the steps before the pause, by step id, as text (bounded). */
+  context?: Record<string, string>;
   /** The answer shapes this pause takes: `resume` ({ resume: { screenId, values } }), `values` (a data part of just the values), `text` (plain text, for a screen with one text field). */
   accepts?: string[];
 }

@@ -39,6 +39,9 @@ export interface StepRuntime {
   runStep(request: Omit<StepRequest, 'type' | 'callId'>): Promise<string>;
 }
 
+
+/** Each earlier step's output shown with a pause is cut at this many characters. */
+const MAX_CONTEXT_CHARS = 8000;
 /**
  * Executes agents' flow definitions. Each step's output is saved before the next step starts,
  * so a run interrupted by a crash continues from its last completed step. Sub-agent calls run
@@ -65,6 +68,16 @@ export function createRunExecutor(deps: {
     timestamp: new Date().toISOString(),
     ...(text || extra ? { message: { kind: 'message' as const, messageId: randomUUID(), role: 'agent' as const, parts: text ? [{ kind: 'text' as const, text }] : [], ...extra } as Message } : {}),
   });
+
+  /** What a person answering the pause needs to see: each earlier step's output, as bounded text. */
+  function reviewContext(outputs: Record<string, unknown>): Record<string, string> {
+    return Object.fromEntries(
+      Object.entries(outputs).map(([stepId, value]) => {
+        const text = typeof value === 'string' ? value : JSON.stringify(value);
+        return [stepId, text.length > MAX_CONTEXT_CHARS ? `${text.slice(0, MAX_CONTEXT_CHARS)}…` : text];
+      }),
+    );
+  }
 
   async function emitStatus(run: RunView, state: TaskStatus['state'], final: boolean, text?: string, extra?: { message?: Partial<Message>; metadata?: Record<string, unknown>; history?: Message[] }) {
     await deps.eventLog.append(run.id, { kind: 'status-update', taskId: run.id, contextId: run.contextId, status: status(state, text, extra?.message), final, ...(extra?.metadata ? { metadata: extra.metadata } : {}) }, { owner: runOwnerDigest(run.actorType, run.actorId), ...(extra?.history ? { history: extra.history } : {}) });
@@ -132,7 +145,7 @@ export function createRunExecutor(deps: {
       const context = { input, outputs: progress.outputs! };
       if (step.kind === 'ask') {
         progress.stepIndex = index;
-        progress.interrupt = { stepId: step.id, screenId: step.screen.id, title: step.screen.title, schema: step.screen.schema };
+        progress.interrupt = { stepId: step.id, screenId: step.screen.id, title: step.screen.title, schema: step.screen.schema, context: reviewContext(progress.outputs!) };
         if (!(await deps.runs.saveProgress(run.id, progress))) return;
         const interrupt: InterruptPayload = { type: 'INTERRUPT', runId: run.id, ...progress.interrupt, accepts: [...acceptedAnswers(step.screen.schema)] };
         await emitStatus(run, 'input-required', true, step.screen.title, {

@@ -28,7 +28,7 @@ export interface RunView {
 export interface RunProgress {
   stepIndex?: number;
   outputs?: Record<string, unknown>;
-  interrupt?: { stepId: string; screenId: string; title: string; schema: Record<string, unknown> } | null;
+  interrupt?: { stepId: string; screenId: string; title: string; schema: Record<string, unknown>; context?: Record<string, string> } | null;
 }
 
 /** `~i/<kind>:<sha256 of [actorId, key]>`: fixed length, and no U+0000 (PostgreSQL-backed servers reject it). */

@@ -30,10 +30,12 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 type Loaded = Awaited<ReturnType<typeof loader>>;
 
 /** The open INTERRUPT: a local run's progress, or (bridged remote runs) the last input-required event. */
-function pendingInterrupt(run: Loaded['run'], events?: Loaded['events']): { screenId: string; title: string; schema: Record<string, unknown> } | null {
+type PendingInterrupt = { screenId: string; title: string; schema: Record<string, unknown>; context?: Record<string, string> };
+
+function pendingInterrupt(run: Loaded['run'], events?: Loaded['events']): PendingInterrupt | null {
   if (run.state !== 'input-required') return null;
   if (run.progress.interrupt) return run.progress.interrupt;
-  const last = events?.at(-1)?.event as { metadata?: { interrupt?: { screenId: string; title: string; schema: Record<string, unknown> } } } | undefined;
+  const last = events?.at(-1)?.event as { metadata?: { interrupt?: PendingInterrupt } } | undefined;
   return last?.metadata?.interrupt ?? null;
 }
 
@@ -69,7 +71,7 @@ export default function RunView() {
         State: <strong data-testid="run-state">{run.state}</strong> · task <code>{run.id}</code>
       </p>
       <Failure failure={result && 'error' in result ? result : null} />
-      {interrupt ? <HitlForm screenId={interrupt.screenId} title={interrupt.title} schema={interrupt.schema} busy={busy} /> : null}
+      {interrupt ? <HitlForm screenId={interrupt.screenId} title={interrupt.title} schema={interrupt.schema} context={interrupt.context} busy={busy} /> : null}
       <ol className="steps" aria-label="Events">
         {events.map(({ seq, event }) => (
           <li key={seq} data-seq={seq}>

@@ -2,11 +2,26 @@ import { Form } from '@remix-run/react';
 import { fieldsOf } from './hitl-form.ts';
 
 /** Renders a HITL screen's JSON Schema as a form a local human can answer. */
-export function HitlForm({ screenId, title, schema, busy }: { screenId: string; title: string; schema: Record<string, unknown>; busy: boolean }) {
+export function HitlForm({ screenId, title, schema, context, busy }: { screenId: string; title: string; schema: Record<string, unknown>; context?: Record<string, string>; busy: boolean }) {
+  const shown = Object.entries(context ?? {});
   return (
     <Form method="post" aria-label={title}>
       <fieldset>
         <legend>{title}</legend>
+        {shown.length ? (
+          <section aria-label="What you are answering about">
+            {shown.map(([stepId, text]) => (
+              <div key={stepId}>
+                <p className="hint">
+                  Output of step <code>{stepId}</code>
+                </p>
+                <pre className="file" data-testid={`context-${stepId}`}>
+                  {text}
+                </pre>
+              </div>
+            ))}
+          </section>
+        ) : null}
         <input type="hidden" name="screenId" value={screenId} />
         <div className="form-grid">
           {fieldsOf(schema).map((field) => (

@@ -85,5 +85,11 @@ describe('A2A screens across two instances', () => {
     await expect.poll(async () => { await page.reload(); return page.getByTestId('run-state').textContent(); }, { timeout: 20_000 }).toBe('completed');
     await page.screenshot({ path: path.join(artifactsDir, 'run-view.png'), fullPage: true });
     expect(await dbB.db.models.Run.countDocuments({ state: 'completed', agent: '@globex/editorial-review' })).toBe(1);
+
+    // The runs list names who started each run: A's admin by email; on B, the A2A client by its name.
+    await page.getByRole('link', { name: 'Runs' }).click();
+    await expect.poll(() => page.locator('tbody tr').first().locator('td').nth(3).textContent()).toBe('ops@acme.test');
+    await pageB.goto(`${b.url}/administration/runs`);
+    await expect.poll(() => pageB.locator('tbody tr').first().locator('td').nth(3).textContent()).toBe('Acme');
   });
 });

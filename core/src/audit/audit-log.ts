@@ -1,5 +1,6 @@
 import { Types } from 'mongoose';
 import type { Actor } from '../auth/index.ts';
+import { createActorNames } from '../auth/actor-names.ts';
 import type { Models } from '../db/index.ts';
 import type { Logger } from '../log/index.ts';
 import { DomainError } from '../errors/index.ts';
@@ -49,6 +50,7 @@ export interface AuditLog {
 
 export function createAuditLog(models: Models, logger: Logger): AuditLog {
   const { AuditEvent, User, OauthClient } = models;
+  const pending = new Set<Promise<unknown>>();
 
   /** The stored actor id an admin means by an email, a client id, or the id itself. */
   async function actorIdOf(actor: string): Promise<string> {
@@ -61,17 +63,7 @@ export function createAuditLog(models: Models, logger: Logger): AuditLog {
     return value;
   }
 
-  /** Emails of admins and names of OAuth clients, for the actors on one page (two `$in` reads). */
-  async function actorNames(rows: { actorType: string; actorId: string }[]): Promise<Map<string, string>> {
-    const users = [...new Set(rows.filter((r) => r.actorType === 'ui' && Types.ObjectId.isValid(r.actorId)).map((r) => r.actorId))];
-    const clients = [...new Set(rows.filter((r) => r.actorType === 'a2a' && r.actorId.startsWith('oauth:')).map((r) => r.actorId.slice('oauth:'.length)))];
-    const [userRows, clientRows] = await Promise.all([
-      users.length ? User.find({ _id: { $in: users } }, { email: 1 }).lean() : [],
-      clients.length ? OauthClient.find({ clientId: { $in: clients } }, { clientId: 1, name: 1 }).lean() : [],
-    ]);
-    return new Map([...userRows.map((u) => [`ui:${String(u._id)}`, u.email] as const), ...clientRows.map((c) => [`a2a:oauth:${c.clientId}`, c.name] as const)]);
-  }
-  const pending = new Set<Promise<unknown>>();
+  const actorNames = createActorNames(models);
 
   return {
     record(actor, entry) {
@@ -114,7 +106,7 @@ export function createAuditLog(models: Models, logger: Logger): AuditLog {
       const rows = await AuditEvent.find(query).sort({ _id: -1 }).limit(size + 1).lean();
       const page = rows.slice(0, size);
       const last = page[page.length - 1];
-      const names = await actorNames(page);
+      const names = await actorNames(page.map((row) => ({ type: row.actorType, id: row.actorId })));
       return {
         items: page.map((row) => ({
           id: String(row._id),

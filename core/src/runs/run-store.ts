@@ -167,7 +167,9 @@ export function createRunStore(deps: { models: Models; eventLog: EventLog; lease
    */
   async function list(options: { limit?: number; before?: string | null } = {}): Promise<{ items: RunView[]; nextBefore: string | null }> {
     const size = Math.min(Math.max(options.limit ?? 50, 1), 200);
-    const rows = await Run.find(options.before ? { _id: { $lt: options.before } } : {}).sort({ _id: -1 }).limit(size + 1).lean();
+    // Heads only: every other document of the collection sorts at or above `~` (ADR 0010).
+    const below = options.before && options.before < RUN_HEADS_END ? options.before : RUN_HEADS_END;
+    const rows = await Run.find({ _id: { $lt: below } }).sort({ _id: -1 }).limit(size + 1).lean();
     const items = rows.slice(0, size).map((row) => toView(row as RunRecord & { _id: string }));
     return { items, nextBefore: rows.length > size ? (items.at(-1)?.id ?? null) : null };
   }

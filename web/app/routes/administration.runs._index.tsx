@@ -80,7 +80,7 @@ export default function Runs() {
               <td>{run.agent}</td>
               <td>{run.state}</td>
               <td>
-                {run.actorType}:{run.actorId}
+                <span title={`${run.actorType}:${run.actorId}`}>{run.actorName ?? `${run.actorType}:${run.actorId}`}</span>
               </td>
               <td>{run.createdAt.replace('T', ' ').slice(0, 19)}</td>
               <td>{run.updatedAt.replace('T', ' ').slice(0, 19)}</td>

@@ -1,4 +1,4 @@
-import { assertAgentAccess } from '@service/core/auth';
+import { assertAgentAccess, createActorNames } from '@service/core/auth';
 import { DomainError } from '@service/core/errors';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
@@ -10,7 +10,11 @@ export const runsRouter = router({
   /** Newest first; `before` is the `nextBefore` of the previous page. */
   list: adminProcedure
     .input(z.object({ limit: z.number().int().min(1).max(200).default(50), before: runId.nullish() }).default({ limit: 50 }))
-    .query(({ ctx, input }) => ctx.services.runs.list(input)),
+    .query(async ({ ctx, input }) => {
+      const page = await ctx.services.runs.list(input);
+      const names = await createActorNames(ctx.services.database.models)(page.items.map((run) => ({ type: run.actorType, id: run.actorId })));
+      return { ...page, items: page.items.map((run) => ({ ...run, actorName: names.get(`${run.actorType}:${run.actorId}`) ?? null })) };
+    }),
 
   /** The run and its events after `afterSeq` (the live view polls with the last seq it has). */
   get: adminProcedure.input(z.object({ id: runId, afterSeq: z.number().int().min(0).default(0) })).query(async ({ ctx, input }) => {

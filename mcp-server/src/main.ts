@@ -26,7 +26,7 @@ async function main() {
     process.stderr.write('usage: service-mcp --stdio | --http [--port N]\n');
     process.exit(2);
   }
-  const started = await startServices(process.env, { logger, createAdmin: false });
+  const started = await startServices(process.env, { logger, createAdmin: false, embeddedRegistry: false });
   const { services } = started;
   const stop = async () => {
     await started.stop();

@@ -19,9 +19,9 @@ export interface RunningService {
 
 /**
  * Starts the real service (web/server.ts on the production build) as a child process on a free
- * port, against the given database, and resolves once it prints its URL.
+ * port, against the given database (none: the embedded default), and resolves once it prints its URL.
  */
-export async function startService(options: { mongodbUri: string; env?: Record<string, string> }): Promise<RunningService> {
+export async function startService(options: { mongodbUri?: string; env?: Record<string, string> }): Promise<RunningService> {
   if (!existsSync(path.join(webDir, 'build/server/index.js'))) {
     throw new Error('web/build is missing: run `pnpm build` first (the root `pnpm test` does)');
   }
@@ -34,7 +34,8 @@ export async function startService(options: { mongodbUri: string; env?: Record<s
       NODE_ENV: 'test',
       HOST: '127.0.0.1',
       PORT: '0',
-      MONGODB_URI: options.mongodbUri,
+      // Without one: the embedded default (its own database and registry in the data directory).
+      ...(options.mongodbUri ? { MONGODB_URI: options.mongodbUri } : {}),
       SERVICE_DATA_DIR: dataDir,
       SERVICE_MASTER_KEY: randomBytes(32).toString('base64'),
       SERVICE_SESSION_SECRET: randomBytes(32).toString('base64url'),

@@ -6,6 +6,7 @@ import { createExtensionWriter } from '../extensions/index.ts';
 import { createLogger, type Logger } from '../log/index.ts';
 import { moveRunsIntoOneCollection } from '../runs/index.ts';
 import { createServices, type Services } from '../services.ts';
+import { startEmbeddedRegistry, type EmbeddedRegistry } from '../registry/embedded/embedded-registry.ts';
 import { ensureInitialAdmin, type InitialSignIn } from './initial-admin.ts';
 
 export interface StartedServices {
@@ -21,7 +22,14 @@ export interface StartedServices {
  */
 export async function startServices(
   env: Env,
-  options: { logger?: Logger; configure?: (config: ServiceConfig) => ServiceConfig; /** false for tools that must not create the first admin */ createAdmin?: boolean } = {},
+  options: {
+    logger?: Logger;
+    configure?: (config: ServiceConfig) => ServiceConfig;
+    /** false for tools that must not create the first admin */
+    createAdmin?: boolean;
+    /** false for tools that must not start the embedded registry (it starts only on the embedded default, while no registries are configured) */
+    embeddedRegistry?: boolean;
+  } = {},
 ): Promise<StartedServices> {
   const bootLogger = options.logger ?? createLogger({ level: (env.SERVICE_LOG_LEVEL as 'info' | undefined) ?? 'info' });
   let config = loadConfig(env, bootLogger);
@@ -36,6 +44,7 @@ export async function startServices(
   }
   const stopEmbeddedOnExit = () => embedded?.stopSync();
   process.once('exit', stopEmbeddedOnExit);
+  let stopRegistryOnExit: (() => void) | undefined;
 
   try {
     const database = await connectDatabase(uri);
@@ -45,6 +54,14 @@ export async function startServices(
     const services = createServices({ config, logger, database, ...(embedded ? { databaseServer: { kind: embedded.kind, description: embedded.description } } : {}) });
     // The switches' first state comes from the environment; from then on the admin page decides.
     if (await services.featureFlags.storeInitial()) logger.info('feature switches stored from the environment (change them under Administration › Overview)', { ...(await services.flags()) });
+    // The embedded default publishes to a registry it runs itself until an admin configures real ones.
+    let registry: EmbeddedRegistry | undefined;
+    if (embedded && options.embeddedRegistry !== false && (await services.registry.settings.embeddedOrUnset())) {
+      registry = await startEmbeddedRegistry({ dataDir: config.dataDir, sealer: services.sealer, logger });
+      stopRegistryOnExit = () => registry?.stopSync();
+      process.once('exit', stopRegistryOnExit);
+      await services.registry.settings.useEmbedded(registry);
+    }
     const initialSignIn = options.createAdmin === false ? undefined : await ensureInitialAdmin(services, { generateWhenEmpty: embedded !== undefined, generatePassword: () => randomBytes(12).toString('base64url') });
     return {
       services,
@@ -52,8 +69,10 @@ export async function startServices(
       async stop() {
         await services.audit.flush();
         await database.close();
+        await registry?.stop();
         await embedded?.stop();
         process.removeListener('exit', stopEmbeddedOnExit);
+        if (stopRegistryOnExit) process.removeListener('exit', stopRegistryOnExit);
       },
     };
   } catch (error) {

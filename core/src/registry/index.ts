@@ -1,3 +1,4 @@
+import { listExamples, loadExample } from '../agents/index.ts';
 import type { Actor } from '../auth/index.ts';
 import type { Sealer } from '../crypto/index.ts';
 import type { AuditLog } from '../audit/index.ts';
@@ -64,6 +65,35 @@ export function createRegistryService(input: RegistryServiceDeps) {
       return jobs.start(actor, { extensionId, packageName: extension.packageName, operation: 'publish', destination: options.destination }, (progress) =>
         sources.publish(actor, extensionId, options, progress),
       );
+    },
+    /**
+     * The shipped example agents, compiled into this instance's scope and published to its private
+     * destination, one job each, one after another (an agent is published after those it calls).
+     * Resolves with the job ids at once; the jobs run in the background.
+     */
+    async publishExamples(actor: Actor): Promise<{ jobs: { packageName: string; jobId: string }[] }> {
+      assertMayAuthor(actor);
+      await deps.resolver.forPublish(actor, 'private');
+      const compiled = [];
+      for (const name of listExamples()) compiled.push(await sources.compile(actor, loadExample(name, deps.identity.vendorScope)));
+      compiled.sort((a, b) => Object.keys(a.compiled.agentDependencies ?? {}).length - Object.keys(b.compiled.agentDependencies ?? {}).length);
+      const started: { packageName: string; jobId: string }[] = [];
+      let previous: Promise<void> = Promise.resolve();
+      for (const extension of compiled) {
+        const after = previous;
+        let finished!: () => void;
+        previous = new Promise<void>((resolve) => (finished = resolve));
+        const { jobId } = await jobs.start(actor, { extensionId: extension.id, packageName: extension.packageName, operation: 'publish', destination: 'private' }, async (progress) => {
+          await after;
+          try {
+            return await sources.publish(actor, extension.id, { destination: 'private', bump: 'patch' }, progress);
+          } finally {
+            finished();
+          }
+        });
+        started.push({ packageName: extension.packageName, jobId });
+      }
+      return { jobs: started };
     },
     /** Starts a promotion in the background; refusals, including a missing public token, are thrown at once. */
     async startPromote(actor: Actor, extensionId: string) {

@@ -35,4 +35,19 @@ describe('registry settings', () => {
     const cleared = await registry.settings.save(admin, settings('https://other.example.com/', 'https://registry.example.org/', { publish: { action: 'clear' } }));
     expect(cleared.public).toMatchObject({ registryUrl: 'https://other.example.com/', publishTokenSet: false });
   });
+
+  it('points both destinations at the embedded registry while nothing else is configured, until an admin saves real ones', async () => {
+    await t.db.models.RegistryDeployment.deleteMany({});
+    const { registry } = testServices(t.db);
+    expect(await registry.settings.embeddedOrUnset()).toBe(true);
+    await registry.settings.useEmbedded({ url: 'http://127.0.0.1:4873/', token: 'embedded-token' });
+    expect(await registry.settings.get(admin)).toMatchObject({ routingMode: 'scope-based', embedded: true, public: { registryUrl: 'http://127.0.0.1:4873/', publishTokenSet: true }, private: { id: 'embedded-private', readTokenSet: true } });
+    // A later start on another port moves both destinations with the fresh token.
+    await registry.settings.useEmbedded({ url: 'http://127.0.0.1:4999/', token: 'next-token' });
+    expect((await registry.settings.get(admin)).private).toMatchObject({ registryUrl: 'http://127.0.0.1:4999/' });
+    expect(await registry.settings.embeddedOrUnset()).toBe(true);
+    await registry.settings.save(admin, { routingMode: 'scope-based', public: { registryUrl: 'https://npm.example.com/', publishToken: { action: 'replace', value: 'p' }, readToken: { action: 'clear' } }, private: null });
+    expect(await registry.settings.get(admin)).toMatchObject({ embedded: false });
+    expect(await registry.settings.embeddedOrUnset()).toBe(false);
+  });
 });

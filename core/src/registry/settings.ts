@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isAdmin, type Actor } from '../auth/index.ts';
+import { isAdmin, systemActor, type Actor } from '../auth/index.ts';
 import { DomainError, parseOrThrow } from '../errors/index.ts';
 import type { RegistryDeps } from './deps.ts';
 import { ROUTING_MODES, type RoutingMode } from './config-types.ts';
@@ -33,11 +33,14 @@ export type RegistrySettingsInput = z.infer<typeof registrySettingsInput>;
 
 export interface RegistrySettings {
   routingMode: RoutingMode | null;
+  /** The destinations are the embedded registry (the embedded default, until an admin saves real ones). */
+  embedded: boolean;
   public: DestinationSummary | null;
   private: DestinationSummary | null;
 }
 
 const PUBLIC_ID = 'public';
+const EMBEDDED_PRIVATE_ID = 'embedded-private';
 
 /** Administration › Environment › Registries. Tokens are write-only: reads say only whether one is set. */
 export function createRegistrySettings(deps: RegistryDeps) {
@@ -50,6 +53,7 @@ export function createRegistrySettings(deps: RegistryDeps) {
     const row = await deps.models.RegistryDeployment.findById('default').lean();
     return {
       routingMode: row?.routingMode ?? null,
+      embedded: row?.embedded === true,
       public: await deps.destinations.summary(row?.publicDestinationId ?? PUBLIC_ID),
       private: row?.privateDestinationId ? await deps.destinations.summary(row.privateDestinationId) : null,
     };
@@ -68,7 +72,7 @@ export function createRegistrySettings(deps: RegistryDeps) {
     }
     await deps.models.RegistryDeployment.updateOne(
       { _id: 'default' },
-      { $set: { routingMode: input.routingMode, publicDestinationId: PUBLIC_ID, privateDestinationId: input.private?.id ?? null } },
+      { $set: { routingMode: input.routingMode, publicDestinationId: PUBLIC_ID, privateDestinationId: input.private?.id ?? null, embedded: false } },
       { upsert: true },
     );
     const changedTokens = [
@@ -84,5 +88,29 @@ export function createRegistrySettings(deps: RegistryDeps) {
     return get(actor);
   }
 
-  return { get, save };
+  /** Whether the service may point the deployment at its embedded registry: nothing configured yet, or the embedded one already. */
+  async function embeddedOrUnset(): Promise<boolean> {
+    const row = await deps.models.RegistryDeployment.findById('default').lean();
+    return !row || !row.routingMode || row.embedded === true;
+  }
+
+  /**
+   * Points both destinations at the embedded registry (scope-based routing: the instance's scope
+   * to the private destination, everything else to the public one, both on the same Verdaccio),
+   * with its token; called at start-up while `embeddedOrUnset`. Recorded as the service's own doing.
+   */
+  async function useEmbedded(registry: { url: string; token: string }): Promise<void> {
+    const token = { action: 'replace' as const, value: registry.token };
+    // The port may differ from the last start: a new origin takes the token given here.
+    await deps.destinations.put({ id: PUBLIC_ID, visibility: 'public', registryUrl: registry.url }, { publish: token, read: token });
+    await deps.destinations.put({ id: EMBEDDED_PRIVATE_ID, visibility: 'private', registryUrl: registry.url }, { publish: token, read: token });
+    await deps.models.RegistryDeployment.updateOne(
+      { _id: 'default' },
+      { $set: { routingMode: 'scope-based', publicDestinationId: PUBLIC_ID, privateDestinationId: EMBEDDED_PRIVATE_ID, embedded: true } },
+      { upsert: true },
+    );
+    deps.audit.record(systemActor('embedded-registry'), { action: 'registry.embedded.use', resourceType: 'registry_deployment', resourceId: 'default', details: { registryUrl: registry.url } });
+  }
+
+  return { get, save, embeddedOrUnset, useEmbedded };
 }

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
-import { Form, useActionData, useLoaderData } from '@remix-run/react';
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import type { FeatureFlagName } from '@service/core/settings';
 import { readAdminForm } from '~/auth/form.server.ts';
 import { serverCaller } from '~/trpc/handler.server.ts';
@@ -20,6 +20,10 @@ const SWITCH_NAMES = Object.keys(SWITCHES) as FeatureFlagName[];
 export async function action({ request, context }: ActionFunctionArgs) {
   return formAction(async () => {
     const form = await readAdminForm(request, context.services);
+    if (form.get('intent') === 'publish-examples') {
+      const { jobs } = await (await serverCaller(request, context.services)).agents.publishExamples();
+      return { published: jobs };
+    }
     const name = String(form.get('flag') ?? '') as FeatureFlagName;
     if (!SWITCH_NAMES.includes(name)) return { error: 'Unknown switch', details: null };
     const enabled = form.get('enabled') === 'true';
@@ -35,6 +39,51 @@ export default function Overview() {
     <>
       <h1>Administration</h1>
       {result && 'notice' in result ? <p className="notice" role="status">{result.notice}</p> : null}
+      {result && 'published' in result && result.published ? (
+        <div className="notice" role="status">
+          Publishing the example agents:{' '}
+          {result.published.map((job, i) => (
+            <span key={job.jobId}>
+              {i > 0 ? ', ' : ''}
+              <Link to={`/administration/jobs/${job.jobId}`}>{job.packageName}</Link>
+            </span>
+          ))}
+          . They appear in the AgentCard once their jobs succeed.
+        </div>
+      ) : null}
+      <h2>Getting started</h2>
+      <ul className="checklist" aria-label="Getting started">
+        <li data-done={info.registry.routingMode ? 'yes' : 'no'}>
+          Registry:{' '}
+          {info.registry.embedded ? (
+            <>
+              the embedded one (a Verdaccio this service runs under its data directory). <Link to="/administration/environment/registries">Replace it with real registries</Link> at any time.
+            </>
+          ) : info.registry.routingMode ? (
+            <>
+              configured (<Link to="/administration/environment/registries">Registries</Link>).
+            </>
+          ) : (
+            <>
+              not configured: publishing fails until it is. <Link to="/administration/environment/registries">Configure registries</Link>.
+            </>
+          )}
+        </li>
+        <li data-done={info.agents.length ? 'yes' : 'no'}>
+          Agents in the AgentCard: {info.agents.length ? info.agents.join(', ') : 'none yet'}.{' '}
+          {info.registry.routingMode ? (
+            <Form method="post" className="inline">
+              <input type="hidden" name="intent" value="publish-examples" />
+              <button type="submit" className={info.agents.length ? 'secondary' : undefined}>
+                Publish the example agents
+              </button>
+            </Form>
+          ) : null}
+        </li>
+        <li data-done={info.flags.a2aHttpEnabled ? 'yes' : 'no'}>
+          A2A over HTTP: {info.flags.a2aHttpEnabled ? 'on' : <>off (<a href="#switches">switches</a>)</>}; clients under <Link to="/administration/a2a/clients">A2A clients</Link>.
+        </li>
+      </ul>
       <Failure failure={result && 'error' in result ? result : null} />
       <dl className="facts">
         <dt>Product</dt>

@@ -80,6 +80,11 @@ export default function Registries() {
     <>
       <h1>Environment › Registries</h1>
       <p className="hint">Where extension packages are published and pulled from. Tokens are sealed at rest and never shown again after saving. A stored token stays only with its registry: when a URL moves to another origin, enter its tokens again or clear them.</p>
+      {settings.embedded ? (
+        <p className="notice" role="note" data-testid="registry-embedded">
+          Embedded: both destinations are the Verdaccio this service runs under its data directory (<code>{settings.public?.registryUrl}</code>), so a fresh instance publishes and pulls with nothing to set up. Save real registries below to replace it; the embedded one is then no longer started.
+        </p>
+      ) : null}
       {result && 'saved' in result ? <p className="notice" role="status">Registry settings saved.</p> : null}
       <Failure failure={result && 'error' in result ? result : null} />
       <Form method="post">

@@ -11,6 +11,8 @@ export const registryDeploymentSchema = new Schema(
     publicDestinationId: { type: String, default: 'public' },
     privateDestinationId: { type: String, default: null },
     routingMode: { type: String, enum: ['scope-based', 'shared-acl'] },
+    /** Set while the destinations are the embedded registry the service started itself; an admin's save clears it. */
+    embedded: { type: Boolean, default: false },
   },
   { timestamps: true, collection: 'registry_deployments' },
 );

@@ -36,4 +36,7 @@ export const agentsRouter = router({
   job: adminProcedure.input(z.object({ id: objectId })).query(({ ctx, input }) => ctx.services.registry.jobs.get(input.id)),
 
   publishSteps: adminProcedure.query(() => PUBLISH_STEPS),
+
+  /** The shipped examples, compiled and published to the private destination (jobs, in dependency order). */
+  publishExamples: adminProcedure.mutation(({ ctx }) => ctx.services.registry.publishExamples(ctx.actor)),
 });

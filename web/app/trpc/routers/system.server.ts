@@ -16,6 +16,8 @@ export const systemRouter = router({
       database: ctx.services.databaseServer,
       retention: config.retention,
       flags: await ctx.services.flags(),
+      registry: await ctx.services.registry.settings.get(ctx.actor),
+      agents: (await ctx.services.agentCard()).skills.map((skill) => skill.id),
       llm: { provider: ctx.services.llm.name, model: ctx.services.llm.model },
     };
   }),

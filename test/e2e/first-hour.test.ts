@@ -1,0 +1,72 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fetchAccessToken } from '../helpers/a2a.ts';
+import { launchChromium } from '../helpers/browser.ts';
+import { startService, type RunningService } from '../helpers/service-process.ts';
+
+/**
+ * The first hour as a newcomer meets it (issue 13): the embedded default on a fresh data
+ * directory (its own database and registry, nothing configured), then in the browser: the
+ * checklist, publishing the examples to the embedded registry, A2A switched on, a client
+ * registered, and a generic A2A 1.0 SendMessage answered by a published agent.
+ */
+let service: RunningService;
+let browser: Browser;
+
+beforeAll(async () => {
+  [service, browser] = await Promise.all([startService({ env: { SERVICE_VENDOR_SCOPE: '@newcomer' } }), launchChromium()]);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await service?.stop();
+});
+
+describe('the first hour on the embedded default', () => {
+  it('publishes the examples to the embedded registry and answers an A2A client, with nothing set up by hand', async () => {
+    expect(service.output()).toMatch(/embedded registry \(Verdaccio\) on http:\/\/127\.0\.0\.1:\d+\//);
+    // The first admin's credentials are printed once, just after the listening line.
+    await expect.poll(() => /password:\s+\S+/.test(service.output())).toBe(true);
+    const email = /email:\s+(\S+)/.exec(service.output())![1]!;
+    const password = /password:\s+(\S+)/.exec(service.output())![1]!;
+    // Before: the AgentCard has no skills.
+    expect(((await (await fetch(`${service.url}/.well-known/agent-card.json`)).json()) as { skills: unknown[] }).skills).toEqual([]);
+
+    const page = await browser.newPage();
+    await page.goto(`${service.url}/sign-in`);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${service.url}/administration`);
+    const checklist = page.getByRole('list', { name: 'Getting started' });
+    expect(await checklist.textContent()).toMatch(/Registry: the embedded one/);
+
+    await page.getByRole('button', { name: 'Publish the example agents' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toMatch(/Publishing the example agents: @newcomer\/summarizer, @newcomer\/editorial-review/);
+    // Both jobs succeed, one after the other, and the card lists the agents.
+    await expect
+      .poll(async () => ((await (await fetch(`${service.url}/.well-known/agent-card.json`)).json()) as { skills: { id: string }[] }).skills.map((s) => s.id).sort(), { timeout: 60_000, interval: 500 })
+      .toEqual(['@newcomer/editorial-review', '@newcomer/summarizer']);
+    await page.goto(`${service.url}/administration/environment/registries`);
+    expect(await page.getByTestId('registry-embedded').textContent()).toMatch(/Embedded/);
+
+    await page.goto(`${service.url}/administration`);
+    await page.getByRole('button', { name: 'Turn A2A over HTTP on' }).click();
+    await expect.poll(() => page.getByTestId('switch-a2aHttpEnabled').textContent()).toBe('on');
+    await page.goto(`${service.url}/administration/a2a/clients`);
+    await page.getByLabel('Name').fill('A first peer');
+    await page.getByRole('button', { name: 'Register' }).click();
+    const secret = (await page.getByTestId('client-secret').textContent())!;
+    const clientId = (await page.getByRole('status').locator('code').first().textContent())!;
+
+    const token = await fetchAccessToken(`${service.url}/api/oauth/token`, clientId, secret);
+    const answer = await fetch(`${service.url}/a2a/newcomer/summarizer`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'a2a-version': '1.0' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'The first hour went well. It did.' }] } } }),
+    });
+    const body = (await answer.json()) as { result?: { task: { status: { state: string }; artifacts: { parts: { text: string }[] }[] } } };
+    expect(body.result?.task.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(body.result?.task.artifacts[0]!.parts[0]!.text).toContain('The first hour went well');
+  }, 120_000);
+});

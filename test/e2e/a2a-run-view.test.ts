@@ -41,7 +41,7 @@ describe('A2A screens across two instances', () => {
   it('registers a client on B and a peer on A, runs B\'s flow from A, and answers its interrupt in A\'s run view', async () => {
     const pageB = await browser.newPage();
     await signIn(pageB, b.url, 'ops@globex.test');
-    await pageB.getByRole('link', { name: 'A2A clients' }).click();
+    await pageB.getByRole('navigation', { name: 'Administration' }).getByRole('link', { name: 'A2A clients' }).click();
     await pageB.getByLabel('Name').fill('Acme');
     await pageB.getByRole('button', { name: 'Register' }).click();
     const secret = (await pageB.getByTestId('client-secret').textContent())!;
@@ -56,7 +56,7 @@ describe('A2A screens across two instances', () => {
     const page = await browser.newPage();
     page.on('dialog', (dialog) => void dialog.accept());
     await signIn(page, a.url, 'ops@acme.test');
-    await page.getByRole('link', { name: 'Remote peers' }).click();
+    await page.getByRole('navigation', { name: 'Administration' }).getByRole('link', { name: 'Remote peers' }).click();
     await page.getByLabel('Peer id').fill('globex');
     await page.getByLabel('Name').fill('Globex');
     await page.getByLabel('Base URL').fill(b.url);
@@ -65,7 +65,7 @@ describe('A2A screens across two instances', () => {
     await page.getByRole('button', { name: 'Register peer' }).click();
     await expect.poll(() => page.getByRole('status').textContent()).toBe('Registered Globex: 2 agent(s) offered, spoken to over A2A 1.0.');
 
-    await page.getByRole('link', { name: 'Runs' }).click();
+    await page.getByRole('navigation', { name: 'Administration' }).getByRole('link', { name: 'Runs' }).click();
     await page.getByLabel('Instance').selectOption('globex');
     await page.getByLabel('Agent (skill id)').fill('@globex/editorial-review');
     await page.getByLabel('Input').fill('A draft about two instances. It needs a teaser.');
@@ -87,7 +87,7 @@ describe('A2A screens across two instances', () => {
     expect(await dbB.db.models.Run.countDocuments({ state: 'completed', agent: '@globex/editorial-review' })).toBe(1);
 
     // The runs list names who started each run: A's admin by email; on B, the A2A client by its name.
-    await page.getByRole('link', { name: 'Runs' }).click();
+    await page.getByRole('navigation', { name: 'Administration' }).getByRole('link', { name: 'Runs' }).click();
     await expect.poll(() => page.locator('tbody tr').first().locator('td').nth(3).textContent()).toBe('ops@acme.test');
     await pageB.goto(`${b.url}/administration/runs`);
     await expect.poll(() => pageB.locator('tbody tr').first().locator('td').nth(3).textContent()).toBe('Acme');

@@ -129,7 +129,9 @@ require_once ABSPATH . 'wp-settings.php';
     });
     const credentials = JSON.parse(stdout.slice(stdout.indexOf('{'))) as { username: string; applicationPassword: string; adminApplicationPassword: string };
     let phpOutput = '';
-    const php = spawn('php', ['-S', host, '-t', root, path.join(HERE, 'router.php')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // Several workers: one request that waits (a browser's held connection, a slow page) must not
+    // stall every other (the built-in server is single-threaded without them).
+    const php = spawn('php', ['-S', host, '-t', root, path.join(HERE, 'router.php')], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PHP_CLI_SERVER_WORKERS: '4' } });
     php.stdout?.on('data', (c: Buffer) => (phpOutput = (phpOutput + c.toString()).slice(-4000)));
     php.stderr?.on('data', (c: Buffer) => (phpOutput = (phpOutput + c.toString()).slice(-4000)));
     children.push(php);

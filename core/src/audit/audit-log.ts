@@ -92,7 +92,8 @@ export function createAuditLog(models: Models, logger: Logger): AuditLog {
       const size = Math.min(Math.max(limit, 1), 200);
       // ObjectIds start with their creation second, so newest first is an `_id` range, and so is
       // a time range: a page costs the same however long the log is. Actor and action narrow the
-      // rows of that range (indexed with `_id` on MongoDB).
+      // rows of that range as they are read (no secondary index on this write-heavy collection, see
+      // docs/data-model.md): a rare actor over a long range reads far; give it a time range.
       const idRange: Record<string, Types.ObjectId> = {};
       if (cursor) idRange.$lt = new Types.ObjectId(cursorId(cursor));
       if (filter.to) {

@@ -12,8 +12,5 @@ export const auditEventSchema = new Schema(
   },
   { collection: 'audit_events', minimize: false },
 );
-// The audit page narrowed to one actor or one action, newest first (MongoDB; ADR 0004).
-auditEventSchema.index({ actorId: 1, _id: -1 });
-auditEventSchema.index({ action: 1, _id: -1 });
 
 export type AuditEventRecord = InferSchemaType<typeof auditEventSchema>;

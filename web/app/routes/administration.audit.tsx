@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, Link, useLoaderData } from '@remix-run/react';
 import { serverCaller } from '~/trpc/handler.server.ts';
+import { When } from '~/ui/When.tsx';
 
 export const meta: MetaFunction = () => [{ title: 'Audit log' }];
 
@@ -59,9 +60,7 @@ export default function AuditLog() {
               return (
                 <tr key={row.id}>
                   <td>
-                    <time dateTime={row.at} title={row.at}>
-                      {row.at.replace('T', ' ').slice(0, 19)}
-                    </time>
+                    <When at={row.at} />
                   </td>
                   <td title={`${row.actor.type}:${row.actor.id}`}>{row.actor.name ?? `${row.actor.type}:${row.actor.id}`}</td>
                   <td>{row.action}</td>

@@ -6,6 +6,7 @@ import { formAction } from '~/ui/action-result.server.ts';
 import { Failure } from '~/ui/Failure.tsx';
 import { readUploadForm, zipUpload } from '~/ui/upload-form.server.ts';
 import { VisibilityBadge } from '~/ui/VisibilityBadge.tsx';
+import { When } from '~/ui/When.tsx';
 
 export const meta: MetaFunction = () => [{ title: 'Extension' }];
 
@@ -87,11 +88,13 @@ export default function ExtensionPage() {
             <dt>Updates</dt>
             <dd data-testid="update-policy">{from.updatePolicy}</dd>
             <dt>Last synced</dt>
-            <dd data-testid="last-synced">{from.lastSyncedAt ? new Date(from.lastSyncedAt).toLocaleString('en-GB') : '—'}</dd>
+            <dd data-testid="last-synced">{from.lastSyncedAt ? <When at={from.lastSyncedAt} /> : '—'}</dd>
             {imported.nextSyncAt ? (
               <>
                 <dt>Next check</dt>
-                <dd>{new Date(imported.nextSyncAt).toLocaleString('en-GB')}</dd>
+                <dd>
+                  <When at={imported.nextSyncAt} />
+                </dd>
               </>
             ) : null}
           </dl>
@@ -139,7 +142,9 @@ export default function ExtensionPage() {
             <tbody>
               {imported.history.map((h, i) => (
                 <tr key={i} data-outcome={h.outcome}>
-                  <td>{new Date(h.at).toLocaleString('en-GB')}</td>
+                  <td>
+                    <When at={h.at} />
+                  </td>
                   <td>
                     {h.outcome} ({h.trigger})
                   </td>

@@ -9,6 +9,7 @@ import { formAction } from '~/ui/action-result.server.ts';
 import { Failure, FindingList } from '~/ui/Failure.tsx';
 import { readUploadForm, zipUpload } from '~/ui/upload-form.server.ts';
 import { ShownFiles } from '~/ui/JobSteps.tsx';
+import { When } from '~/ui/When.tsx';
 
 export const meta: MetaFunction = () => [{ title: 'Import an extension' }];
 
@@ -175,7 +176,9 @@ export default function ImportPage() {
                 </td>
                 <td>{job.source}</td>
                 <td>{job.state}</td>
-                <td>{new Date(job.createdAt).toLocaleString('en-GB')}</td>
+                <td>
+                  <When at={job.createdAt} />
+                </td>
               </tr>
             ))}
           </tbody>

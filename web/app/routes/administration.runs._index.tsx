@@ -5,6 +5,7 @@ import { serverCaller } from '~/trpc/handler.server.ts';
 import { readAdminForm } from '~/auth/form.server.ts';
 import { formAction } from '~/ui/action-result.server.ts';
 import { Failure } from '~/ui/Failure.tsx';
+import { When } from '~/ui/When.tsx';
 
 export const meta: MetaFunction = () => [{ title: 'Runs' }];
 
@@ -82,8 +83,12 @@ export default function Runs() {
               <td>
                 <span title={`${run.actorType}:${run.actorId}`}>{run.actorName ?? `${run.actorType}:${run.actorId}`}</span>
               </td>
-              <td>{run.createdAt.replace('T', ' ').slice(0, 19)}</td>
-              <td>{run.updatedAt.replace('T', ' ').slice(0, 19)}</td>
+              <td>
+                <When at={run.createdAt} />
+              </td>
+              <td>
+                <When at={run.updatedAt} />
+              </td>
             </tr>
           ))}
         </tbody>

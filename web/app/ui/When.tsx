@@ -1,0 +1,19 @@
+import { useEffect, useState } from 'react';
+
+/**
+ * A moment, shown one way everywhere: in the browser's locale and time zone (after hydration;
+ * the server renders the UTC minute), with the exact ISO time in the tooltip.
+ */
+export function When({ at }: { at: string | Date }) {
+  const iso = typeof at === 'string' ? at : at.toISOString();
+  const [text, setText] = useState(() => `${iso.replace('T', ' ').slice(0, 16)} UTC`);
+  useEffect(() => {
+    const date = new Date(iso);
+    if (!Number.isNaN(date.getTime())) setText(date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }));
+  }, [iso]);
+  return (
+    <time dateTime={iso} title={iso}>
+      {text}
+    </time>
+  );
+}

@@ -106,6 +106,7 @@ async function main() {
     server.close();
     await vite?.close();
     await started.stop();
+    logger.info('stopped');
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));

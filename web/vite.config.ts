@@ -19,7 +19,15 @@ export default defineConfig(({ isSsrBuild }) => ({
     // The server build imports core at run time (server.ts runs under tsx, which loads its .ts),
     // so server.ts and the routes share one instance of it. Vite's ssr.external cannot do this:
     // it only externalizes packages whose entry is plain JavaScript.
-    rollupOptions: isSsrBuild ? { external: [/^@service\/core(\/|$)/] } : {},
+    rollupOptions: {
+      ...(isSsrBuild ? { external: [/^@service\/core(\/|$)/] } : {}),
+      // Resource routes (sign-out, the tRPC endpoint, the index redirect) have no browser code, so
+      // their client chunks are empty by design; saying so on every start is noise.
+      onwarn(warning, warn) {
+        if (warning.code === 'EMPTY_BUNDLE') return;
+        warn(warning);
+      },
+    },
   },
   server: { hmr: { port: 0 } },
 }));

@@ -40,6 +40,14 @@ describe('importing from a chat (offline scripted provider)', () => {
     expect((await services.agentCard()).skills.map((s) => s.packageName)).toContain('@acme/faq-writer');
   });
 
+  it('a draft without a license installs at once: the admin wrote it, so there is no license of someone else to acknowledge', async () => {
+    const fields = { ...EMPTY_DRAFT, slug: 'own-words', name: 'Own words', description: 'Rewrites notes in the author\'s own words.', tags: 'writing', instructions: 'Rewrite the notes plainly.' };
+    const job = await (await services.imports.startChat(admin, { fields })).done;
+    expect(job.state, JSON.stringify(job.error)).toBe('succeeded');
+    expect(job.steps.find((step) => step.id === 'license')).toMatchObject({ state: 'done', detail: expect.stringMatching(/chosen by its author, .*, when drafting/) });
+    expect((await services.extensions.get(job.extensionId!))!.packageName).toBe('@acme/own-words');
+  });
+
   it('a draft that fails review is refused at the review step with nothing written', async () => {
     const job = await (await services.imports.startChat(admin, { fields: { ...EMPTY_DRAFT, slug: 'Bad Slug', name: 'x', description: 'x', instructions: 'x' } })).done;
     expect(job.state).toBe('failed');

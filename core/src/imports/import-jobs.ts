@@ -97,9 +97,13 @@ export function createImportJobs(deps: ImportJobsDeps) {
     const done = (async () => {
       try {
         const staged = await stagePackage(deps.stage, request.from, (step, state, detail) => tracker.mark(step, state, detail), request.target);
-        if (staged.license.permissive) await tracker.mark('license', 'done', staged.license.summary);
+        // A chat draft is the admin's own text: its license is the one its author chose while
+        // drafting (none named: all rights reserved), never one to acknowledge.
+        const ownDraft = request.from.source === 'chat';
+        if (ownDraft) await tracker.mark('license', 'done', `${staged.license.spdx ?? 'UNLICENSED (all rights reserved)'}: chosen by its author, ${actor.type === 'ui' ? actor.email : actor.id}, when drafting`);
+        else if (staged.license.permissive) await tracker.mark('license', 'done', staged.license.summary);
         else await tracker.mark('license', 'waiting', staged.license.summary);
-        if (!staged.license.permissive || request.target) {
+        if ((!staged.license.permissive && !ownDraft) || request.target) {
           await tracker.mark('install', 'waiting', request.target ? `confirm to update ${staged.previousVersion} → ${staged.version}` : 'waiting for the license acknowledgement');
           await ImportJob.updateOne({ _id: jobId }, { $set: { state: 'awaiting-confirmation', staged, steps: tracker.steps } });
         } else {

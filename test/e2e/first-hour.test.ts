@@ -68,5 +68,10 @@ describe('the first hour on the embedded default', () => {
     const body = (await answer.json()) as { result?: { task: { status: { state: string }; artifacts: { parts: { text: string }[] }[] } } };
     expect(body.result?.task.status.state).toBe('TASK_STATE_COMPLETED');
     expect(body.result?.task.artifacts[0]!.parts[0]!.text).toContain('The first hour went well');
+
+    // The Overview counts it all: the client, the runs of the day.
+    await page.goto(`${service.url}/administration`);
+    expect(await page.getByRole('list', { name: 'Getting started' }).textContent()).toContain('A2A clients registered: 1');
+    expect(await page.getByTestId('overview-counts').textContent()).toMatch(/^2 agents in the AgentCard · 1 run in the last day$/);
   }, 120_000);
 });

@@ -1,1 +1,1 @@
-export { uuidv7 } from './uuid-v7.ts';
+export { uuidv7, uuidv7Floor } from './uuid-v7.ts';

@@ -13,3 +13,9 @@ export function uuidv7(now = Date.now()): string {
   const hex = bytes.toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
+
+/** The smallest UUIDv7 of millisecond `ms`: every id made before `ms` sorts below it, every later one above. */
+export function uuidv7Floor(ms: number): string {
+  const hex = ms.toString(16).padStart(12, '0');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-0000-0000-000000000000`;
+}

@@ -1,5 +1,6 @@
 import { Types } from 'mongoose';
 import { runEndId, runEventsAfter, TERMINAL_STATES, type Models, type TaskState } from '../db/index.ts';
+import { uuidv7Floor } from '../ids/index.ts';
 
 export interface RetentionPolicy {
   runsDays: number | null;
@@ -19,11 +20,6 @@ const DAY_MS = 86_400_000;
 export const RETENTION_BATCH = 500;
 const FINISHED_JOB_STATES = ['succeeded', 'failed', 'discarded'];
 
-/** The smallest UUIDv7 of millisecond `ms`: every run created before `ms` sorts below it. */
-function uuidv7Floor(ms: number): string {
-  const hex = ms.toString(16).padStart(12, '0');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-0000-0000-000000000000`;
-}
 
 /**
  * Deletes history older than the operator's retention settings (null keeps everything), in

@@ -51,8 +51,18 @@ export default function Overview() {
           . They appear in the AgentCard once their jobs succeed.
         </div>
       ) : null}
+      <p data-testid="overview-counts">
+        {info.agents.length} agent{info.agents.length === 1 ? '' : 's'} in the AgentCard · {info.status.runsLastDay} run{info.status.runsLastDay === 1 ? '' : 's'} in the last day
+        {info.status.failedLastDay ? (
+          <>
+            {' '}
+            (<Link to="/administration/runs">{info.status.failedLastDay} failed</Link>)
+          </>
+        ) : null}
+      </p>
       <h2>Getting started</h2>
       <ul className="checklist" aria-label="Getting started">
+        <li data-done="yes">Database: {info.database.kind === 'external' ? 'MongoDB (MONGODB_URI)' : info.database.description}.</li>
         <li data-done={info.registry.routingMode ? 'yes' : 'no'}>
           Registry:{' '}
           {info.registry.embedded ? (
@@ -81,7 +91,16 @@ export default function Overview() {
           ) : null}
         </li>
         <li data-done={info.flags.a2aHttpEnabled ? 'yes' : 'no'}>
-          A2A over HTTP: {info.flags.a2aHttpEnabled ? 'on' : <>off (<a href="#switches">switches</a>)</>}; clients under <Link to="/administration/a2a/clients">A2A clients</Link>.
+          A2A over HTTP: {info.flags.a2aHttpEnabled ? 'on' : <>off (<a href="#switches">switches</a>)</>}.
+        </li>
+        <li data-done={info.status.clients ? 'yes' : 'no'}>
+          A2A clients registered: {info.status.clients} (<Link to="/administration/a2a/clients">A2A clients</Link>).
+        </li>
+        <li data-done={info.status.connectorInstances ? 'yes' : 'no'}>
+          CMS sites connected: {info.status.connectorInstances} (<Link to="/administration/connectors/cms-a-widget">Connectors</Link>).
+        </li>
+        <li data-done={info.status.widgetKeys ? 'yes' : 'no'}>
+          Widget keys issued: {info.status.widgetKeys} (<Link to="/administration/assistants/cms-a-widget">Assistants</Link>).
         </li>
       </ul>
       <Failure failure={result && 'error' in result ? result : null} />

@@ -1,3 +1,4 @@
+import { createOverview } from '@service/core/overview';
 import { FEATURE_FLAG_NAMES } from '@service/core/settings';
 import { z } from 'zod';
 import { adminProcedure, router } from '../init.server.ts';
@@ -18,6 +19,7 @@ export const systemRouter = router({
       flags: await ctx.services.flags(),
       registry: await ctx.services.registry.settings.get(ctx.actor),
       agents: (await ctx.services.agentCard()).skills.map((skill) => skill.id),
+      status: await createOverview(ctx.services.database.models)(),
       llm: { provider: ctx.services.llm.name, model: ctx.services.llm.model },
     };
   }),

@@ -1,0 +1,1 @@
+export { createOverview, type OverviewStatus } from './overview.ts';

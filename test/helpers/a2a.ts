@@ -1,22 +1,9 @@
-import { compileSource, loadExample } from '@service/core/agents';
 import type { Database } from '@service/core/db';
-import { createExtensionWriter } from '@service/core/extensions';
+import { installExampleAgents } from '@service/core/testing';
 import { testServices as createServicesForTest } from '@service/core/testing/services';
 import { startService } from './service-process.ts';
 
-/** Installs example agents into an instance's database as published, public agents of `scope`. */
-export async function installExampleAgents(database: Database, scope: string, slugs: string[] = ['summarizer', 'editorial-review']): Promise<void> {
-  const writer = createExtensionWriter(database.models);
-  for (const slug of slugs) {
-    const source = loadExample(slug, scope);
-    const compiled = compileSource(source);
-    await writer.install({
-      source,
-      compiled,
-      origin: { packageName: compiled.packageName, version: compiled.version, destinationId: null, scope, visibility: 'public', registryUrl: 'http://registry.invalid/' },
-    });
-  }
-}
+export { installExampleAgents };
 
 /** Client credentials → access token at the instance's token endpoint, over real HTTP. */
 export async function fetchAccessToken(tokenEndpoint: string, clientId: string, clientSecret: string): Promise<string> {

@@ -1,12 +1,10 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { compileSource, loadExample } from '../agents/index.ts';
 import { ACCESS_DENIED, assertAgentAccess } from '../auth/index.ts';
 import { runHeads } from '../db/index.ts';
-import { createExtensionWriter } from '../extensions/index.ts';
 import type { Services } from '../services.ts';
 import { EventSchema } from '@ag-ui/core/schemas';
 import { AGUI_EXTENSION_URI } from './index.ts';
-import { testServices, useTestDatabase } from '../testing/index.ts';
+import { installExampleAgents, testServices, useTestDatabase } from '../testing/index.ts';
 
 const t = useTestDatabase();
 let services: Services;
@@ -17,12 +15,7 @@ const origin = 'http://127.0.0.1:3999';
 
 beforeAll(async () => {
   services = testServices(t.db, { SERVICE_VENDOR_SCOPE: '@acme' });
-  const writer = createExtensionWriter(t.db.models);
-  for (const slug of ['summarizer', 'editorial-review']) {
-    const source = loadExample(slug, '@acme');
-    const compiled = compileSource(source);
-    await writer.install({ source, compiled, origin: { packageName: compiled.packageName, version: compiled.version, destinationId: null, scope: '@acme', visibility: 'public', registryUrl: 'http://r.test/' } });
-  }
+  await installExampleAgents(t.db, '@acme');
   const full = await services.oauth.clients.register(admin, { name: 'peer', allowedAgents: ['*'], permissions: ['list', 'read', 'execute'] });
   token = (await services.oauth.tokens.issue(full.client)).access_token;
   const limited = await services.oauth.clients.register(admin, { name: 'reader', allowedAgents: ['*'], permissions: ['list', 'read'] });

@@ -1,3 +1,4 @@
 export { useTestDatabase, testDatabaseUri, uniqueDatabaseName } from './test-database.ts';
 export { testServices, testConfig } from './test-services.ts';
 export { fuzzParameters, within } from './fuzz.ts';
+export { installExampleAgents } from './example-agents.ts';

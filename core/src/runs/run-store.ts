@@ -74,6 +74,10 @@ export function taskOf(run: RunView, options: { historyLength?: number; artifact
 
 /** The most task-list rows one `listOwned` call reads: the count is exact up to here (ADR 0012). */
 const LIST_COUNT_LIMIT = 2000;
+/** Task-list rows read per query of a listing. */
+const LIST_BATCH = 500;
+/** A task-list row as a listing reads it. */
+type ListRow = { _id: string; runId: string; contextId?: string; state?: string };
 /** The most superseded task-list rows one listing drops in passing (most are dropped by their writer). */
 const LIST_DROP_LIMIT = 20;
 
@@ -181,74 +185,79 @@ export function createRunStore(deps: { models: Models; eventLog: EventLog; lease
    * the row it replaces; rows it could not (another process wrote them, a run deleted by
    * retention) are skipped here and a few dropped in passing.
    * The count (`total`) needs every matching row, so it is exact up to `LIST_COUNT_LIMIT` rows of
-   * this owner and stops there (`totalExact: false`); the page itself is one `$in` read of heads.
+   * this owner and stops there (a lower bound beyond); the page itself is one `$in` read of heads.
    */
-  async function listOwned(actor: Actor, options: { pageSize: number; after?: string | null; contextId?: string; state?: TaskState; updatedAfter?: number }): Promise<{ items: RunView[]; next: string | null; total: number; totalExact: boolean }> {
+  async function listOwned(actor: Actor, options: { pageSize: number; after?: string | null; contextId?: string; state?: TaskState; updatedAfter?: number }): Promise<{ items: RunView[]; next: string | null; total: number }> {
     const prefix = runListPrefix(runOwnerDigest(actor.type, actor.id));
     const lower = options.updatedAfter !== undefined ? `${prefix}${String(Math.max(0, Math.trunc(options.updatedAfter))).padStart(13, '0')}~` : prefix;
     const seen = new Set<string>();
     const stale: string[] = [];
     /** Matching rows, newest first: the row id (a page token) and its run. */
     const matches: { rowId: string; runId: string }[] = [];
+    /** Up to `limit` of this owner's rows below `below`, newest first. */
+    const readBelow = async (below: string, limit: number) =>
+      (await Run.collection.find({ _id: { $lt: below, $gt: lower } as never }, { projection: { runId: 1, contextId: 1, state: 1 } }).sort({ _id: -1 }).limit(limit).toArray()) as unknown as ListRow[];
+    /** The first row met per run is its current one; a later one is superseded. */
+    const take = (row: ListRow) => {
+      if (seen.has(row.runId)) return void stale.push(row._id);
+      seen.add(row.runId);
+      if (options.contextId !== undefined && row.contextId !== options.contextId) return;
+      if (options.state !== undefined && row.state !== options.state) return;
+      matches.push({ rowId: row._id, runId: row.runId });
+    };
+    const belowToken = () => (options.after ? matches.findIndex((match) => match.rowId < options.after!) : 0);
+
     let cursor = `${prefix}~`;
     let scanned = 0;
     let exhausted = false;
-    while (scanned < LIST_COUNT_LIMIT) {
-      const batch = Math.min(500, LIST_COUNT_LIMIT - scanned);
-      const rows = (await Run.collection.find({ _id: { $lt: cursor, $gt: lower } as never }, { projection: { runId: 1, contextId: 1, state: 1 } }).sort({ _id: -1 }).limit(batch).toArray()) as unknown as { _id: string; runId: string; contextId?: string; state?: string }[];
+    while (scanned < LIST_COUNT_LIMIT && !exhausted) {
+      const batch = Math.min(LIST_BATCH, LIST_COUNT_LIMIT - scanned);
+      const rows = await readBelow(cursor, batch);
       scanned += rows.length;
-      for (const row of rows) {
-        cursor = row._id;
-        if (seen.has(row.runId)) {
-          stale.push(row._id);
-          continue;
-        }
-        seen.add(row.runId);
-        if (options.contextId !== undefined && row.contextId !== options.contextId) continue;
-        if (options.state !== undefined && row.state !== options.state) continue;
-        matches.push({ rowId: row._id, runId: row.runId });
-      }
-      if (rows.length < batch) {
-        exhausted = true;
-        break;
-      }
+      for (const row of rows) take(row);
+      cursor = rows.at(-1)?._id ?? cursor;
+      exhausted = rows.length < batch;
     }
-    let start = options.after ? matches.findIndex((match) => match.rowId < options.after!) : 0;
-    if (start < 0 && !exhausted) {
-      // A page past the counted rows: read on from the token itself.
-      let from = options.after;
-      for (let rowsLeft = LIST_COUNT_LIMIT; matches.length - scannedMatches(matches, options.after!) <= options.pageSize && rowsLeft > 0; ) {
-        const rows = (await Run.collection.find({ _id: { $lt: from, $gt: lower } as never }, { projection: { runId: 1, contextId: 1, state: 1 } }).sort({ _id: -1 }).limit(500).toArray()) as unknown as { _id: string; runId: string; contextId?: string; state?: string }[];
+    /** Matches after the token: the page and whether there is more. */
+    const pending = () => {
+      const start = belowToken();
+      return start < 0 ? 0 : matches.length - start;
+    };
+    if (!exhausted && pending() <= options.pageSize) {
+      // The page reaches past the counted rows: read on, from where the count stopped or from the
+      // token when it lies further down, until one more match than the page is known.
+      let from = options.after && options.after < cursor ? options.after : cursor;
+      // Read from the token: its own run's older rows lie right below it, and it was listed already.
+      if (from === options.after) seen.add(parseRunListId(options.after)?.runId ?? '');
+      for (let rowsLeft = LIST_COUNT_LIMIT; rowsLeft > 0 && !exhausted && pending() <= options.pageSize; ) {
+        const rows = await readBelow(from, LIST_BATCH);
         rowsLeft -= rows.length;
-        for (const row of rows) {
-          from = row._id;
-          if (seen.has(row.runId)) continue;
-          seen.add(row.runId);
-          if ((options.contextId === undefined || row.contextId === options.contextId) && (options.state === undefined || row.state === options.state)) matches.push({ rowId: row._id, runId: row.runId });
-        }
-        if (rows.length < 500) break;
+        for (const row of rows) take(row);
+        from = rows.at(-1)?._id ?? from;
+        exhausted = rows.length < LIST_BATCH;
       }
-      start = matches.findIndex((match) => match.rowId < options.after!);
     }
+    const start = belowToken();
     const page = start < 0 ? [] : matches.slice(start, start + options.pageSize);
     const heads = new Map((page.length ? await Run.find({ _id: { $in: page.map((match) => match.runId) } }).lean() : []).map((row) => [row._id as string, toView(row as RunRecord & { _id: string })]));
-    // A row whose run is gone (retention) is dropped when a page meets it.
-    for (const match of page) if (!heads.has(match.runId)) stale.push(match.rowId);
+    // The head decides: a row whose run is gone (retention), or older than its run's status (the
+    // current row lies above this page's token, so the reader never met it), is dropped.
+    const current = (match: { rowId: string; runId: string }) => {
+      const run = heads.get(match.runId);
+      const statusAt = run ? Date.parse(run.status.timestamp) : Number.NaN;
+      return !!run && (Number.isNaN(statusAt) || (parseRunListId(match.rowId)?.at ?? 0) >= statusAt);
+    };
+    for (const match of page) if (!current(match)) stale.push(match.rowId);
     void dropRows(stale.slice(0, LIST_DROP_LIMIT));
-    const items = page.flatMap((match) => heads.get(match.runId) ?? []);
+    const items = page.flatMap((match) => (current(match) ? [heads.get(match.runId)!] : []));
     const more = start >= 0 && start + options.pageSize < matches.length;
     const next = page.length && (more || !exhausted) ? page.at(-1)!.rowId : null;
-    return { items, next, total: matches.length, totalExact: exhausted };
+    return { items, next, total: matches.length };
   }
 
   /** Drops superseded or orphaned task-list rows one `_id` at a time (a delete by `$in` scans on FerretDB), in the background. */
   async function dropRows(ids: string[]): Promise<void> {
     for (const id of ids) await Run.collection.deleteOne({ _id: id as never }).catch(() => undefined);
-  }
-
-  function scannedMatches(matches: { rowId: string }[], after: string): number {
-    const index = matches.findIndex((match) => match.rowId < after);
-    return index < 0 ? matches.length : index;
   }
 
   /** Whether `token` is a task-list row id of this owner (a page token this service handed out). */

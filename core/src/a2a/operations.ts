@@ -5,7 +5,7 @@ import type { EventLog, RunExecutor, RunStore, RunView } from '../runs/index.ts'
 import type { AgentCard } from './agent-card.ts';
 import { answerOf } from './hitl-answer.ts';
 import type { JsonRpcId } from './jsonrpc.ts';
-import { rpcResult } from './jsonrpc.ts';
+import { sseFrame } from './sse.ts';
 import type { A2aEvent, MessageSendParams } from './protocol.ts';
 
 const SETTLED: readonly string[] = [...TERMINAL_STATES, 'input-required'];
@@ -105,7 +105,7 @@ export function createA2aOperations(deps: A2aOperationsDeps) {
   /** The run's log after `afterSeq` as SSE frames, each event written by `shape`. */
   async function* frames(rpcId: JsonRpcId, runId: string, afterSeq: number, signal: AbortSignal, shape: (event: A2aEvent, seq: number) => unknown): AsyncGenerator<string> {
     for await (const stored of deps.eventLog.follow(runId, afterSeq, signal)) {
-      yield `id: ${stored.seq}\ndata: ${JSON.stringify(rpcResult(rpcId, shape(stored.event, stored.seq)))}\n\n`;
+      yield sseFrame(rpcId, stored.seq, shape(stored.event, stored.seq));
     }
   }
 

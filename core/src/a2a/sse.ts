@@ -1,4 +1,3 @@
-import type { StoredEvent } from '../runs/index.ts';
 import { rpcResult, type JsonRpcId } from './jsonrpc.ts';
 
 const KEEP_ALIVE_MS = 15_000;
@@ -10,9 +9,9 @@ export const SSE_HEADERS = {
   'x-accel-buffering': 'no',
 } as const;
 
-/** One SSE frame: `id: <seq>` and a JSON-RPC response whose result is the A2A event. */
-export function sseFrame(requestId: JsonRpcId, stored: StoredEvent): string {
-  return `id: ${stored.seq}\ndata: ${JSON.stringify(rpcResult(requestId, stored.event))}\n\n`;
+/** One SSE frame: `id: <seq>` and a JSON-RPC response whose result is the event of `seq` (in the caller's protocol shape). */
+export function sseFrame(requestId: JsonRpcId, seq: number, result: unknown): string {
+  return `id: ${seq}\ndata: ${JSON.stringify(rpcResult(requestId, result))}\n\n`;
 }
 
 /**

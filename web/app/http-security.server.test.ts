@@ -37,7 +37,8 @@ describe('security headers (issue 11, item 7)', () => {
     expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
     expect(headers['content-security-policy']).toContain("script-src 'self' 'nonce-abc123'");
     expect(headers['content-security-policy']).not.toContain('unsafe-inline');
-    expect(headers).toMatchObject({ 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'x-frame-options': 'DENY' });
+    // same-origin, not no-referrer: forms posted without JavaScript must carry their real Origin.
+    expect(headers).toMatchObject({ 'x-content-type-options': 'nosniff', 'referrer-policy': 'same-origin', 'x-frame-options': 'DENY' });
   });
 
   it('relaxes scripts, styles and websockets for Vite dev only, keeping frame-ancestors', () => {

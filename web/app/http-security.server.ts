@@ -22,7 +22,8 @@ export function cspNonce(): string {
 /**
  * The admin UI's policy. Built: scripts only from this origin or inline with the response's
  * nonce (Remix's hydration context, route modules import and streamed data, React's own
- * streaming scripts all carry it: entry.server.tsx, root.tsx), no inline styles, no framing.
+ * streaming scripts all carry it: entry.server.tsx, root.tsx), styles from this origin or with the
+ * nonce (the <style> Radix dialogs inject: root.tsx), no framing.
  * Vite dev (`server.ts --dev`) injects inline scripts and styles of its own without a nonce
  * and talks to its HMR websocket, so there scripts, styles and `ws:` are relaxed; framing,
  * plugins, `<base>` and form targets stay locked.
@@ -32,7 +33,7 @@ export function contentSecurityPolicy(options: { nonce?: string; dev?: boolean }
   return [
     "default-src 'self'",
     `script-src ${scripts}`,
-    `style-src 'self'${options.dev ? " 'unsafe-inline'" : ''}`,
+    `style-src 'self'${options.dev ? " 'unsafe-inline'" : options.nonce ? ` 'nonce-${options.nonce}'` : ''}`,
     "img-src 'self' data:",
     "font-src 'self'",
     `connect-src 'self'${options.dev ? ' ws: wss:' : ''}`,
@@ -47,6 +48,10 @@ export function contentSecurityPolicy(options: { nonce?: string; dev?: boolean }
 export function adminSecurityHeaders(options: { nonce?: string; dev?: boolean }): Record<string, string> {
   return {
     ...BASE_SECURITY_HEADERS,
+    // Not no-referrer: under it a browser sends `Origin: null` with a form POST navigation, and
+    // Remix aborts any action whose Origin is not its host, so no form worked without JavaScript.
+    // same-origin still sends nothing to other sites.
+    'referrer-policy': 'same-origin',
     'content-security-policy': contentSecurityPolicy(options),
     // For browsers that predate frame-ancestors.
     'x-frame-options': 'DENY',

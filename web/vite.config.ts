@@ -1,9 +1,11 @@
 import { vitePlugin as remix } from '@remix-run/dev';
+import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'vite';
 import path from 'node:path';
 
 export default defineConfig(({ isSsrBuild }) => ({
   plugins: [
+    tailwindcss(),
     remix({
       future: {
         v3_fetcherPersist: true,

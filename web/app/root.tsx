@@ -1,7 +1,17 @@
-import type { LinksFunction } from '@remix-run/node';
+import type { LinksFunction, MetaFunction } from '@remix-run/node';
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteError } from '@remix-run/react';
+import { setNonce } from 'get-nonce';
+import { useEffect } from 'react';
+import { Toaster, TooltipProvider } from './components/ui/index.ts';
 import { useNonce } from './nonce.ts';
 import styles from './styles/app.css?url';
+
+// Radix dialogs inject a <style> while open; the policy admits it with this response's nonce,
+// which the browser still exposes on the element's property (not its attribute) after parsing.
+if (typeof document !== 'undefined') setNonce(document.querySelector<HTMLScriptElement>('script[nonce]')?.nonce ?? '');
+
+/** An error page is titled by its error (route `meta` does not run for it). */
+export const meta: MetaFunction = ({ error }) => (error ? [{ title: isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : 'Something went wrong' }] : []);
 
 export const links: LinksFunction = () => [
   { rel: 'stylesheet', href: styles },
@@ -11,6 +21,10 @@ export const links: LinksFunction = () => [
 export function Layout({ children }: { children: React.ReactNode }) {
   // The Content-Security-Policy admits inline scripts only with this response's nonce.
   const nonce = useNonce();
+  // Marks a hydrated page: `js:` styles apply only then (app.css), and tests wait for it.
+  useEffect(() => {
+    document.documentElement.dataset.js = 'on';
+  }, []);
   return (
     <html lang="en">
       <head>
@@ -29,7 +43,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App() {
-  return <Outlet />;
+  return (
+    <TooltipProvider>
+      <Toaster>
+        <Outlet />
+      </Toaster>
+    </TooltipProvider>
+  );
 }
 
 export function ErrorBoundary() {
@@ -38,12 +58,12 @@ export function ErrorBoundary() {
   const detail = isRouteErrorResponse(error) && typeof error.data === 'string' ? error.data : null;
   const outage = isRouteErrorResponse(error) ? asOutage(error.data) : null;
   return (
-    <main className="centered">
+    <main className="mx-auto my-[10vh] max-w-md space-y-3 rounded-lg border border-line bg-panel p-6">
       <h1>{title}</h1>
       {detail ? <p>{detail}</p> : null}
       {outage ? (
         <>
-          <p role="alert">{outage.message}</p>
+          <p role="alert" className="text-danger">{outage.message}</p>
           <p>
             Health: <strong data-testid="health-status">{outage.status}</strong>
             {outage.database ? ` · database ${outage.database}` : null}. Nobody was signed out; reload once the database answers again.

@@ -1,7 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { Form, NavLink, Outlet, useLoaderData } from '@remix-run/react';
+import { Outlet, useLoaderData } from '@remix-run/react';
 import { ADMIN_SECTIONS } from '~/admin-sections.ts';
 import { requireAdmin } from '~/auth/session.server.ts';
+import { AdminShell } from '~/components/shell/admin-shell.tsx';
 
 export const meta: MetaFunction = () => [{ title: 'Administration' }];
 
@@ -13,30 +14,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export default function AdministrationLayout() {
   const { email, productName } = useLoaderData<typeof loader>();
   return (
-    <div className="shell">
-      <nav aria-label="Administration">
-        <h2>{productName}</h2>
-        <ul>
-          {ADMIN_SECTIONS.map((section) => (
-            <li key={section.to}>
-              <NavLink to={section.to} end={section.end ?? false} className={({ isActive }) => (isActive ? 'active' : '')}>
-                {section.label}
-              </NavLink>
-            </li>
-          ))}
-        </ul>
-        <div className="who">
-          Signed in as {email}
-          <Form method="post" action="/sign-out">
-            <button type="submit" className="link">
-              Sign out
-            </button>
-          </Form>
-        </div>
-      </nav>
-      <main>
-        <Outlet />
-      </main>
-    </div>
+    <AdminShell productName={productName} email={email} sections={ADMIN_SECTIONS}>
+      <Outlet />
+    </AdminShell>
   );
 }

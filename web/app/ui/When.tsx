@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
+import { Tooltip } from '~/components/ui/index.ts';
 
 /**
  * A moment, shown one way everywhere: in the browser's locale and time zone (after hydration;
- * the server renders the UTC minute), with the exact ISO time in the tooltip.
+ * the server renders the UTC minute), with the exact ISO time in a tooltip.
  */
 export function When({ at }: { at: string | Date }) {
   const iso = typeof at === 'string' ? at : at.toISOString();
@@ -12,8 +13,10 @@ export function When({ at }: { at: string | Date }) {
     if (!Number.isNaN(date.getTime())) setText(date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }));
   }, [iso]);
   return (
-    <time dateTime={iso} title={iso}>
-      {text}
-    </time>
+    <Tooltip content={iso}>
+      <time dateTime={iso} className="whitespace-nowrap">
+        {text}
+      </time>
+    </Tooltip>
   );
 }

@@ -1,0 +1,12 @@
+export { Badge, stateTone, type BadgeTone } from './badge.tsx';
+export { Button, ButtonLink, buttonClasses, type ButtonProps } from './button.tsx';
+export { Card, Facts } from './card.tsx';
+export { cn } from './cn.ts';
+export { ConfirmButton } from './confirm-dialog.tsx';
+export { Checkbox, Field, FieldGroup, inputClasses, SelectField, TextareaField, TextField } from './field.tsx';
+export { Failure, FindingList, Notice, type Finding } from './notice.tsx';
+export { PageHeader } from './page-header.tsx';
+export { DataTable, Pager } from './table.tsx';
+export { Tabs } from './tabs.tsx';
+export { Toaster, useToast } from './toast.tsx';
+export { Tooltip, TooltipProvider } from './tooltip.tsx';

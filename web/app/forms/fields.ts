@@ -1,0 +1,54 @@
+import { z } from 'zod';
+
+/**
+ * Field schemas the admin forms share with the tRPC procedures behind them, each refusing in
+ * plain words. Conform derives `required`, `maxLength` and `pattern` from them, and the server
+ * parses the same schema, so browser and server cannot disagree about a limit.
+ *
+ * Client-safe: this module is bundled into the browser, so it imports nothing from core.
+ */
+
+/** A required one-line text: trimmed, then 1..max characters. */
+export function requiredText(what: string, max: number) {
+  return z.string({ error: `Enter ${what}.` }).trim().min(1, `Enter ${what}.`).max(max, `Use at most ${max} characters (${what}).`);
+}
+
+/** An optional one-line text: empty means absent. */
+export function optionalText(what: string, max: number) {
+  return z.string().trim().max(max, `Use at most ${max} characters (${what}).`).optional();
+}
+
+/** An http(s) URL of at most 500 characters (a registry, a peer, a CMS site). */
+export function httpUrl(what: string) {
+  return z
+    .string({ error: `Enter ${what}.` })
+    .trim()
+    .max(500, `Use at most 500 characters (${what}).`)
+    .regex(/^https?:\/\/\S+$/, `Enter ${what} starting with https:// (or http:// on this machine).`);
+}
+
+/** A lower-case id: a letter or digit first, then letters, digits and hyphens. */
+export function slugId(what: string, max = 63) {
+  return z
+    .string({ error: `Enter ${what}.` })
+    .trim()
+    .max(max, `Use at most ${max} characters (${what}).`)
+    .regex(/^[a-z0-9](?:[a-z0-9]|-)*$/, `Use lower-case letters, digits and hyphens for ${what}, starting with a letter or digit.`);
+}
+
+/** A checkbox: present ("on") or absent. */
+export const checkbox = z
+  .string()
+  .optional()
+  .transform((value) => value === 'on');
+
+/** A comma- or space-separated list typed into one field. */
+export function listOf(what: string, maxItems: number, maxItem: number) {
+  return z
+    .string()
+    .trim()
+    .max(maxItems * (maxItem + 2), `The list of ${what} is too long.`)
+    .optional()
+    .transform((value) => (value ?? '').split(/[\s,]+/).filter(Boolean))
+    .pipe(z.array(z.string().max(maxItem, `Each of the ${what} has at most ${maxItem} characters.`)).max(maxItems, `List at most ${maxItems} ${what}.`));
+}

@@ -1,0 +1,53 @@
+import type { Submission, SubmissionResult } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
+import { data } from '@remix-run/node';
+import { TRPCError } from '@trpc/server';
+import { isDomainError } from '@service/core/errors';
+import type { z } from 'zod';
+import { fixFor } from './fix-links.ts';
+
+/** What a form action answers when a form is refused: which form, and Conform's reply for it. */
+export interface FormRefusal {
+  form: string;
+  result: SubmissionResult<string[]>;
+  fix: { to: string; label: string } | null;
+}
+
+/**
+ * Runs the work of a valid submission. An invalid one answers 400 with its field errors; a
+ * refusal of the work (DomainError, TRPCError) answers its status with the message as the
+ * form's error, findings whose path names a field next to that field, and the page that fixes a
+ * configuration error. Anything else (a bug, an outage) propagates to the error boundary.
+ * `hideFields` (secrets, tokens) are never echoed back in a refusal.
+ */
+export async function submitForm<Schema extends z.ZodType, T>(formId: string, form: FormData, schema: Schema, work: (value: z.output<Schema>) => Promise<T>, options: { hideFields?: readonly string[] } = {}) {
+  const submission = parseWithZod(form, { schema }) as Submission<z.input<Schema>, string[], z.output<Schema>>;
+  // Conform sends a refused form's values back to fill it again: never a secret typed into it.
+  const hideFields = [...(options.hideFields ?? [])];
+  if (submission.status !== 'success') return data<FormRefusal>({ form: formId, result: submission.reply({ hideFields }), fix: null }, { status: 400 });
+  try {
+    return await work(submission.value);
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    const domain = error instanceof TRPCError && isDomainError(error.cause) ? error.cause : isDomainError(error) ? error : null;
+    if (!(error instanceof TRPCError) && !domain) throw error;
+    const status = domain ? domain.httpStatus : 400;
+    if (status >= 500 && domain?.code === 'INTERNAL') throw error;
+    const message = domain ? domain.toPublicJSON().message : plainTrpcMessage(error as TRPCError);
+    const fieldErrors: Record<string, string[]> = {};
+    const formErrors = [message];
+    const fields = new Set(Object.keys(submission.payload));
+    for (const finding of Array.isArray(domain?.details) ? (domain.details as { path?: unknown; reason?: unknown }[]) : []) {
+      if (typeof finding?.path !== 'string' || typeof finding.reason !== 'string') continue;
+      if (fields.has(finding.path)) (fieldErrors[finding.path] ??= []).push(finding.reason);
+      else formErrors.push(`${finding.path}: ${finding.reason}`);
+    }
+    return data<FormRefusal>({ form: formId, result: submission.reply({ formErrors, fieldErrors, hideFields }), fix: fixFor({ code: domain?.code, message }) }, { status: status < 400 ? 400 : status });
+  }
+}
+
+/** A tRPC input refusal carries zod's issue list as its message; never show that serialized. */
+function plainTrpcMessage(error: TRPCError): string {
+  if (error.code === 'BAD_REQUEST' && error.message.trimStart().startsWith('[')) return 'Some values were refused: check the fields and try again.';
+  return error.message;
+}

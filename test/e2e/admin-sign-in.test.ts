@@ -39,13 +39,16 @@ describe('admin sign-in in a real browser', () => {
     const nav = page.getByRole('navigation', { name: 'Administration' });
     await nav.getByRole('link', { name: 'Overview' }).click();
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Administration');
-    expect(await page.getByText('Signed in as ops@example.com').count()).toBe(1);
+    const account = page.getByRole('button', { name: 'Account: ops@example.com' });
+    expect(await account.count()).toBe(1);
     await page.screenshot({ path: path.join(artifactsDir, 'administration.png'), fullPage: true });
 
     await nav.getByRole('link', { name: 'Audit log' }).click();
     await expect.poll(() => page.locator('td', { hasText: 'session.sign-in' }).count()).toBeGreaterThan(0);
 
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await account.click();
+    expect(await page.getByRole('menu').getByText('Signed in as ops@example.com').count()).toBe(1);
+    await page.getByRole('menuitem', { name: 'Sign out' }).click();
     await page.waitForURL(`${service.url}/sign-in`);
     await page.goto(`${service.url}/administration`);
     expect(new URL(page.url()).pathname).toBe('/sign-in');

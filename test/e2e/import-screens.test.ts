@@ -48,6 +48,7 @@ async function importJob(states: RegExp): Promise<string[]> {
 describe('the Import page', () => {
   it('imports a zip whose license must be acknowledged, then shows where it came from', async () => {
     await page.getByRole('link', { name: 'Import extensions' }).click();
+    await page.getByRole('tab', { name: 'From a zip file' }).click();
     const files = packageFiles({ name: '@acme/copyleft-faq', version: '1.0.0', license: 'GPL-3.0-only', licenseText: 'GNU GENERAL PUBLIC LICENSE\nVersion 3, 29 June 2007' });
     const zip = Buffer.from(zipSync(Object.fromEntries(Object.entries(files).map(([name, text]) => [`copyleft-faq/${name}`, strToU8(text)]))));
     await page.getByLabel('Zip file', { exact: true }).setInputFiles({ name: 'copyleft-faq.zip', mimeType: 'application/zip', buffer: zip });
@@ -95,6 +96,7 @@ describe('the Import page', () => {
 
   it('drafts an agent in a chat, shows its files, and installs it', async () => {
     await page.getByRole('link', { name: 'Import extensions' }).click();
+    await page.getByRole('tab', { name: 'From a chat' }).click();
     await page.getByLabel('Message').fill('An agent that writes release notes.\nset slug to "release-notes"\nset name to "Release notes"\nset description to "Writes release notes from a changelog."');
     await page.getByRole('button', { name: 'Send' }).click();
     await expect.poll(() => page.getByRole('log', { name: 'Conversation' }).textContent()).toContain('[scripted] Applying 3 edits');

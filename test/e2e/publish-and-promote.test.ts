@@ -43,7 +43,6 @@ async function waitForJob(page: Page, previousUrl = ''): Promise<string[]> {
 describe('publish and promote from the admin UI', () => {
   it('configures registries, publishes the example package with live steps, then promotes it', async () => {
     const page = await browser.newPage();
-    page.on('dialog', (dialog) => void dialog.accept());
     await page.goto(`${service.url}/sign-in`);
     await page.getByLabel('Email').fill('ops@acme.test');
     await page.getByLabel('Password').fill('correct horse battery');
@@ -87,16 +86,18 @@ describe('publish and promote from the admin UI', () => {
 
     const publishJobUrl = page.url();
     await page.getByRole('button', { name: 'Promote to public' }).click();
+    // One-way, so it asks first, in the page's own dialog.
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Promote to public' }).click();
     const promoteSteps = await waitForJob(page, publishJobUrl);
     expect(promoteSteps).toEqual(['Pack tarball: done', 'Resolve destination: done', 'Publish to registry: done', 'Update origin: done', 'Audit: done']);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Promoting @acme/summarizer');
 
     await page.getByRole('link', { name: 'Marketplace' }).first().click();
     const row = page.locator('tr[data-package="@acme/summarizer"]');
-    await expect.poll(() => row.locator('.badge').textContent()).toBe('public');
+    await expect.poll(() => row.getByTestId('visibility').textContent()).toBe('public');
     const demote = row.getByRole('button', { name: /Make private/ });
     expect(await demote.isDisabled()).toBe(true);
-    expect(await row.locator('.locked').getAttribute('title')).toMatch(/one-way/);
+    expect(await row.getByTestId('locked-reason').textContent()).toMatch(/one-way/);
     await page.screenshot({ path: path.join(artifactsDir, 'marketplace.png'), fullPage: true });
 
     expect(await npmView(publicRegistry.url, publicRegistry.tokens['acme-publisher']!, '@acme/summarizer', 'scope')).toMatchObject({ version: '1.0.1' });

@@ -14,7 +14,14 @@ export const MAX_SIGN_IN_FORM_BYTES = 8 * 1024;
  */
 export async function readAdminForm(request: Request, services: Services, maxBytes = MAX_ADMIN_FORM_BYTES): Promise<FormData> {
   await requireAdmin(request, services);
-  return readFormLimited(request, maxBytes);
+  try {
+    return await readFormLimited(request, maxBytes);
+  } catch (error) {
+    // A body over the limit or unreadable is no form at all: answer its status (413, 400) with
+    // the reason on the error page, rather than a 500 from the action that never got its form.
+    if (error instanceof DomainError && error.httpStatus < 500) throw new Response(error.message, { status: error.httpStatus });
+    throw error;
+  }
 }
 
 /**

@@ -1,46 +1,63 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
-import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
-import type { FeatureFlagName } from '@service/core/settings';
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import type { ReactNode } from 'react';
+import { z } from 'zod';
 import { readAdminForm } from '~/auth/form.server.ts';
+import { Badge, Button, Card, Facts, Notice, PageHeader, cn } from '~/components/ui/index.ts';
+import { FormErrors, fixFrom, replyFor } from '~/forms/index.ts';
+import { publishExamplesForm, SWITCH_NAMES, SWITCHES, switchForm } from '~/forms/overview.ts';
+import { submitForm } from '~/forms/submission.server.ts';
 import { serverCaller } from '~/trpc/handler.server.ts';
-import { formAction } from '~/ui/action-result.server.ts';
-import { Failure } from '~/ui/Failure.tsx';
+
+export const meta: MetaFunction = () => [{ title: 'Administration' }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   return (await serverCaller(request, context.services)).system.info();
 }
 
-// Kept here, not imported from core: this module is also bundled for the browser.
-const SWITCHES: Record<FeatureFlagName, { label: string; what: string }> = {
-  a2aHttpEnabled: { label: 'A2A over HTTP', what: 'Other instances and A2A clients call this one’s agents at /api/a2a and /a2a/<vendor>/<slug>; off, those answer 404.' },
-  aguiExternalEnabled: { label: 'External AG-UI stream', what: 'A2A clients that ask for it get AG-UI events in each streamed event, and /api/a2a/resume answers; off, it answers 404.' },
-};
-const SWITCH_NAMES = Object.keys(SWITCHES) as FeatureFlagName[];
+const actionForm = z.discriminatedUnion('intent', [switchForm, publishExamplesForm]);
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  return formAction(async () => {
-    const form = await readAdminForm(request, context.services);
-    if (form.get('intent') === 'publish-examples') {
-      const { jobs } = await (await serverCaller(request, context.services)).agents.publishExamples();
-      return { published: jobs };
+  const form = await readAdminForm(request, context.services);
+  const caller = await serverCaller(request, context.services);
+  return submitForm('overview', form, actionForm, async (value) => {
+    switch (value.intent) {
+      case 'publish-examples':
+        return { published: (await caller.agents.publishExamples()).jobs };
+      case 'switch':
+        await caller.system.setFlag({ name: value.flag, enabled: value.enabled });
+        return { notice: `${SWITCHES[value.flag].label} is now ${value.enabled ? 'on' : 'off'} (every process within a second).` };
     }
-    const name = String(form.get('flag') ?? '') as FeatureFlagName;
-    if (!SWITCH_NAMES.includes(name)) return { error: 'Unknown switch', details: null };
-    const enabled = form.get('enabled') === 'true';
-    await (await serverCaller(request, context.services)).system.setFlag({ name, enabled });
-    return { notice: `${SWITCHES[name].label} is now ${enabled ? 'on' : 'off'} (every process within a second).` };
   });
+}
+
+/** One item of the checklist: done or still to do, said in words as well as by its mark. */
+function Step({ done, children }: { done: boolean; children: ReactNode }) {
+  return (
+    <li data-done={done ? 'yes' : 'no'} className="flex min-w-0 gap-3 py-2">
+      <span aria-hidden="true" className={cn('mt-0.5 inline-flex size-5 shrink-0 items-center justify-center rounded-full border text-xs font-bold', done ? 'border-success/40 bg-success-soft text-success' : 'border-line text-muted')}>
+        {done ? '✓' : ''}
+      </span>
+      <span className="sr-only">{done ? 'Done: ' : 'To do: '}</span>
+      <div className="min-w-0 flex-1 break-words">{children}</div>
+    </li>
+  );
 }
 
 export default function Overview() {
   const info = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const publishing = navigation.formData?.get('intent') === 'publish-examples';
+  const refusal = replyFor(result, 'overview');
+  const refusalMessages = refusal?.error ? Object.values(refusal.error).flatMap((messages) => messages ?? []) : undefined;
+  const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
   return (
     <>
-      <h1>Administration</h1>
-      {result && 'notice' in result ? <p className="notice" role="status">{result.notice}</p> : null}
+      <PageHeader title="Administration" description="What is set up on this instance, what is left to do, and the switches that change it at runtime." />
+      {result && 'notice' in result ? <Notice tone="success">{result.notice}</Notice> : null}
       {result && 'published' in result && result.published ? (
-        <div className="notice" role="status">
+        <Notice tone="success">
           Publishing the example agents:{' '}
           {result.published.map((job, i) => (
             <span key={job.jobId}>
@@ -49,10 +66,12 @@ export default function Overview() {
             </span>
           ))}
           . They appear in the AgentCard once their jobs succeed.
-        </div>
+        </Notice>
       ) : null}
-      <p data-testid="overview-counts">
-        {info.agents.length} agent{info.agents.length === 1 ? '' : 's'} in the AgentCard · {info.status.runsLastDay} run{info.status.runsLastDay === 1 ? '' : 's'} in the last day
+      <FormErrors id="overview-errors" errors={refusalMessages} fix={fixFrom(result, 'overview')} />
+
+      <p data-testid="overview-counts" className="mb-6 text-sm">
+        {plural(info.agents.length, 'agent')} in the AgentCard · {plural(info.status.runsLastDay, 'run')} in the last day
         {info.status.failedLastDay ? (
           <>
             {' '}
@@ -60,115 +79,149 @@ export default function Overview() {
           </>
         ) : null}
       </p>
-      <h2>Getting started</h2>
-      <ul className="checklist" aria-label="Getting started">
-        <li data-done="yes">Database: {info.database.kind === 'external' ? 'MongoDB (MONGODB_URI)' : info.database.description}.</li>
-        <li data-done={info.registry.routingMode ? 'yes' : 'no'}>
-          Registry:{' '}
-          {info.registry.embedded ? (
-            <>
-              the embedded one (a Verdaccio this service runs under its data directory). <Link to="/administration/environment/registries">Replace it with real registries</Link> at any time.
-            </>
-          ) : info.registry.routingMode ? (
-            <>
-              configured (<Link to="/administration/environment/registries">Registries</Link>).
-            </>
-          ) : (
-            <>
-              not configured: publishing fails until it is. <Link to="/administration/environment/registries">Configure registries</Link>.
-            </>
-          )}
-        </li>
-        <li data-done={info.agents.length ? 'yes' : 'no'}>
-          Agents in the AgentCard: {info.agents.length ? info.agents.join(', ') : 'none yet'}.{' '}
-          {info.registry.routingMode ? (
-            <Form method="post" className="inline">
-              <input type="hidden" name="intent" value="publish-examples" />
-              <button type="submit" className={info.agents.length ? 'secondary' : undefined}>
-                Publish the example agents
-              </button>
-            </Form>
-          ) : null}
-        </li>
-        <li data-done={info.flags.a2aHttpEnabled ? 'yes' : 'no'}>
-          A2A over HTTP: {info.flags.a2aHttpEnabled ? 'on' : <>off (<a href="#switches">switches</a>)</>}.
-        </li>
-        <li data-done={info.status.clients ? 'yes' : 'no'}>
-          A2A clients registered: {info.status.clients} (<Link to="/administration/a2a/clients">A2A clients</Link>).
-        </li>
-        <li data-done={info.status.connectorInstances ? 'yes' : 'no'}>
-          CMS sites connected: {info.status.connectorInstances} (<Link to="/administration/connectors/cms-a-widget">Connectors</Link>).
-        </li>
-        <li data-done={info.status.widgetKeys ? 'yes' : 'no'}>
-          Widget keys issued: {info.status.widgetKeys} (<Link to="/administration/assistants/cms-a-widget">Assistants</Link>).
-        </li>
-      </ul>
-      <Failure failure={result && 'error' in result ? result : null} />
-      <dl className="facts">
-        <dt>Product</dt>
-        <dd>{info.productName}</dd>
-        <dt>Instance scope</dt>
-        <dd>
-          <code>{info.vendorScope}</code>
-        </dd>
-        <dt>Canonical origin</dt>
-        <dd>
-          <code>{info.baseUrl}</code>
-        </dd>
-        <dt>Version</dt>
-        <dd>{info.version}</dd>
-        <dt>Database</dt>
-        <dd>
-          {info.database.kind === 'external' ? 'external (MONGODB_URI)' : `embedded: ${info.database.description}`}
-          {info.database.kind === 'ferretdb' ? (
-            <p className="hint">
-              The offline fallback: fine for trying the service and for hundreds of runs a day. For more, set <code>MONGODB_URI</code>: see{' '}
-              <code>docs/operations.md</code>, “When to set MONGODB_URI”.
-            </p>
-          ) : null}
-        </dd>
-        <dt>History kept</dt>
-        <dd>
-          {(
-            [
-              ['finished runs and their events', info.retention.runsDays],
-              ['audit rows', info.retention.auditDays],
-              ['finished import and publish jobs', info.retention.jobsDays],
-            ] as const
-          )
-            .map(([what, days]) => `${what}: ${days ? `${days} days` : 'forever'}`)
-            .join(' · ')}
-          <p className="hint">
-            Set with <code>SERVICE_RETENTION_RUNS_DAYS</code>, <code>SERVICE_RETENTION_AUDIT_DAYS</code> and <code>SERVICE_RETENTION_JOBS_DAYS</code>; the background sweep deletes older rows in batches.
-          </p>
-        </dd>
-        <dt>LLM</dt>
-        <dd>{info.llm.provider === 'scripted' ? 'scripted (offline, no model configured)' : `${info.llm.provider} · ${info.llm.model}`}</dd>
-      </dl>
-      <h2 id="switches">Switches</h2>
-      <p className="hint">Changed here at runtime, no restart; the environment variables only give their first state.</p>
-      <table aria-label="Switches">
-        <tbody>
-          {SWITCH_NAMES.map((name) => (
-            <tr key={name}>
-              <td>
-                <strong>{SWITCHES[name].label}</strong>
-                <div className="hint">{SWITCHES[name].what}</div>
-              </td>
-              <td data-testid={`switch-${name}`}>{info.flags[name] ? 'on' : 'off'}</td>
-              <td>
-                <Form method="post">
-                  <input type="hidden" name="flag" value={name} />
-                  <input type="hidden" name="enabled" value={info.flags[name] ? 'false' : 'true'} />
-                  <button type="submit" className={info.flags[name] ? 'secondary' : undefined}>
-                    {info.flags[name] ? `Turn ${SWITCHES[name].label} off` : `Turn ${SWITCHES[name].label} on`}
-                  </button>
+
+      <div className="grid min-w-0 gap-6 lg:grid-cols-2">
+        <Card title="Getting started">
+          <ul className="divide-y divide-line text-sm" aria-label="Getting started">
+            <Step done>Database: {info.database.kind === 'external' ? 'MongoDB (MONGODB_URI)' : info.database.description}.</Step>
+            <Step done={Boolean(info.registry.routingMode)}>
+              Registry:{' '}
+              {info.registry.embedded ? (
+                <>
+                  the embedded one (a Verdaccio this service runs under its data directory). <Link to="/administration/environment/registries">Replace it with real registries</Link> at any time.
+                </>
+              ) : info.registry.routingMode ? (
+                <>
+                  configured (<Link to="/administration/environment/registries">Registries</Link>).
+                </>
+              ) : (
+                <>
+                  not configured: publishing fails until it is. <Link to="/administration/environment/registries">Configure registries</Link>.
+                </>
+              )}
+            </Step>
+            <Step done={info.agents.length > 0}>
+              <p>
+                Agents in the AgentCard: <span className="[overflow-wrap:anywhere]">{info.agents.length ? info.agents.join(', ') : 'none yet'}</span>.
+              </p>
+              {info.registry.routingMode ? (
+                <Form method="post" className="mt-2">
+                  <Button type="submit" name="intent" value="publish-examples" size="sm" variant={info.agents.length ? 'secondary' : 'primary'} busy={publishing}>
+                    Publish the example agents
+                  </Button>
                 </Form>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+              ) : null}
+            </Step>
+            <Step done={info.flags.a2aHttpEnabled}>
+              A2A over HTTP:{' '}
+              {info.flags.a2aHttpEnabled ? (
+                'on'
+              ) : (
+                <>
+                  off (<a href="#switches">switches</a>)
+                </>
+              )}
+              .
+            </Step>
+            <Step done={info.status.clients > 0}>
+              A2A clients registered: {info.status.clients} (<Link to="/administration/a2a/clients">A2A clients</Link>).
+            </Step>
+            <Step done={info.status.connectorInstances > 0}>
+              CMS sites connected: {info.status.connectorInstances} (<Link to="/administration/connectors/cms-a-widget">Connectors</Link>).
+            </Step>
+            <Step done={info.status.widgetKeys > 0}>
+              Widget keys issued: {info.status.widgetKeys} (<Link to="/administration/assistants/cms-a-widget">Assistants</Link>).
+            </Step>
+          </ul>
+        </Card>
+
+        <Card title="This instance">
+          <Facts
+            items={[
+              ['Product', info.productName],
+              ['Instance scope', <code key="scope">{info.vendorScope}</code>],
+              ['Canonical origin', <code key="origin">{info.baseUrl}</code>],
+              ['Version', info.version],
+              [
+                'Database',
+                <>
+                  {info.database.kind === 'external' ? 'external (MONGODB_URI)' : `embedded: ${info.database.description}`}
+                  {info.database.kind === 'ferretdb' ? (
+                    <span className="mt-1 block text-xs text-muted">
+                      The offline fallback: fine for trying the service and for hundreds of runs a day. For more, set <code>MONGODB_URI</code>: see <code>docs/operations.md</code>, “When to set MONGODB_URI”.
+                    </span>
+                  ) : null}
+                </>,
+              ],
+              [
+                'History kept',
+                <>
+                  {(
+                    [
+                      ['finished runs and their events', info.retention.runsDays],
+                      ['audit rows', info.retention.auditDays],
+                      ['finished import and publish jobs', info.retention.jobsDays],
+                    ] as const
+                  )
+                    .map(([what, days]) => `${what}: ${days ? `${days} days` : 'forever'}`)
+                    .join(' · ')}
+                  <span className="mt-1 block text-xs text-muted">
+                    Set with <code>SERVICE_RETENTION_RUNS_DAYS</code>, <code>SERVICE_RETENTION_AUDIT_DAYS</code> and <code>SERVICE_RETENTION_JOBS_DAYS</code>; the background sweep deletes older rows in batches.
+                  </span>
+                </>,
+              ],
+              ['LLM', info.llm.provider === 'scripted' ? 'scripted (offline, no model configured)' : `${info.llm.provider} · ${info.llm.model}`],
+            ]}
+          />
+        </Card>
+      </div>
+
+      <section id="switches" aria-labelledby="switches-title" className="mt-8 scroll-mt-16">
+        <h2 id="switches-title">Switches</h2>
+        <p className="mt-1 mb-3 text-sm text-muted">Changed here at runtime, no restart; the environment variables only give their first state.</p>
+        <div className="relative overflow-x-auto rounded-lg border border-line bg-panel">
+          <table aria-label="Switches" className="w-full border-collapse text-left text-sm">
+            <thead className="bg-canvas text-xs uppercase tracking-wide text-muted">
+              <tr>
+                <th scope="col" className="px-3 py-2 font-semibold">
+                  Switch
+                </th>
+                <th scope="col" className="px-3 py-2 font-semibold">
+                  State
+                </th>
+                <th scope="col" className="px-3 py-2 font-semibold">
+                  <span className="sr-only">Change</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-line">
+              {SWITCH_NAMES.map((name) => {
+                const on = info.flags[name];
+                return (
+                  <tr key={name}>
+                    <td className="min-w-48 px-3 py-2 align-top">
+                      <strong>{SWITCHES[name].label}</strong>
+                      <p className="mt-0.5 text-xs text-muted [overflow-wrap:anywhere]">{SWITCHES[name].what}</p>
+                    </td>
+                    <td className="px-3 py-2 align-top" data-testid={`switch-${name}`}>
+                      <Badge tone={on ? 'success' : 'neutral'}>{on ? 'on' : 'off'}</Badge>
+                    </td>
+                    <td className="px-3 py-2 align-top">
+                      <Form method="post">
+                        <input type="hidden" name="flag" value={name} />
+                        <input type="hidden" name="enabled" value={on ? 'false' : 'true'} />
+                        <Button type="submit" name="intent" value="switch" size="sm" variant={on ? 'secondary' : 'primary'} busy={navigation.formData?.get('flag') === name}>
+                          {on ? `Turn ${SWITCHES[name].label} off` : `Turn ${SWITCHES[name].label} on`}
+                        </Button>
+                      </Form>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      </section>
     </>
   );
 }

@@ -1,27 +1,69 @@
+import { getFormProps } from '@conform-to/react';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { Form, useActionData, useLoaderData } from '@remix-run/react';
-import { serverCaller } from '~/trpc/handler.server.ts';
+import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { useEffect } from 'react';
 import { readAdminForm } from '~/auth/form.server.ts';
-import { formAction } from '~/ui/action-result.server.ts';
-import { Failure } from '~/ui/Failure.tsx';
+import { Button, Card, DataTable, Notice, PageHeader, SelectField, TextField } from '~/components/ui/index.ts';
+import { registerPeerForm } from '~/forms/a2a.ts';
+import { FormErrors, fixFrom, replyFor, useSchemaForm } from '~/forms/index.ts';
+import { submitForm } from '~/forms/submission.server.ts';
+import { serverCaller } from '~/trpc/handler.server.ts';
 
 export const meta: MetaFunction = () => [{ title: 'Remote peers' }];
+
+const FORM_ID = 'register-peer';
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   return { peers: await (await serverCaller(request, context.services)).a2a.peers.list() };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  return formAction(async () => {
-    const form = await readAdminForm(request, context.services);
-    const caller = await serverCaller(request, context.services);
-    const field = (name: string) => String(form.get(name) ?? '').trim();
-    const peer = await caller.a2a.peers.register({ id: field('id'), name: field('name'), baseUrl: field('baseUrl'), clientId: field('clientId'), clientSecret: field('clientSecret'), protocol: field('protocol') === '0.3' ? '0.3' : 'auto' });
+  const form = await readAdminForm(request, context.services);
+  const caller = await serverCaller(request, context.services);
+  return submitForm(FORM_ID, form, registerPeerForm, async (value) => {
+    const peer = await caller.a2a.peers.register(value);
     // The card is fetched once now, so a peer whose card points elsewhere is named at once.
     const card = await caller.a2a.peers.card({ id: peer.id }).then((value) => ({ value }), (error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }));
-    if ('value' in card) return { notice: `Registered ${peer.name}: ${card.value.skills.length} agent(s) offered, spoken to over A2A ${card.value.protocol}.` };
-    return { notice: `Registered ${peer.name}, but its AgentCard cannot be used yet: ${card.error}` };
-  });
+    if ('value' in card) return { notice: `Registered ${peer.name}: ${card.value.skills.length} agent(s) offered, spoken to over A2A ${card.value.protocol}.`, usable: true };
+    return { notice: `Registered ${peer.name}, but its AgentCard cannot be used yet: ${card.error}`, usable: false };
+  }, { hideFields: ['clientSecret'] });
+}
+
+function RegisterPeerCard() {
+  const result = useActionData<typeof action>();
+  const busy = useNavigation().formData != null;
+  const [form, fields] = useSchemaForm(registerPeerForm, { id: FORM_ID, lastResult: replyFor(result, FORM_ID), defaultValue: { protocol: 'auto' } });
+  // A registered peer's fields (its secret above all) do not stay in the form.
+  const registered = result && 'notice' in result ? result : null;
+  useEffect(() => {
+    if (registered) form.reset();
+  }, [registered]);
+  return (
+    <Card title="Register a peer" description="The other instance’s admin registers this one as an A2A client there and gives you its client id and secret.">
+      <Form method="post" {...getFormProps(form)} className="space-y-4">
+        <div className="grid gap-4 sm:grid-cols-2">
+          <TextField meta={fields.id} label="Peer id" placeholder="globex" help="Lower-case letters, digits and hyphens; registering an id again replaces that peer." />
+          <TextField meta={fields.name} label="Name" />
+          <TextField meta={fields.baseUrl} type="url" label="Base URL" placeholder="https://agents.example.com" />
+          <TextField meta={fields.clientId} label="Client id" autoComplete="off" />
+          <TextField meta={fields.clientSecret} type="password" label="Client secret" autoComplete="off" help="Sealed at rest and never shown again." />
+          <SelectField
+            meta={fields.protocol}
+            label="A2A protocol"
+            options={[
+              { value: 'auto', label: 'Automatic: 1.0 when its card offers it, else 0.3' },
+              { value: '0.3', label: 'Always 0.3' },
+            ]}
+            help="Automatic reads the peer’s /.well-known/agent-card.json; choose 0.3 for a peer whose 1.0 endpoint misbehaves."
+          />
+        </div>
+        <FormErrors id={form.errorId} errors={form.errors} fix={fixFrom(result, FORM_ID)} />
+        <Button type="submit" busy={busy}>
+          Register peer
+        </Button>
+      </Form>
+    </Card>
+  );
 }
 
 export default function Peers() {
@@ -29,50 +71,28 @@ export default function Peers() {
   const result = useActionData<typeof action>();
   return (
     <>
-      <h1>Remote peers</h1>
-      <p className="hint">Instances this one calls over A2A, with the client credentials their admin issued to us. The secret is sealed at rest and never shown again.</p>
-      {result && 'notice' in result ? <p className="notice" role="status">{result.notice}</p> : null}
-      <Failure failure={result && 'error' in result ? result : null} />
-      <Form method="post">
-        <fieldset>
-          <legend>Register a peer</legend>
-          <div className="form-grid">
-            <label htmlFor="id">Peer id</label>
-            <input id="id" name="id" required pattern="[a-z0-9][a-z0-9-]*" />
-            <label htmlFor="name">Name</label>
-            <input id="name" name="name" required />
-            <label htmlFor="baseUrl">Base URL</label>
-            <input id="baseUrl" name="baseUrl" type="url" required placeholder="https://agents.example.com" />
-            <label htmlFor="clientId">Client id</label>
-            <input id="clientId" name="clientId" required />
-            <label htmlFor="clientSecret">Client secret</label>
-            <input id="clientSecret" name="clientSecret" type="password" autoComplete="off" required />
-            <label htmlFor="protocol">A2A protocol</label>
-            <select id="protocol" name="protocol" defaultValue="auto" aria-describedby="protocol-help">
-              <option value="auto">Automatic: 1.0 when its card offers it, else 0.3</option>
-              <option value="0.3">Always 0.3</option>
-            </select>
-            <p id="protocol-help" className="hint">Automatic reads the peer's /.well-known/agent-card.json; choose 0.3 for a peer whose 1.0 endpoint misbehaves.</p>
-          </div>
-          <button type="submit">Register peer</button>
-        </fieldset>
-      </Form>
-      <table aria-label="Peers">
-        <tbody>
+      <PageHeader title="Remote peers" description="Instances this one calls over A2A, with the client credentials their admin issued to us. The secret is sealed at rest and never shown again." />
+      {result && 'notice' in result ? <Notice tone={result.usable ? 'success' : 'warning'} role="status">{result.notice}</Notice> : null}
+      <div className="space-y-6">
+        <RegisterPeerCard />
+        <DataTable label="Peers" columns={['Peer', 'Base URL', 'Client id', 'Protocol']} isEmpty={peers.length === 0} empty="No peers yet: register one above with the client id and secret its admin issued to this instance.">
           {peers.map((p) => (
             <tr key={p.id}>
               <td>
-                <strong>{p.name}</strong> <code>{p.id}</code>
+                <strong>{p.name}</strong>
+                <div className="text-xs text-muted">
+                  <code>{p.id}</code>
+                </div>
               </td>
               <td>{p.baseUrl}</td>
               <td>
-                <code>{p.clientId}</code>
+                <code className="[overflow-wrap:anywhere]">{p.clientId}</code>
               </td>
               <td>{p.protocol === '0.3' ? 'A2A 0.3' : 'A2A 1.0 when offered'}</td>
             </tr>
           ))}
-        </tbody>
-      </table>
+        </DataTable>
+      </div>
     </>
   );
 }

@@ -1,9 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
-import { serverCaller } from '~/trpc/handler.server.ts';
+import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { z } from 'zod';
 import { readAdminForm } from '~/auth/form.server.ts';
-import { formAction } from '~/ui/action-result.server.ts';
-import { Failure } from '~/ui/Failure.tsx';
+import { Badge, Button, ButtonLink, Card, DataTable, Failure, Notice, PageHeader } from '~/components/ui/index.ts';
+import { exampleForm, reviewForm } from '~/forms/agents.ts';
+import { FormErrors, fixFrom, replyFor } from '~/forms/index.ts';
+import { submitForm } from '~/forms/submission.server.ts';
+import { serverCaller } from '~/trpc/handler.server.ts';
 import { VisibilityBadge } from '~/ui/VisibilityBadge.tsx';
 
 export const meta: MetaFunction = () => [{ title: 'Agents' }];
@@ -15,75 +18,83 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { examples, scope, authored: page.items.filter((x) => x.status !== 'installed' && x.origin.scope === scope) };
 }
 
+const actionForm = z.discriminatedUnion('intent', [exampleForm, reviewForm]);
+
 export async function action({ request, context }: ActionFunctionArgs) {
-  return formAction(async () => {
-    const form = await readAdminForm(request, context.services);
-    const caller = await serverCaller(request, context.services);
-    if (form.get('intent') === 'example') {
-      const created = await caller.agents.createFromExample({ example: String(form.get('example')) });
-      return { notice: `Compiled ${created.packageName}@${created.version}` };
+  const form = await readAdminForm(request, context.services);
+  const caller = await serverCaller(request, context.services);
+  return submitForm('agents', form, actionForm, async (value) => {
+    switch (value.intent) {
+      case 'example': {
+        const created = await caller.agents.createFromExample({ example: value.example });
+        return { notice: `Compiled ${created.packageName}@${created.version}` };
+      }
+      case 'review': {
+        const review = await caller.agents.review({ id: value.id });
+        return review.passed ? { notice: 'Review passed: no findings.' } : { findings: { error: `Review found ${review.findings.length} problem(s)`, details: review.findings } };
+      }
     }
-    const review = await caller.agents.review({ id: String(form.get('id')) });
-    return review.passed ? { notice: 'Review passed: no findings.' } : { error: `Review found ${review.findings.length} problem(s)`, details: review.findings };
   });
 }
 
 export default function Agents() {
   const { examples, authored, scope } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const pending = navigation.formData;
+  const refusal = replyFor(result, 'agents');
+  const refusalMessages = refusal?.error ? Object.values(refusal.error).flatMap((messages) => messages ?? []) : undefined;
   return (
     <>
-      <h1>Agents</h1>
-      <p className="hint">
-        Packages authored on this instance (scope <code>{scope}</code>). Compile derives the runtime fields, review must pass, publish bumps the version and sends the package to a registry.
-      </p>
-      {result && 'notice' in result ? <p className="notice" role="status">{result.notice}</p> : null}
-      <Failure failure={result && 'error' in result ? result : null} />
-      <Form method="post" className="row-actions">
-        <input type="hidden" name="intent" value="example" />
-        <span>Start from an example:</span>
-        {examples.map((example) => (
-          <button key={example} type="submit" name="example" value={example} className="secondary">
-            {example}
-          </button>
-        ))}
-      </Form>
-      <table>
-        <thead>
-          <tr>
-            <th>Package</th>
-            <th>Version</th>
-            <th>Type</th>
-            <th>Status</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody>
+      <PageHeader
+        title="Agents"
+        description={
+          <>
+            Packages authored on this instance (scope <code>{scope}</code>). Compile derives the runtime fields, review must pass, publish bumps the version and sends the package to a registry.
+          </>
+        }
+      />
+      {result && 'notice' in result ? <Notice tone="success">{result.notice}</Notice> : null}
+      <Failure failure={result && 'findings' in result ? result.findings : null} />
+      <FormErrors id="agents-errors" errors={refusalMessages} fix={fixFrom(result, 'agents')} />
+      <div className="space-y-6">
+        <Card title="Start from an example" description="Compiles one of the example packages shipped with the service into this instance’s scope, as a draft you can review and publish.">
+          <Form method="post" className="flex flex-wrap gap-2">
+            <input type="hidden" name="intent" value="example" />
+            {examples.map((example) => (
+              <Button key={example} type="submit" name="example" value={example} variant="secondary" busy={pending?.get('example') === example}>
+                {example}
+              </Button>
+            ))}
+          </Form>
+        </Card>
+        <DataTable label="Authored agents" columns={['Package', 'Version', 'Type', 'Status', <span key="actions" className="sr-only">Actions</span>]} isEmpty={authored.length === 0} empty="No agents yet: start from an example above.">
           {authored.map((x) => (
             <tr key={x.id}>
-              <td>
+              <td className="min-w-48">
                 <strong>{x.packageName}</strong>
-                <div className="hint">{x.compiled.card.description}</div>
+                <div className="text-xs text-muted">{x.compiled.card.description}</div>
               </td>
               <td>{x.version}</td>
               <td>{x.compiled.type}</td>
+              <td>{x.status === 'draft' ? <Badge>draft</Badge> : <VisibilityBadge visibility={x.origin.visibility} />}</td>
               <td>
-                {x.status === 'draft' ? <span className="badge badge-status">draft</span> : <VisibilityBadge visibility={x.origin.visibility} />}
-              </td>
-              <td className="row-actions">
-                <Form method="post">
-                  <input type="hidden" name="intent" value="review" />
-                  <button type="submit" name="id" value={x.id} className="secondary">
-                    Review
-                  </button>
-                </Form>
-                <Link to={`/administration/agents/${x.id}/publish`}>Publish…</Link>
+                <div className="flex flex-wrap items-center gap-2">
+                  <Form method="post">
+                    <input type="hidden" name="intent" value="review" />
+                    <Button type="submit" name="id" value={x.id} variant="secondary" size="sm" busy={pending?.get('intent') === 'review' && pending.get('id') === x.id}>
+                      Review
+                    </Button>
+                  </Form>
+                  <ButtonLink to={`/administration/agents/${x.id}/publish`} variant="primary" size="sm">
+                    Publish…
+                  </ButtonLink>
+                </div>
               </td>
             </tr>
           ))}
-        </tbody>
-      </table>
-      {authored.length === 0 ? <p>No agents yet: start from an example above.</p> : null}
+        </DataTable>
+      </div>
     </>
   );
 }

@@ -1,9 +1,13 @@
+import { getFormProps, getInputProps } from '@conform-to/react';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { Form, useActionData, useLoaderData } from '@remix-run/react';
-import { serverCaller } from '~/trpc/handler.server.ts';
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { z } from 'zod';
 import { readAdminForm } from '~/auth/form.server.ts';
-import { formAction } from '~/ui/action-result.server.ts';
-import { Failure } from '~/ui/Failure.tsx';
+import { Button, Card, ConfirmButton, Facts, Field, inputClasses, Notice, PageHeader, TextField, useToast } from '~/components/ui/index.ts';
+import { widgetKeyForm, widgetSettingsForm } from '~/forms/assistants.ts';
+import { FormErrors, fixFrom, replyFor, useSchemaForm } from '~/forms/index.ts';
+import { submitForm } from '~/forms/submission.server.ts';
+import { serverCaller } from '~/trpc/handler.server.ts';
 
 /** One page per connector's widget, `/administration/assistants/<cms>-widget`. */
 const PAGES = { 'cms-a-widget': { connector: 'cms_a', title: 'CMS-A (Drupal)' }, 'cms-b-widget': { connector: 'cms_b', title: 'CMS-B (WordPress)' } } as const;
@@ -18,86 +22,155 @@ export const meta: MetaFunction = () => [{ title: 'Assistant' }];
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const page = pageOf(params.page);
   const caller = await serverCaller(request, context.services);
-  return { page, rows: await caller.assistants.list({ connector: page.connector }), llm: { provider: context.services.llm.name, model: context.services.llm.model } };
+  return { page, connectorsPage: `/administration/connectors/${params.page}`, rows: await caller.assistants.list({ connector: page.connector }), llm: { provider: context.services.llm.name, model: context.services.llm.model } };
 }
+
+const actionForm = z.discriminatedUnion('intent', [widgetSettingsForm, widgetKeyForm]);
+/** Key buttons sit on each instance's card; their refusals show above the page. */
+const KEY_FORM = 'widget-key';
+const settingsFormId = (instanceId: string) => `widget-settings-${instanceId}`;
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const page = pageOf(params.page);
-  return formAction(async () => {
-    const form = await readAdminForm(request, context.services);
-    const instanceId = String(form.get('instanceId') ?? '');
-    const caller = await serverCaller(request, context.services);
-    switch (form.get('intent')) {
+  const form = await readAdminForm(request, context.services);
+  const caller = await serverCaller(request, context.services);
+  const formId = form.get('intent') === 'configure' ? settingsFormId(String(form.get('instanceId') ?? '')) : KEY_FORM;
+  return submitForm(formId, form, actionForm, async (value) => {
+    const target = { connector: page.connector, instanceId: value.instanceId };
+    switch (value.intent) {
       case 'rotate':
-        return { key: { instanceId, value: (await caller.assistants.rotateKey({ connector: page.connector, instanceId })).key } };
+        return { key: { instanceId: value.instanceId, value: (await caller.assistants.rotateKey(target)).key } };
       case 'revoke':
-        await caller.assistants.revokeKey({ connector: page.connector, instanceId });
-        return { notice: `Widget key of ${instanceId} revoked.` };
-      default:
-        await caller.assistants.configure({
-          connector: page.connector,
-          instanceId,
-          allowedOrigins: String(form.get('allowedOrigins') ?? '').split(/[\s,]+/).filter(Boolean),
-          historyTurns: Number(form.get('historyTurns') ?? 10),
-        });
-        return { notice: `Saved the widget settings of ${instanceId}.` };
+        await caller.assistants.revokeKey(target);
+        return { notice: `Widget key of ${value.instanceId} revoked: the widget on that site stops working until a new key is set.` };
+      case 'configure':
+        await caller.assistants.configure({ ...target, allowedOrigins: value.allowedOrigins, historyTurns: value.historyTurns });
+        return { notice: `Saved the widget settings of ${value.instanceId}.` };
     }
   });
 }
 
-export default function AssistantPage() {
-  const { page, rows, llm } = useLoaderData<typeof loader>();
+interface Widget {
+  siteOrigin: string;
+  allowedOrigins: string[];
+  historyTurns: number;
+  keySet: boolean;
+  keyPrefix: string | null;
+}
+
+function WidgetSettingsForm({ instanceId, widget }: { instanceId: string; widget: Widget }) {
   const result = useActionData<typeof action>();
+  const id = settingsFormId(instanceId);
+  const submitting = useNavigation().formData;
+  const busy = submitting?.get('intent') === 'configure' && submitting.get('instanceId') === instanceId;
+  const [form, fields] = useSchemaForm(widgetSettingsForm, {
+    id,
+    lastResult: replyFor(result, id),
+    defaultValue: { allowedOrigins: widget.allowedOrigins.filter((o) => o !== widget.siteOrigin).join(' '), historyTurns: String(widget.historyTurns) },
+  });
+  const turns = fields.historyTurns;
+  return (
+    <Form method="post" {...getFormProps(form)} className="space-y-4">
+      <input type="hidden" name="instanceId" value={instanceId} />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField meta={fields.allowedOrigins} label="Extra allowed origins" placeholder="https://preview.example.com" help="Origins besides the site’s own that may embed the widget, separated by spaces or commas." />
+        <Field id={turns.id} label="History cap (turns)" help="How many earlier turns of a conversation go to the LLM." helpId={turns.descriptionId} errors={turns.errors} errorId={turns.errorId}>
+          <input
+            {...getInputProps(turns, { type: 'number', ariaAttributes: false })}
+            aria-invalid={turns.errors?.length ? true : undefined}
+            aria-describedby={[turns.descriptionId, turns.errors?.length ? turns.errorId : null].filter(Boolean).join(' ')}
+            className={inputClasses}
+          />
+        </Field>
+      </div>
+      <FormErrors id={form.errorId} errors={form.errors} fix={fixFrom(result, id)} />
+      <Button type="submit" name="intent" value="configure" busy={busy}>
+        Save
+      </Button>
+    </Form>
+  );
+}
+
+function CopyButton({ value, what }: { value: string; what: string }) {
+  const toast = useToast();
+  return (
+    <Button variant="secondary" size="sm" onClick={() => void navigator.clipboard?.writeText(value).then(() => toast({ title: `${what} copied` }))}>
+      Copy
+    </Button>
+  );
+}
+
+export default function AssistantPage() {
+  const { page, connectorsPage, rows, llm } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const keyReply = replyFor(result, KEY_FORM);
+  const refused = keyReply?.error ? Object.values(keyReply.error).flatMap((errors) => errors ?? []) : [];
   return (
     <>
-      <h1>Assistants › {page.title}</h1>
-      <p className="hint">
-        LLM: {llm.provider === 'scripted' ? 'scripted (offline, no model configured)' : `${llm.provider} · ${llm.model}`}. The widget key goes into the CMS-side settings; it only opens this assistant, never the MCP primitives.
-      </p>
-      {result && 'key' in result && result.key ? (
-        <div className="notice" role="status">
-          New widget key for <code>{result.key.instanceId}</code> (shown once): <code data-testid="widget-key">{result.key.value}</code>{' '}
-          <button type="button" className="secondary" onClick={() => void navigator.clipboard?.writeText(result.key!.value)}>
-            Copy
-          </button>
-        </div>
+      <PageHeader
+        title={`Assistants › ${page.title}`}
+        description={
+          <>
+            LLM: {llm.provider === 'scripted' ? 'scripted (offline, no model configured)' : `${llm.provider} · ${llm.model}`}. The widget key goes into the CMS-side settings; it only opens this assistant, never the MCP primitives.
+          </>
+        }
+      />
+      {llm.provider === 'scripted' ? (
+        <Notice tone="warning" role="note">
+          No LLM is configured: the assistant answers with scripted replies. Set <code>SERVICE_LLM_PROVIDER</code>, <code>SERVICE_LLM_BASE_URL</code>, <code>SERVICE_LLM_API_KEY</code> and <code>SERVICE_LLM_MODEL</code> in the service’s environment to use a model.
+        </Notice>
       ) : null}
-      {result && 'notice' in result ? <p className="notice" role="status">{result.notice}</p> : null}
-      <Failure failure={result && 'error' in result ? result : null} />
-      {rows.length === 0 ? <p>Add an instance under Connectors first.</p> : null}
-      {rows.map(({ instance, widget }) => (
-        <fieldset key={instance.id}>
-          <legend>
-            {instance.name} <code>{instance.id}</code>
-          </legend>
+      {result && 'key' in result && result.key ? (
+        <Notice tone="success">
           <p>
-            Key: {widget.keySet ? <code>{widget.keyPrefix}…</code> : 'not set'} · site origin <code>{widget.siteOrigin}</code>
+            New widget key for <code>{result.key.instanceId}</code> (shown once, copy it now):
           </p>
-          <Form method="post" className="row-actions">
-            <input type="hidden" name="instanceId" value={instance.id} />
-            <button type="submit" name="intent" value="rotate">
-              {widget.keySet ? 'Rotate key' : 'Generate key'}
-            </button>
-            {widget.keySet ? (
-              <button type="submit" name="intent" value="revoke" className="secondary">
-                Revoke key
-              </button>
-            ) : null}
-          </Form>
-          <Form method="post">
-            <input type="hidden" name="instanceId" value={instance.id} />
-            <div className="form-grid">
-              <label htmlFor={`origins-${instance.id}`}>Extra allowed origins</label>
-              <input id={`origins-${instance.id}`} name="allowedOrigins" defaultValue={widget.allowedOrigins.filter((o) => o !== widget.siteOrigin).join(' ')} />
-              <label htmlFor={`turns-${instance.id}`}>History cap (turns)</label>
-              <input id={`turns-${instance.id}`} name="historyTurns" type="number" min={1} max={50} defaultValue={widget.historyTurns} />
-            </div>
-            <button type="submit" name="intent" value="configure">
-              Save
-            </button>
-          </Form>
-        </fieldset>
-      ))}
+          <div className="mt-1 flex flex-wrap items-center gap-2">
+            <code data-testid="widget-key" className="rounded bg-panel px-2 py-1 break-all">
+              {result.key.value}
+            </code>
+            <CopyButton value={result.key.value} what="Widget key" />
+          </div>
+        </Notice>
+      ) : null}
+      {result && 'notice' in result ? <Notice tone="success">{result.notice}</Notice> : null}
+      <FormErrors id="widget-key-errors" errors={refused.length ? refused : undefined} fix={fixFrom(result, KEY_FORM)} />
+      {rows.length === 0 ? (
+        <Notice tone="info" role="note">
+          No instance of this connector yet: the widget needs one. <Link to={connectorsPage}>Add an instance</Link>
+        </Notice>
+      ) : null}
+      <div className="space-y-6">
+        {rows.map(({ instance, widget }) => (
+          <Card key={instance.id} title={instance.name} description={<code>{instance.id}</code>}>
+            <Facts
+              className="mb-4"
+              items={[
+                ['Widget key', widget.keySet ? <code>{widget.keyPrefix}…</code> : 'not set'],
+                ['Site origin', <code className="[overflow-wrap:anywhere]">{widget.siteOrigin}</code>],
+              ]}
+            />
+            <Form method="post" className="mb-6 flex flex-wrap gap-2">
+              <input type="hidden" name="instanceId" value={instance.id} />
+              {widget.keySet ? (
+                <>
+                  <ConfirmButton name="intent" value="rotate" title={`Rotate the widget key of ${instance.name}?`} description="A new key is issued and shown once; the old one stops working at once, so the CMS-side settings need the new key." confirmLabel="Rotate key">
+                    Rotate key
+                  </ConfirmButton>
+                  <ConfirmButton name="intent" value="revoke" variant="danger" title={`Revoke the widget key of ${instance.name}?`} description="The widget on that site stops working until a new key is generated and entered there." confirmLabel="Revoke key">
+                    Revoke key
+                  </ConfirmButton>
+                </>
+              ) : (
+                <Button type="submit" name="intent" value="rotate">
+                  Generate key
+                </Button>
+              )}
+            </Form>
+            <WidgetSettingsForm instanceId={instance.id} widget={widget} />
+          </Card>
+        ))}
+      </div>
     </>
   );
 }

@@ -1,9 +1,14 @@
+import { getFormProps } from '@conform-to/react';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { Form, useActionData, useLoaderData } from '@remix-run/react';
-import { serverCaller } from '~/trpc/handler.server.ts';
+import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { useEffect } from 'react';
+import { z } from 'zod';
 import { readAdminForm } from '~/auth/form.server.ts';
-import { formAction } from '~/ui/action-result.server.ts';
-import { Failure } from '~/ui/Failure.tsx';
+import { Button, Card, DataTable, Notice, PageHeader, TextField } from '~/components/ui/index.ts';
+import { SECRET_FIELDS, saveInstanceForm, saveInstanceWithUsernameForm, testInstanceForm } from '~/forms/connectors.ts';
+import { FormErrors, fixFrom, replyFor, useSchemaForm } from '~/forms/index.ts';
+import { submitForm } from '~/forms/submission.server.ts';
+import { serverCaller } from '~/trpc/handler.server.ts';
 
 /** One page per connector, `/administration/connectors/<cms>-widget`: adding a CMS adds no route. */
 const PAGES = {
@@ -24,87 +29,113 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   return { page, instances: await (await serverCaller(request, context.services)).connectors.instances({ connector: page.connector }) };
 }
 
+const SAVE_FORM = 'save-instance';
+/** Refusals of "Test connection" (a button on a row, not a form of its own) show above the page. */
+const INSTANCE_FORM = 'instance';
+
+const actionForms = {
+  plain: z.discriminatedUnion('intent', [saveInstanceForm, testInstanceForm]),
+  withUsername: z.discriminatedUnion('intent', [saveInstanceWithUsernameForm, testInstanceForm]),
+};
+
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const page = pageOf(params.page);
-  return formAction(async () => {
-    const form = await readAdminForm(request, context.services);
-    const field = (name: string) => String(form.get(name) ?? '').trim();
-    const caller = await serverCaller(request, context.services);
-    if (form.get('intent') === 'test') {
-      const status = (await caller.connectors.test({ connector: page.connector, id: field('id') })) as { connected: boolean; reason?: string };
-      return { tested: { id: field('id'), ...status } };
+  const form = await readAdminForm(request, context.services);
+  const caller = await serverCaller(request, context.services);
+  const formId = form.get('intent') === 'test' ? INSTANCE_FORM : SAVE_FORM;
+  return submitForm(formId, form, page.needsUsername ? actionForms.withUsername : actionForms.plain, async (value) => {
+    if (value.intent === 'test') {
+      const status = (await caller.connectors.test({ connector: page.connector, id: value.id })) as { connected: boolean; reason?: string };
+      return { tested: { id: value.id, connected: status.connected, reason: status.reason ?? null } };
     }
-    await caller.connectors.save({ connector: page.connector, id: field('id'), name: field('name'), siteUrl: field('siteUrl'), username: field('username') || null, credential: field('credential'), webhookSecret: field('webhookSecret') });
-    return { notice: `Saved ${field('name')}.` };
-  });
+    await caller.connectors.save({ connector: page.connector, id: value.id, name: value.name, siteUrl: value.siteUrl, username: value.username || null, credential: value.credential, webhookSecret: value.webhookSecret });
+    return { notice: `Saved ${value.name}.` };
+  }, { hideFields: SECRET_FIELDS });
+}
+
+function SaveInstanceCard({ page }: { page: (typeof PAGES)[Page] }) {
+  const result = useActionData<typeof action>();
+  const busy = useNavigation().formData?.get('intent') === 'save';
+  const [form, fields] = useSchemaForm(page.needsUsername ? saveInstanceWithUsernameForm : saveInstanceForm, { id: SAVE_FORM, lastResult: replyFor(result, SAVE_FORM) });
+  // A saved instance's fields (its credential above all) do not stay in the form.
+  const saved = result && 'notice' in result ? result : null;
+  useEffect(() => {
+    if (saved) form.reset();
+  }, [saved]);
+  const keep = 'leave empty to keep the stored one';
+  return (
+    <Card title="Add or change an instance" description="Saving an existing instance id changes that instance. Credentials are write-only: sealed when saved, never shown again.">
+      <Form method="post" {...getFormProps(form)} className="space-y-4">
+        <div className="grid gap-4 sm:grid-cols-2">
+          <TextField meta={fields.id} label="Instance id" placeholder="newsroom" help="Lower-case letters, digits and hyphens." />
+          <TextField meta={fields.name} label="Name" />
+          <TextField meta={fields.siteUrl} type="url" label="Site URL" placeholder="https://cms.example.com" />
+          {page.needsUsername ? <TextField meta={fields.username} label="Username" autoComplete="off" /> : null}
+          <TextField
+            meta={fields.credential}
+            type="password"
+            label={page.credential}
+            autoComplete="off"
+            placeholder={keep}
+            help="A stored credential only stays with the same site: when the site URL moves to another origin, enter it again (the webhook secret is dropped unless entered too)."
+          />
+          {page.needsUsername ? <TextField meta={fields.webhookSecret} type="password" label="Webhook secret (optional, as in the plugin)" autoComplete="off" placeholder={keep} /> : null}
+        </div>
+        <FormErrors id={form.errorId} errors={form.errors} fix={fixFrom(result, SAVE_FORM)} />
+        <Button type="submit" name="intent" value="save" busy={busy}>
+          Save
+        </Button>
+      </Form>
+    </Card>
+  );
 }
 
 export default function ConnectorPage() {
   const { page, instances } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
+  const testing = useNavigation().formData;
+  const instanceReply = replyFor(result, INSTANCE_FORM);
+  const refused = instanceReply?.error ? Object.values(instanceReply.error).flatMap((errors) => errors ?? []) : [];
   return (
     <>
-      <h1>Connectors › {page.title}</h1>
-      {result && 'notice' in result ? <p className="notice" role="status">{result.notice}</p> : null}
+      <PageHeader title={`Connectors › ${page.title}`} description="The sites this connector’s primitives and widget talk to, each with its own credential." />
+      {result && 'notice' in result ? <Notice tone="success">{result.notice}</Notice> : null}
       {result && 'tested' in result && result.tested ? (
-        <p className={result.tested.connected ? 'notice' : 'error'} role="status">
+        <Notice tone={result.tested.connected ? 'success' : 'warning'} role="status">
           {result.tested.id}: {result.tested.connected ? 'connected' : `not connected — ${result.tested.reason ?? 'unknown reason'}`}
-        </p>
+        </Notice>
       ) : null}
-      <Failure failure={result && 'error' in result ? result : null} />
-      <Form method="post">
-        <fieldset>
-          <legend>Add or change an instance</legend>
-          <div className="form-grid">
-            <label htmlFor="id">Instance id</label>
-            <input id="id" name="id" required pattern="[a-z0-9][a-z0-9-]*" />
-            <label htmlFor="name">Name</label>
-            <input id="name" name="name" required />
-            <label htmlFor="siteUrl">Site URL</label>
-            <input id="siteUrl" name="siteUrl" type="url" required />
-            {page.needsUsername ? (
-              <>
-                <label htmlFor="username">Username</label>
-                <input id="username" name="username" required />
-              </>
-            ) : null}
-            <label htmlFor="credential">{page.credential}</label>
-            <input id="credential" name="credential" type="password" autoComplete="off" placeholder="leave empty to keep the stored one" aria-describedby="credential-hint" />
-            <p id="credential-hint" className="hint">A stored credential only stays with the same site: when the site URL moves to another origin, enter it again (the webhook secret is dropped unless entered too).</p>
-            {page.needsUsername ? (
-              <>
-                <label htmlFor="webhookSecret">Webhook secret (optional, as in the plugin)</label>
-                <input id="webhookSecret" name="webhookSecret" type="password" autoComplete="off" placeholder="leave empty to keep the stored one" />
-              </>
-            ) : null}
-          </div>
-          <button type="submit" name="intent" value="save">
-            Save
-          </button>
-        </fieldset>
-      </Form>
-      <table aria-label="Instances">
-        <tbody>
+      <FormErrors id="instance-errors" errors={refused.length ? refused : undefined} fix={fixFrom(result, INSTANCE_FORM)} />
+      <div className="space-y-6">
+        <SaveInstanceCard page={page} />
+        <DataTable
+          label="Instances"
+          columns={page.needsUsername ? ['Instance', 'Site URL', 'Username', ''] : ['Instance', 'Site URL', '']}
+          isEmpty={instances.length === 0}
+          empty="No instances yet: add one above with its site URL and credential."
+        >
           {instances.map((instance) => (
             <tr key={instance.id}>
               <td>
-                <strong>{instance.name}</strong> <code>{instance.id}</code>
+                <strong>{instance.name}</strong>
+                <div className="text-xs text-muted">
+                  <code>{instance.id}</code>
+                </div>
               </td>
               <td>{instance.siteUrl}</td>
-              <td>{instance.username ?? ''}</td>
+              {page.needsUsername ? <td>{instance.username ?? '—'}</td> : null}
               <td>
                 <Form method="post">
                   <input type="hidden" name="id" value={instance.id} />
-                  <button type="submit" name="intent" value="test" className="secondary">
+                  <Button type="submit" name="intent" value="test" variant="secondary" size="sm" busy={testing?.get('intent') === 'test' && testing.get('id') === instance.id}>
                     Test connection
-                  </button>
+                  </Button>
                 </Form>
               </td>
             </tr>
           ))}
-        </tbody>
-      </table>
-      {instances.length === 0 ? <p>No instances yet.</p> : null}
+        </DataTable>
+      </div>
     </>
   );
 }

@@ -1,11 +1,14 @@
+import { getFormProps, getInputProps, getSelectProps } from '@conform-to/react';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
-import { useState } from 'react';
 import type { DestinationSummary } from '@service/core/registry';
-import { serverCaller } from '~/trpc/handler.server.ts';
+import { useEffect, useState, type ComponentProps, type InputHTMLAttributes, type ReactNode } from 'react';
 import { readAdminForm } from '~/auth/form.server.ts';
-import { formAction } from '~/ui/action-result.server.ts';
-import { Failure } from '~/ui/Failure.tsx';
+import { Button, Card, Checkbox, Field, inputClasses, Notice, PageHeader, type TextField } from '~/components/ui/index.ts';
+import { FormErrors, fixFrom, replyFor, useSchemaForm } from '~/forms/index.ts';
+import { registriesForm, registrySettings, TOKEN_FIELDS } from '~/forms/registries.ts';
+import { submitForm } from '~/forms/submission.server.ts';
+import { serverCaller } from '~/trpc/handler.server.ts';
 
 export const meta: MetaFunction = () => [{ title: 'Registries' }];
 
@@ -13,61 +16,52 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return (await serverCaller(request, context.services)).registries.get();
 }
 
-/** A token field never shows the stored value: empty keeps it, a value replaces it, "clear" removes it. */
-function tokenChange(form: FormData, name: string) {
-  if (form.get(`${name}.clear`) === 'on') return { action: 'clear' as const };
-  const value = String(form.get(name) ?? '').trim();
-  return value ? { action: 'replace' as const, value } : { action: 'keep' as const };
-}
-
 export async function action({ request, context }: ActionFunctionArgs) {
-  return formAction(async () => {
-    const form = await readAdminForm(request, context.services);
-    const caller = await serverCaller(request, context.services);
-    await caller.registries.save({
-      routingMode: String(form.get('routingMode') ?? ''),
-      public: {
-        registryUrl: String(form.get('public.registryUrl') ?? '').trim(),
-        publishToken: tokenChange(form, 'public.publishToken'),
-        readToken: tokenChange(form, 'public.readToken'),
-      },
-      private:
-        form.get('private.enabled') === 'on'
-          ? {
-              id: String(form.get('private.id') ?? '').trim(),
-              registryUrl: String(form.get('private.registryUrl') ?? '').trim(),
-              publishToken: tokenChange(form, 'private.publishToken'),
-              readToken: tokenChange(form, 'private.readToken'),
-            }
-          : null,
-    });
-    return { saved: true as const };
-  });
-}
-
-function TokenField({ name, label, isSet }: { name: string; label: string; isSet: boolean }) {
-  return (
-    <>
-      <label htmlFor={name}>{label}</label>
-      <span>
-        <input id={name} name={name} type="password" autoComplete="off" placeholder={isSet ? 'set — type to replace' : 'not set'} />{' '}
-        <label className="hint">
-          <input type="checkbox" name={`${name}.clear`} disabled={!isSet} /> clear
-        </label>{' '}
-        <span className="hint">{isSet ? 'set' : 'not set'}</span>
-      </span>
-    </>
+  const form = await readAdminForm(request, context.services);
+  const caller = await serverCaller(request, context.services);
+  return submitForm(
+    'registries',
+    form,
+    registriesForm,
+    async (value) => {
+      await caller.registries.save(registrySettings(value));
+      return { saved: true as const };
+    },
+    { hideFields: TOKEN_FIELDS },
   );
 }
 
-function DestinationFields({ prefix, destination }: { prefix: 'public' | 'private'; destination: DestinationSummary | null }) {
+type Meta = ComponentProps<typeof TextField>['meta'];
+
+function describedBy(meta: Meta, help: ReactNode) {
+  return [help ? meta.descriptionId : null, meta.errors?.length ? meta.errorId : null].filter(Boolean).join(' ') || undefined;
+}
+
+/** A text field whose control keeps the id this page has always given it (`public.registryUrl`), which scripts and tests address. */
+function InputAt({ id, meta, label, help, type = 'text', className, ...props }: { id: string; meta: Meta; label: string; help?: ReactNode; type?: 'text' | 'url' | 'password'; className?: string } & Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'name' | 'type' | 'className'>) {
+  const { key, ...inputProps } = getInputProps(meta, { type, ariaAttributes: false });
   return (
-    <>
-      <label htmlFor={`${prefix}.registryUrl`}>Registry URL</label>
-      <input id={`${prefix}.registryUrl`} name={`${prefix}.registryUrl`} type="url" defaultValue={destination?.registryUrl ?? ''} placeholder="https://registry.example.com/" />
-      <TokenField name={`${prefix}.publishToken`} label="Publish token" isSet={destination?.publishTokenSet ?? false} />
-      <TokenField name={`${prefix}.readToken`} label="Read token" isSet={destination?.readTokenSet ?? false} />
-    </>
+    <Field id={id} label={label} help={help} errors={meta.errors} errorId={meta.errorId} helpId={meta.descriptionId} className={className}>
+      <input key={key} {...inputProps} id={id} aria-invalid={meta.errors?.length ? true : undefined} aria-describedby={describedBy(meta, help)} className={inputClasses} {...props} />
+    </Field>
+  );
+}
+
+/** A token is write-only: the field never shows the stored one; empty keeps it, a value replaces it, "clear" removes it. */
+function TokenField({ id, label, meta, clear, isSet }: { id: string; label: string; meta: Meta; clear: Meta; isSet: boolean }) {
+  return (
+    <div className="min-w-0">
+      <InputAt
+        id={id}
+        meta={meta}
+        label={label}
+        type="password"
+        autoComplete="off"
+        placeholder={isSet ? 'set — type to replace' : 'not set'}
+        help={isSet ? 'A token is stored. Leave this empty to keep it.' : 'No token is stored.'}
+      />
+      <Checkbox name={clear.name} disabled={!isSet} defaultChecked={clear.initialValue === 'on'} label={`Clear the stored ${label.toLowerCase()}`} className="mt-2" />
+    </div>
   );
 }
 
@@ -75,52 +69,81 @@ export default function Registries() {
   const settings = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state === 'submitting';
-  const [privateEnabled, setPrivateEnabled] = useState(settings.private !== null);
+  const [form, fields] = useSchemaForm(registriesForm, {
+    id: 'registries',
+    lastResult: replyFor(result, 'registries'),
+    defaultValue: {
+      routingMode: settings.routingMode ?? 'scope-based',
+      publicRegistryUrl: settings.public?.registryUrl ?? '',
+      privateEnabled: settings.private ? 'on' : undefined,
+      privateId: settings.private?.id ?? 'private',
+      privateRegistryUrl: settings.private?.registryUrl ?? '',
+    },
+  });
+  const [privateEnabled, setPrivateEnabled] = useState(fields.privateEnabled.initialValue === 'on');
+  // Once hydrated, an unticked private destination's fields are hidden and disabled (neither sent
+  // nor checked); without JavaScript they always show and the server ignores them while unticked.
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  const routingMode = getSelectProps(fields.routingMode, { ariaAttributes: false });
+  const tokens = (prefix: 'public' | 'private', destination: DestinationSummary | null) => {
+    const f = prefix === 'public' ? { publish: fields.publicPublishToken, clearPublish: fields.publicClearPublishToken, read: fields.publicReadToken, clearRead: fields.publicClearReadToken } : { publish: fields.privatePublishToken, clearPublish: fields.privateClearPublishToken, read: fields.privateReadToken, clearRead: fields.privateClearReadToken };
+    return (
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TokenField id={`${prefix}.publishToken`} label="Publish token" meta={f.publish} clear={f.clearPublish} isSet={destination?.publishTokenSet ?? false} />
+        <TokenField id={`${prefix}.readToken`} label="Read token" meta={f.read} clear={f.clearRead} isSet={destination?.readTokenSet ?? false} />
+      </div>
+    );
+  };
   return (
     <>
-      <h1>Environment › Registries</h1>
-      <p className="hint">Where extension packages are published and pulled from. Tokens are sealed at rest and never shown again after saving. A stored token stays only with its registry: when a URL moves to another origin, enter its tokens again or clear them.</p>
+      <PageHeader
+        title="Environment › Registries"
+        description="Where extension packages are published and pulled from. Tokens are sealed at rest and never shown again after saving. A stored token stays only with its registry: when a URL moves to another origin, enter its tokens again or clear them."
+      />
       {settings.embedded ? (
-        <p className="notice" role="note" data-testid="registry-embedded">
-          Embedded: both destinations are the Verdaccio this service runs under its data directory (<code>{settings.public?.registryUrl}</code>), so a fresh instance publishes and pulls with nothing to set up. Save real registries below to replace it; the embedded one is then no longer started.
-        </p>
+        <Notice tone="info" role="note" testId="registry-embedded">
+          Embedded: both destinations are the Verdaccio this service runs under its data directory (<code className="[overflow-wrap:anywhere]">{settings.public?.registryUrl}</code>), so a fresh instance publishes and pulls with nothing to set up. Save real registries below to replace it; the embedded one is then no longer started.
+        </Notice>
       ) : null}
-      {result && 'saved' in result ? <p className="notice" role="status">Registry settings saved.</p> : null}
-      <Failure failure={result && 'error' in result ? result : null} />
-      <Form method="post">
-        <fieldset>
-          <legend>Routing</legend>
-          <div className="form-grid">
-            <label htmlFor="routingMode">Routing mode</label>
-            <select id="routingMode" name="routingMode" defaultValue={settings.routingMode ?? 'scope-based'}>
+      {result && 'saved' in result ? <Notice tone="success">Registry settings saved.</Notice> : null}
+      <Form method="post" {...getFormProps(form)} className="space-y-6">
+        <Card title="Routing" description="scope-based: the instance's own scope goes to the private registry, everything else to the public one. shared-acl: one registry for both, its access rules decide.">
+          <Field id="routingMode" label="Routing mode" errors={fields.routingMode.errors} errorId={fields.routingMode.errorId} className="sm:max-w-md">
+            <select
+              {...routingMode}
+              key={routingMode.key}
+              id="routingMode"
+              aria-invalid={fields.routingMode.errors?.length ? true : undefined}
+              aria-describedby={describedBy(fields.routingMode, null)}
+              className={inputClasses}
+            >
               <option value="scope-based">scope-based (--@scope:registry=URL)</option>
               <option value="shared-acl">shared-acl (--registry=URL)</option>
             </select>
+          </Field>
+        </Card>
+
+        <Card title="Public registry" description="Where packages anyone may install are published, and where third-party packages are pulled from.">
+          <div className="space-y-4">
+            <InputAt id="public.registryUrl" meta={fields.publicRegistryUrl} label="Registry URL" type="url" placeholder="https://registry.example.com/" />
+            {tokens('public', settings.public)}
           </div>
-        </fieldset>
-        <fieldset>
-          <legend>Public destination</legend>
-          <div className="form-grid">
-            <DestinationFields prefix="public" destination={settings.public} />
-          </div>
-        </fieldset>
-        <fieldset>
-          <legend>
-            <label>
-              <input type="checkbox" name="private.enabled" checked={privateEnabled} onChange={(e) => setPrivateEnabled(e.target.checked)} /> Private destination
-            </label>
-          </legend>
-          {privateEnabled ? (
-            <div className="form-grid">
-              <label htmlFor="private.id">Destination id</label>
-              <input id="private.id" name="private.id" defaultValue={settings.private?.id ?? 'private'} pattern="[a-z0-9][a-z0-9-]*" />
-              <DestinationFields prefix="private" destination={settings.private} />
-            </div>
-          ) : null}
-        </fieldset>
-        <button type="submit" disabled={busy}>
-          {busy ? 'Saving…' : 'Save registry settings'}
-        </button>
+        </Card>
+
+        <Card title="Private registry" description="Where the instance's own packages are published until they are promoted.">
+          <Checkbox name={fields.privateEnabled.name} label="Use a private destination" checked={privateEnabled} onChange={(event) => setPrivateEnabled(event.target.checked)} />
+          <fieldset disabled={hydrated && !privateEnabled} className={privateEnabled ? 'mt-4 min-w-0 space-y-4' : 'mt-4 min-w-0 space-y-4 js:hidden'}>
+            <InputAt id="private.id" meta={fields.privateId} label="Destination id" className="sm:max-w-xs" help="Lower-case letters, digits and hyphens; not “public”." />
+            <InputAt id="private.registryUrl" meta={fields.privateRegistryUrl} label="Registry URL" type="url" placeholder="https://registry.example.com/" />
+            {tokens('private', settings.private)}
+          </fieldset>
+        </Card>
+
+        <FormErrors id={form.errorId} errors={form.errors} fix={fixFrom(result, 'registries')} />
+        <Button type="submit" busy={busy}>
+          Save registry settings
+        </Button>
       </Form>
     </>
   );

@@ -1,11 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
-import { serverCaller } from '~/trpc/handler.server.ts';
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import type { ReactNode } from 'react';
+import { Badge, Button, ButtonLink, Card, Checkbox, ConfirmButton, Facts, Failure, Notice, PageHeader, stateTone } from '~/components/ui/index.ts';
 import { readAdminForm } from '~/auth/form.server.ts';
+import { serverCaller } from '~/trpc/handler.server.ts';
 import { formAction } from '~/ui/action-result.server.ts';
-import { Failure } from '~/ui/Failure.tsx';
 import { Diff, JobSteps, ShownFiles } from '~/ui/JobSteps.tsx';
 import { useRevalidateWhile } from '~/ui/use-revalidate-while.ts';
+import { When } from '~/ui/When.tsx';
 
 export const meta: MetaFunction = () => [{ title: 'Import progress' }];
 
@@ -21,8 +23,11 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     const form = await readAdminForm(request, context.services);
     const caller = await serverCaller(request, context.services);
     const id = params.id ?? '';
-    if (form.get('intent') === 'discard') await caller.imports.discard({ id });
-    else await caller.imports.confirm({ id, acknowledgeLicense: form.get('acknowledgeLicense') === 'yes' });
+    if (form.get('intent') === 'discard') {
+      await caller.imports.discard({ id });
+      return { notice: 'Discarded: nothing was installed.' };
+    }
+    await caller.imports.confirm({ id, acknowledgeLicense: form.get('acknowledgeLicense') === 'yes' });
     return { done: true };
   });
 }
@@ -30,85 +35,90 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 export default function ImportProgress() {
   const { job } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
+  const busy = useNavigation().formData?.get('intent') === 'confirm';
   useRevalidateWhile(job.state === 'running');
   const staged = job.staged;
   const isUpdate = job.targetExtensionId !== null;
+  const facts: [string, ReactNode][] = [['Source', <strong>{job.source}</strong>]];
+  if (job.url) facts.push(['From', <code className="[overflow-wrap:anywhere]">{job.url}</code>]);
+  if (job.ref) facts.push(['Ref', <code>{job.ref}</code>]);
+  if (job.folder) facts.push(['Folder', <code>{job.folder}</code>]);
+  facts.push(
+    ['Updates', job.updatePolicy],
+    ['Started', <When at={job.createdAt} />],
+    [
+      'State',
+      <Badge tone={stateTone(job.state)}>
+        <span data-testid="job-state">{job.state}</span>
+      </Badge>,
+    ],
+  );
   return (
     <>
-      <h1 data-job-id={job.id}>
-        {isUpdate ? 'Updating' : 'Importing'} {staged?.packageName ?? job.url ?? 'a chat draft'}
-      </h1>
-      <p>
-        Source: <strong>{job.source}</strong>
-        {job.url ? (
+      <PageHeader
+        eyebrow={<Link to="/administration/marketplace/import">Import</Link>}
+        title={`${isUpdate ? 'Updating' : 'Importing'} ${staged?.packageName ?? job.url ?? 'a chat draft'}`}
+        headingProps={{ 'data-job-id': job.id }}
+        actions={
           <>
-            {' '}
-            · <code>{job.url}</code>
+            <ButtonLink to="/administration/marketplace/import">Import another</ButtonLink>
+            <ButtonLink to="/administration/marketplace" variant="ghost">
+              Marketplace
+            </ButtonLink>
           </>
-        ) : null}
-        {job.ref ? <> · ref <code>{job.ref}</code></> : null}
-        {job.folder ? <> · folder <code>{job.folder}</code></> : null} · Updates: <strong>{job.updatePolicy}</strong> · State: <strong data-testid="job-state">{job.state}</strong>
-      </p>
-      <JobSteps steps={job.steps} />
-      {job.error ? (
-        <Failure failure={{ error: job.error.message, details: Array.isArray(job.error.details) ? (job.error.details as { path: string; reason: string }[]) : null }} />
+        }
+      />
+      {result && 'notice' in result ? <Notice tone="success">{result.notice}</Notice> : null}
+      {job.state === 'succeeded' && job.extensionId ? (
+        <Notice tone="success">
+          Installed {staged?.packageName}@{staged?.version}. <Link to={`/administration/extensions/${job.extensionId}`}>Open the extension</Link>
+        </Notice>
       ) : null}
+      {job.error ? <Failure failure={{ error: job.error.message, code: job.error.code, details: Array.isArray(job.error.details) ? (job.error.details as { path: string; reason: string }[]) : null }} /> : null}
       <Failure failure={result && 'error' in result ? result : null} />
 
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
+        <section aria-label="Progress" className="min-w-0">
+          <JobSteps steps={job.steps} />
+        </section>
+        <Card title="Import">
+          <Facts items={facts} />
+        </Card>
+      </div>
+
       {job.state === 'awaiting-confirmation' && staged ? (
-        <Form method="post" aria-label="Confirm the import">
+        <Form method="post" aria-label="Confirm the import" className="mt-6 space-y-6">
           {isUpdate ? (
-            <section aria-label="Update">
-              <h2>
-                Update {staged.previousVersion} → {staged.version}
-              </h2>
-              {staged.diff ? <Diff text={staged.diff} /> : <p className="hint">The package files are unchanged.</p>}
-            </section>
+            <Card title={`Update ${staged.previousVersion ?? ''} → ${staged.version}`}>{staged.diff ? <Diff text={staged.diff} /> : <p className="text-sm text-muted">The package files are unchanged.</p>}</Card>
           ) : null}
           {!staged.license.permissive ? (
-            <section aria-label="License">
-              <h2>License</h2>
-              <p>
-                <strong>{staged.license.summary}</strong>
-              </p>
+            <Card title="License" description={<strong className="text-ink">{staged.license.summary}</strong>}>
               {staged.license.text ? (
-                <pre className="file" aria-label="License text">
+                <pre tabIndex={0} role="region" aria-label="License text" className="mb-4 max-h-96 overflow-auto rounded-md border border-line bg-canvas p-3 font-mono text-xs leading-relaxed whitespace-pre-wrap">
                   {staged.license.text}
                 </pre>
               ) : (
-                <p className="hint">The package has no license text. Without a license you may have no right to use it.</p>
+                <p className="mb-4 text-sm text-muted">The package has no license text. Without a license you may have no right to use it.</p>
               )}
-              <label>
-                <input type="checkbox" name="acknowledgeLicense" value="yes" required /> I have read the license terms of {staged.packageName} and accept them for this
-                instance
-              </label>
-            </section>
+              <Checkbox name="acknowledgeLicense" value="yes" required className="items-start" label={`I have read the license terms of ${staged.packageName} and accept them for this instance`} />
+            </Card>
           ) : null}
-          <div className="row-actions">
-            <button type="submit" name="intent" value="confirm">
+          <div className="flex flex-wrap gap-2">
+            <Button type="submit" name="intent" value="confirm" busy={busy}>
               {isUpdate ? 'Confirm update' : 'Acknowledge and install'}
-            </button>
-            <button type="submit" name="intent" value="discard" className="secondary" formNoValidate>
+            </Button>
+            <ConfirmButton name="intent" value="discard" variant="danger" formNoValidate title="Discard this import?" description="The staged package is dropped and nothing is installed. Import it again to start over." confirmLabel="Discard">
               Discard
-            </button>
+            </ConfirmButton>
           </div>
         </Form>
       ) : null}
 
-      {job.state === 'succeeded' && job.extensionId ? (
-        <p className="notice" role="status">
-          Installed {staged?.packageName}@{staged?.version}. <Link to={`/administration/extensions/${job.extensionId}`}>Open the extension</Link>
-        </p>
-      ) : null}
       {staged ? (
-        <section aria-label="Package files">
-          <h2>Package files</h2>
+        <Card title="Package files" className="mt-6">
           <ShownFiles files={staged.files} />
-        </section>
+        </Card>
       ) : null}
-      <p>
-        <Link to="/administration/marketplace/import">Import another</Link> · <Link to="/administration/marketplace">Marketplace</Link>
-      </p>
     </>
   );
 }

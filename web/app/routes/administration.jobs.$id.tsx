@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { Form, Link, useLoaderData } from '@remix-run/react';
+import { Form, useLoaderData } from '@remix-run/react';
+import { Badge, ButtonLink, Card, Facts, Failure, Notice, PageHeader, stateTone, type Finding } from '~/components/ui/index.ts';
 import { serverCaller } from '~/trpc/handler.server.ts';
 import { JobSteps } from '~/ui/JobSteps.tsx';
 import { PromoteButton } from '~/ui/PromoteButton.tsx';
@@ -14,6 +15,13 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   return { job };
 }
 
+/** A job error's details, when they are findings (a path and a reason each). */
+function findingsOf(details: unknown): Finding[] | null {
+  if (!Array.isArray(details)) return null;
+  const findings = details.filter((d): d is Finding => typeof (d as Finding | null)?.path === 'string' && typeof (d as Finding).reason === 'string');
+  return findings.length ? findings : null;
+}
+
 export default function JobProgress() {
   const { job } = useLoaderData<typeof loader>();
   // The job runs in the background and records each step in MongoDB; follow it until it ends.
@@ -21,31 +29,47 @@ export default function JobProgress() {
 
   return (
     <>
-      <h1 data-job-id={job.id}>
-        {job.operation === 'publish' ? 'Publishing' : 'Promoting'} {job.packageName}
-      </h1>
-      <p>
-        Destination: <strong>{job.destination}</strong> · State: <strong data-testid="job-state">{job.state}</strong>
-      </p>
+      <PageHeader
+        title={`${job.operation === 'publish' ? 'Publishing' : 'Promoting'} ${job.packageName}`}
+        headingProps={{ 'data-job-id': job.id }}
+        actions={
+          <>
+            <ButtonLink to="/administration/marketplace" size="sm">
+              Marketplace
+            </ButtonLink>
+            <ButtonLink to="/administration/agents" size="sm">
+              Agents
+            </ButtonLink>
+          </>
+        }
+      />
+      <Facts
+        className="mb-4"
+        items={[
+          ['Destination', job.destination],
+          [
+            'State',
+            <Badge key="state" tone={stateTone(job.state)}>
+              <span data-testid="job-state">{job.state}</span>
+            </Badge>,
+          ],
+          ...(job.result ? ([['Version', job.result.version]] as [string, string][]) : []),
+        ]}
+      />
       <JobSteps steps={job.steps} />
-      {job.error ? (
-        <div className="error" role="alert">
-          <p>{job.error.message}</p>
-        </div>
-      ) : null}
+      {job.error ? <Failure failure={{ error: job.error.message, code: job.error.code, details: findingsOf(job.error.details) }} /> : null}
       {job.state === 'succeeded' && job.result ? (
-        <p className="notice" role="status">
-          Published {job.packageName}@{job.result.version} to {job.result.registryUrl}
-        </p>
+        <Notice tone="success">
+          Published {job.packageName}@{job.result.version} to <span className="[overflow-wrap:anywhere]">{job.result.registryUrl}</span>
+        </Notice>
       ) : null}
       {job.state === 'succeeded' && job.operation === 'publish' && job.destination === 'private' ? (
-        <Form method="post" action="/administration/marketplace" className="row-actions">
-          <PromoteButton extensionId={job.extensionId} packageName={job.packageName} />
-        </Form>
+        <Card title="Make it public" description="Publishes this version to the public registry too. Promotion is one-way: a public package cannot be made private again.">
+          <Form method="post" action="/administration/marketplace">
+            <PromoteButton extensionId={job.extensionId} packageName={job.packageName} size="md" />
+          </Form>
+        </Card>
       ) : null}
-      <p>
-        <Link to="/administration/marketplace">Marketplace</Link> · <Link to="/administration/agents">Agents</Link>
-      </p>
     </>
   );
 }

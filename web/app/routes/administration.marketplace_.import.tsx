@@ -1,14 +1,19 @@
+import { getFormProps, getInputProps } from '@conform-to/react';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
-import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from '@remix-run/react';
 import { IMPORT_LIMITS } from '@service/core/archive';
 import { DomainError } from '@service/core/errors';
 import { EMPTY_DRAFT, type DraftFields } from '@service/core/imports';
+import { useMemo } from 'react';
+import { Badge, Button, ButtonLink, Card, DataTable, Failure, Field, FindingList, inputClasses, Notice, PageHeader, SelectField, stateTone, Tabs, TextareaField, TextField } from '~/components/ui/index.ts';
+import { chatForm, githubImportForm, zipImportForm } from '~/forms/imports.ts';
+import { FormErrors, fixFrom, replyFor, useSchemaForm } from '~/forms/index.ts';
+import { submitForm } from '~/forms/submission.server.ts';
 import { serverCaller } from '~/trpc/handler.server.ts';
 import { formAction } from '~/ui/action-result.server.ts';
-import { Failure, FindingList } from '~/ui/Failure.tsx';
-import { readUploadForm, zipUpload } from '~/ui/upload-form.server.ts';
 import { ShownFiles } from '~/ui/JobSteps.tsx';
+import { readUploadForm, zipUpload } from '~/ui/upload-form.server.ts';
 import { When } from '~/ui/When.tsx';
 
 export const meta: MetaFunction = () => [{ title: 'Import an extension' }];
@@ -20,172 +25,221 @@ interface ChatState {
   findings: { path: string; reason: string }[];
 }
 
+const TABS = ['github', 'zip', 'chat'] as const;
+type Tab = (typeof TABS)[number];
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const caller = await serverCaller(request, context.services);
   return { jobs: await caller.imports.jobs(), limits: IMPORT_LIMITS, emptyDraft: EMPTY_DRAFT, llm: context.services.llm.name, scope: context.services.config.identity.vendorScope };
 }
 
-const parseJson = <T,>(value: FormDataEntryValue | null, fallback: T): T => {
+const parseJson = <T,>(value: string | undefined, fallback: T): T => {
   try {
-    return typeof value === 'string' && value ? (JSON.parse(value) as T) : fallback;
+    return value ? (JSON.parse(value) as T) : fallback;
   } catch {
     return fallback;
   }
 };
 
 export async function action({ request, context }: ActionFunctionArgs) {
+  // A refusal before any form is read (an upload over the limit) is shown above the tabs.
   return formAction(async () => {
     const form = await readUploadForm(request, context.services);
     const caller = await serverCaller(request, context.services);
-    const intent = form.get('intent');
+    const intent = String(form.get('intent') ?? '');
     if (intent === 'github') {
-      const { jobId } = await caller.imports.fromGithub({
-        url: String(form.get('url') ?? ''),
-        ref: String(form.get('ref') ?? '') || undefined,
-        folder: String(form.get('folder') ?? '') || undefined,
-        updatePolicy: form.get('updatePolicy') === 'auto' ? 'auto' : 'manual',
+      return submitForm('github', form, githubImportForm, async (value) => {
+        const { jobId } = await caller.imports.fromGithub({ url: value.url, ref: value.ref || undefined, folder: value.folder || undefined, updatePolicy: value.updatePolicy });
+        return redirect(`/administration/imports/${jobId}`);
       });
-      return redirect(`/administration/imports/${jobId}`);
     }
     if (intent === 'zip') {
-      const zip = await zipUpload(form);
-      if (!zip) throw new DomainError('VALIDATION_FAILED', 'choose a .zip file to upload', { details: [{ path: 'file', reason: 'required' }] });
-      const { jobId } = await caller.imports.fromZip(zip);
-      return redirect(`/administration/imports/${jobId}`);
+      return submitForm('zip', form, zipImportForm(IMPORT_LIMITS.maxArchiveBytes), async () => {
+        const zip = await zipUpload(form);
+        if (!zip) throw new DomainError('VALIDATION_FAILED', 'Choose a .zip file.');
+        const { jobId } = await caller.imports.fromZip(zip);
+        return redirect(`/administration/imports/${jobId}`);
+      });
     }
-    const fields = parseJson<DraftFields>(form.get('fields'), EMPTY_DRAFT);
-    if (intent === 'chat-install') {
-      const { jobId } = await caller.imports.fromChat({ fields });
-      return redirect(`/administration/imports/${jobId}`);
-    }
-    const message = String(form.get('message') ?? '').trim();
-    if (!message) throw new DomainError('VALIDATION_FAILED', 'write what the agent should do', { details: [{ path: 'message', reason: 'required' }] });
-    const messages = [...parseJson<ChatState['messages']>(form.get('messages'), []), { role: 'user' as const, content: message }];
-    const turn = await caller.imports.chatTurn({ fields, messages });
-    const chat: ChatState = { fields: turn.fields, messages: [...messages, { role: 'assistant', content: turn.reply || '(no reply)' }], files: turn.files, findings: turn.findings };
-    return { chat };
+    return submitForm('chat', form, chatForm, async (value) => {
+      const fields = parseJson<DraftFields>(value.fields, EMPTY_DRAFT);
+      if (value.intent === 'chat-install') {
+        const { jobId } = await caller.imports.fromChat({ fields });
+        return redirect(`/administration/imports/${jobId}`);
+      }
+      const messages = [...parseJson<ChatState['messages']>(value.messages, []), { role: 'user' as const, content: value.message }];
+      const turn = await caller.imports.chatTurn({ fields, messages });
+      const chat: ChatState = { fields: turn.fields, messages: [...messages, { role: 'assistant', content: turn.reply || '(no reply)' }], files: turn.files, findings: turn.findings };
+      return { chat };
+    });
   });
+}
+
+function GithubImport() {
+  const result = useActionData<typeof action>();
+  const busy = useNavigation().formData?.get('intent') === 'github';
+  const [form, fields] = useSchemaForm(githubImportForm, { id: 'github', lastResult: replyFor(result, 'github'), defaultValue: { updatePolicy: 'manual' } });
+  return (
+    <Card title="Import from GitHub" description="A public repository, or a folder in it, holding one package. Updates compare the ref again later.">
+      <Form method="post" {...getFormProps(form)} className="space-y-4">
+        <TextField meta={fields.url} type="url" label="Repository URL" placeholder="https://github.com/owner/repo" />
+        <div className="grid gap-4 sm:grid-cols-2">
+          <TextField meta={fields.ref} label="Branch, tag or commit" placeholder="default branch" />
+          <TextField meta={fields.folder} label="Folder" placeholder="repository root" />
+        </div>
+        <SelectField
+          meta={fields.updatePolicy}
+          label="Updates"
+          className="sm:max-w-md"
+          options={[
+            { value: 'manual', label: 'manual: I press Update' },
+            { value: 'auto', label: 'auto: follow the ref in the background' },
+          ]}
+        />
+        <FormErrors id={form.errorId} errors={form.errors} fix={fixFrom(result, 'github')} />
+        <Button type="submit" name="intent" value="github" busy={busy}>
+          Import from GitHub
+        </Button>
+      </Form>
+    </Card>
+  );
+}
+
+function ZipImport({ limits }: { limits: typeof IMPORT_LIMITS }) {
+  const result = useActionData<typeof action>();
+  const busy = useNavigation().formData?.get('intent') === 'zip';
+  const schema = useMemo(() => zipImportForm(limits.maxArchiveBytes), [limits.maxArchiveBytes]);
+  const [form, fields] = useSchemaForm(schema, { id: 'zip', lastResult: replyFor(result, 'zip') });
+  const { key, ...fileProps } = getInputProps(fields.file, { type: 'file', ariaAttributes: false });
+  const mib = (bytes: number) => Math.round(bytes / 1024 / 1024);
+  return (
+    <Card title="Import a zip file" description="A zip of one package folder, as downloaded from a repository or packed by hand.">
+      <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="space-y-4">
+        <Field
+          id={fields.file.id}
+          label="Zip file"
+          errors={fields.file.errors}
+          errorId={fields.file.errorId}
+          helpId={fields.file.descriptionId}
+          help={`At most ${mib(limits.maxArchiveBytes)} MiB, ${limits.maxEntries} entries and ${mib(limits.maxUnpackedBytes)} MiB unpacked; no links.`}
+        >
+          <input
+            key={key}
+            {...fileProps}
+            maxLength={undefined}
+            accept=".zip,application/zip"
+            aria-invalid={fields.file.errors?.length ? true : undefined}
+            aria-describedby={[fields.file.descriptionId, fields.file.errors?.length ? fields.file.errorId : null].filter(Boolean).join(' ')}
+            className={`${inputClasses} cursor-pointer file:mr-3 file:rounded file:border-0 file:bg-accent-soft file:px-2 file:py-1 file:text-accent-strong`}
+          />
+        </Field>
+        <FormErrors id={form.errorId} errors={form.errors} fix={fixFrom(result, 'zip')} />
+        <Button type="submit" name="intent" value="zip" busy={busy}>
+          Upload and import
+        </Button>
+      </Form>
+    </Card>
+  );
+}
+
+function ChatImport({ chat, emptyDraft, llm }: { chat: ChatState | null; emptyDraft: DraftFields; llm: string }) {
+  const result = useActionData<typeof action>();
+  const intent = useNavigation().formData?.get('intent');
+  const [form, fields] = useSchemaForm(chatForm, { id: 'chat', lastResult: replyFor(result, 'chat') });
+  return (
+    <div className="space-y-6">
+      <Card title="Draft with the assistant" description={`Describe the agent; the assistant (${llm}) drafts its package.json and flow.json. Nothing is saved until you install it.`}>
+        {chat ? (
+          <ol role="log" aria-label="Conversation" tabIndex={0} className="mb-4 max-h-[28rem] space-y-2 overflow-y-auto">
+            {chat.messages.map((m, i) => (
+              <li key={i} data-role={m.role} className={m.role === 'user' ? 'ml-6 rounded-md bg-accent-soft px-3 py-2 text-sm break-words whitespace-pre-wrap sm:ml-16' : 'mr-6 rounded-md border border-line bg-canvas px-3 py-2 text-sm break-words whitespace-pre-wrap sm:mr-16'}>
+                <strong>{m.role === 'user' ? 'You' : 'Assistant'}:</strong> {m.content}
+              </li>
+            ))}
+          </ol>
+        ) : null}
+        <Form method="post" {...getFormProps(form)} className="space-y-4">
+          <input type="hidden" name="fields" value={JSON.stringify(chat?.fields ?? emptyDraft)} />
+          <input type="hidden" name="messages" value={JSON.stringify(chat?.messages ?? [])} />
+          {/* A new textarea after each turn: the message just sent is in the conversation above. */}
+          <TextareaField key={chat?.messages.length ?? 0} meta={fields.message} label="Message" rows={4} placeholder='An agent that writes FAQ entries. set slug to "faq-writer"' />
+          <FormErrors id={form.errorId} errors={form.errors} fix={fixFrom(result, 'chat')} />
+          <div className="flex flex-wrap gap-2">
+            <Button type="submit" name="intent" value="chat-turn" busy={intent === 'chat-turn'}>
+              Send
+            </Button>
+            {chat && chat.findings.length === 0 ? (
+              <Button type="submit" name="intent" value="chat-install" variant="secondary" busy={intent === 'chat-install'}>
+                Review and install
+              </Button>
+            ) : null}
+          </div>
+        </Form>
+      </Card>
+      {chat ? (
+        <Card title="Drafted package">
+          {chat.findings.length ? (
+            <Notice tone="warning" role="status">
+              Not ready yet:
+              <FindingList findings={chat.findings} />
+            </Notice>
+          ) : (
+            <Notice tone="success">The draft passes review.</Notice>
+          )}
+          <ShownFiles files={chat.files} />
+        </Card>
+      ) : null}
+    </div>
+  );
 }
 
 export default function ImportPage() {
   const { jobs, limits, emptyDraft, llm, scope } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
-  const navigation = useNavigation();
+  const [params] = useSearchParams();
   const chat: ChatState | null = result && 'chat' in result ? result.chat : null;
-  const busy = navigation.state !== 'idle';
+  // The tab of the form the last action answered, else the one the address names (?from=zip).
+  const answered = result && 'form' in result ? result.form : chat ? 'chat' : null;
+  const asked = params.get('from');
+  const tab: Tab = TABS.find((t) => t === answered) ?? TABS.find((t) => t === asked) ?? 'github';
   return (
     <>
-      <h1>Import an extension</h1>
-      <p className="hint">
-        Imported packages are compiled and reviewed like packages authored here: they must be named in {scope}. A license other than MIT, Apache-2.0, BSD-2-Clause,
-        BSD-3-Clause or ISC (or none) must be acknowledged before install. <Link to="/administration/marketplace">Back to the marketplace</Link>
-      </p>
+      <PageHeader
+        title="Import an extension"
+        description={
+          <>
+            Imported packages are compiled and reviewed like packages authored here: they must be named in <code>{scope}</code>. A license other than MIT, Apache-2.0, BSD-2-Clause, BSD-3-Clause or ISC (or none) must be acknowledged before install.
+          </>
+        }
+        actions={<ButtonLink to="/administration/marketplace">Back to the marketplace</ButtonLink>}
+      />
       <Failure failure={result && 'error' in result ? result : null} />
-
-      <fieldset>
-        <legend>From GitHub</legend>
-        <Form method="post" className="form-grid" aria-label="Import from GitHub">
-          <label htmlFor="url">Repository URL</label>
-          <input id="url" name="url" type="url" required placeholder="https://github.com/owner/repo" />
-          <label htmlFor="ref">Branch, tag or commit</label>
-          <input id="ref" name="ref" placeholder="default branch" />
-          <label htmlFor="folder">Folder</label>
-          <input id="folder" name="folder" placeholder="repository root" />
-          <label htmlFor="updatePolicy">Updates</label>
-          <select id="updatePolicy" name="updatePolicy" defaultValue="manual">
-            <option value="manual">manual: I press Update</option>
-            <option value="auto">auto: follow the ref in the background</option>
-          </select>
-          <span />
-          <button type="submit" name="intent" value="github" disabled={busy}>
-            Import from GitHub
-          </button>
-        </Form>
-      </fieldset>
-
-      <fieldset>
-        <legend>From a zip file</legend>
-        <Form method="post" encType="multipart/form-data" className="form-grid" aria-label="Import from a zip file">
-          <label htmlFor="file">Zip file</label>
-          <input id="file" name="file" type="file" accept=".zip,application/zip" required />
-          <span />
-          <span className="hint">
-            At most {Math.round(limits.maxArchiveBytes / 1024 / 1024)} MiB, {limits.maxEntries} entries and {Math.round(limits.maxUnpackedBytes / 1024 / 1024)} MiB unpacked; no links.
-          </span>
-          <span />
-          <button type="submit" name="intent" value="zip" disabled={busy}>
-            Upload and import
-          </button>
-        </Form>
-      </fieldset>
-
-      <fieldset>
-        <legend>From a chat</legend>
-        <p className="hint">Describe the agent; the assistant ({llm}) drafts its package.json and flow.json. Nothing is saved until you install it.</p>
-        {chat ? (
-          <ul className="chat-log" role="log" aria-label="Conversation">
-            {chat.messages.map((m, i) => (
-              <li key={i} data-role={m.role}>
-                <strong>{m.role === 'user' ? 'You' : 'Assistant'}:</strong> {m.content}
-              </li>
-            ))}
-          </ul>
-        ) : null}
-        <Form method="post" aria-label="Chat">
-          <input type="hidden" name="fields" value={JSON.stringify(chat?.fields ?? emptyDraft)} />
-          <input type="hidden" name="messages" value={JSON.stringify(chat?.messages ?? [])} />
-          <label htmlFor="message">Message</label>
-          <textarea id="message" name="message" rows={4} placeholder='An agent that writes FAQ entries. set slug to "faq-writer"' />
-          <div className="row-actions">
-            <button type="submit" name="intent" value="chat-turn" disabled={busy}>
-              Send
-            </button>
-            {chat && chat.findings.length === 0 ? (
-              <button type="submit" name="intent" value="chat-install" className="secondary" disabled={busy}>
-                Review and install
-              </button>
-            ) : null}
-          </div>
-        </Form>
-        {chat ? (
-          <section aria-label="Drafted package">
-            <h3>Drafted files</h3>
-            <ShownFiles files={chat.files} />
-            {chat.findings.length ? (
-              <div className="hint" role="status">
-                Not ready yet:
-                <FindingList findings={chat.findings} />
-              </div>
-            ) : (
-              <p className="notice" role="status">
-                The draft passes review.
-              </p>
-            )}
-          </section>
-        ) : null}
-      </fieldset>
-
-      <h2>Recent imports</h2>
-      {jobs.length ? (
-        <table aria-label="Recent imports">
-          <tbody>
-            {jobs.map((job) => (
-              <tr key={job.id}>
-                <td>
-                  <Link to={`/administration/imports/${job.id}`}>{job.staged?.packageName ?? job.url ?? 'chat draft'}</Link>
-                </td>
-                <td>{job.source}</td>
-                <td>{job.state}</td>
-                <td>
-                  <When at={job.createdAt} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : (
-        <p className="hint">No imports yet.</p>
-      )}
+      <Tabs
+        label="Ways to import"
+        defaultValue={tab}
+        tabs={[
+          { value: 'github', label: 'From GitHub', content: <GithubImport /> },
+          { value: 'zip', label: 'From a zip file', content: <ZipImport limits={limits} /> },
+          { value: 'chat', label: 'From a chat', content: <ChatImport chat={chat} emptyDraft={emptyDraft} llm={llm} /> },
+        ]}
+      />
+      <h2 className="mb-3">Recent imports</h2>
+      <DataTable label="Recent imports" columns={['Package', 'Source', 'State', 'Started']} isEmpty={jobs.length === 0} empty="No imports yet.">
+        {jobs.map((job) => (
+          <tr key={job.id}>
+            <td>
+              <Link to={`/administration/imports/${job.id}`}>{job.staged?.packageName ?? job.url ?? 'chat draft'}</Link>
+            </td>
+            <td>{job.source}</td>
+            <td>
+              <Badge tone={stateTone(job.state)}>{job.state}</Badge>
+            </td>
+            <td>
+              <When at={job.createdAt} />
+            </td>
+          </tr>
+        ))}
+      </DataTable>
     </>
   );
 }

@@ -1,3 +1,6 @@
+import { Badge } from '~/components/ui/index.ts';
+
+/** Where a package is published: public (everyone on the public registry) or private. */
 export function VisibilityBadge({ visibility }: { visibility: 'public' | 'private' }) {
-  return <span className={`badge badge-${visibility}`}>{visibility}</span>;
+  return <Badge tone={visibility === 'public' ? 'info' : 'neutral'}>{visibility}</Badge>;
 }

@@ -2,6 +2,7 @@ import { A2A_PERMISSIONS } from '@service/core/db';
 import { DomainError } from '@service/core/errors';
 import { DEFAULT_AGENT_SETTING } from '@service/core/settings';
 import { z } from 'zod';
+import { peerBaseUrl, peerClientId, peerClientSecret, peerId, peerName, peerProtocol } from '../../forms/a2a.ts';
 import { adminProcedure, router } from '../init.server.ts';
 
 const grants = z.object({
@@ -36,7 +37,7 @@ export const a2aRouter = router({
   peers: router({
     list: adminProcedure.query(({ ctx }) => ctx.services.peers.list()),
     register: adminProcedure
-      .input(z.object({ id: z.string().max(63), name: z.string().min(1).max(100), baseUrl: z.string().max(500), clientId: z.string().min(1).max(100), clientSecret: z.string().min(1).max(500), protocol: z.enum(['auto', '0.3']).optional() }))
+      .input(z.object({ id: peerId, name: peerName, baseUrl: peerBaseUrl, clientId: peerClientId, clientSecret: peerClientSecret, protocol: peerProtocol.optional() }))
       .mutation(({ ctx, input }) => ctx.services.peers.register(ctx.actor, input)),
     card: adminProcedure.input(z.object({ id: z.string().max(63) })).query(({ ctx, input }) => ctx.services.a2aClient.card(input.id)),
   }),

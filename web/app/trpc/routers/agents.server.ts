@@ -2,6 +2,7 @@ import { listExamples, loadExample } from '@service/core/agents';
 import { PUBLISH_STEPS } from '@service/core/registry';
 import { DomainError } from '@service/core/errors';
 import { z } from 'zod';
+import { exampleName, extensionId, publishDestination, versionBump } from '../../forms/agents.ts';
 import { adminProcedure, router } from '../init.server.ts';
 
 const objectId = z.string().regex(/^[a-f0-9]{24}$/, 'not an id');
@@ -11,7 +12,7 @@ export const agentsRouter = router({
 
   /** agent_source_compile on one of the shipped example packages, moved into this instance's scope. */
   createFromExample: adminProcedure
-    .input(z.object({ example: z.string().regex(/^[a-z0-9-]+$/) }))
+    .input(z.object({ example: exampleName }))
     .mutation(({ ctx, input }) => {
       if (!listExamples().includes(input.example)) throw new DomainError('NOT_FOUND', `No example package named ${input.example}`);
       return ctx.services.registry.compile(ctx.actor, loadExample(input.example, ctx.services.config.identity.vendorScope));
@@ -23,11 +24,11 @@ export const agentsRouter = router({
     .mutation(({ ctx, input }) => ctx.services.registry.compile(ctx.actor, { manifest: input.manifest, flow: input.flow })),
 
   /** agent_source_review: findings with a path and a reason each. */
-  review: adminProcedure.input(z.object({ id: objectId })).mutation(({ ctx, input }) => ctx.services.registry.review(ctx.actor, { extensionId: input.id })),
+  review: adminProcedure.input(z.object({ id: extensionId })).mutation(({ ctx, input }) => ctx.services.registry.review(ctx.actor, { extensionId: input.id })),
 
   /** agent_source_publish, started as a job whose steps the UI follows. */
   publish: adminProcedure
-    .input(z.object({ id: objectId, destination: z.enum(['public', 'private']).default('private'), bump: z.enum(['patch', 'minor', 'major']).default('patch') }))
+    .input(z.object({ id: extensionId, destination: publishDestination.default('private'), bump: versionBump.default('patch') }))
     .mutation(async ({ ctx, input }) => {
       const { jobId } = await ctx.services.registry.startPublish(ctx.actor, input.id, { destination: input.destination, bump: input.bump });
       return { jobId };

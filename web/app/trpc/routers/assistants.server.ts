@@ -1,8 +1,10 @@
 import { z } from 'zod';
+import { allowedOrigin, historyTurns } from '../../forms/assistants.ts';
+import { instanceId } from '../../forms/connectors.ts';
 import { adminProcedure, router } from '../init.server.ts';
 
 const connector = z.enum(['cms_a', 'cms_b']);
-const target = z.object({ connector, instanceId: z.string().max(63) });
+const target = z.object({ connector, instanceId });
 
 export const assistantsRouter = router({
   /** Widget settings of every instance of a connector; the key only as "set" and its prefix. */
@@ -14,6 +16,6 @@ export const assistantsRouter = router({
   rotateKey: adminProcedure.input(target).mutation(({ ctx, input }) => ctx.services.widgetKeys.rotate(ctx.actor, input.connector, input.instanceId)),
   revokeKey: adminProcedure.input(target).mutation(({ ctx, input }) => ctx.services.widgetKeys.revoke(ctx.actor, input.connector, input.instanceId)),
   configure: adminProcedure
-    .input(target.extend({ allowedOrigins: z.array(z.string().max(300)).max(50), historyTurns: z.number().int() }))
+    .input(target.extend({ allowedOrigins: z.array(allowedOrigin).max(50), historyTurns }))
     .mutation(({ ctx, input }) => ctx.services.widgetKeys.configure(ctx.actor, input.connector, input.instanceId, input)),
 });

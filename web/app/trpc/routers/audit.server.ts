@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { auditActionFilter, auditActorFilter, auditCursor } from '../../forms/audit.ts';
 import { adminProcedure, router } from '../init.server.ts';
 
 export const auditRouter = router({
@@ -7,9 +8,9 @@ export const auditRouter = router({
       z
         .object({
           limit: z.number().int().min(1).max(200).default(50),
-          cursor: z.string().max(200).nullish(),
-          actor: z.string().trim().max(320).optional(),
-          action: z.string().trim().max(100).optional(),
+          cursor: auditCursor.nullish(),
+          actor: auditActorFilter.optional(),
+          action: auditActionFilter.optional(),
           from: z.coerce.date().optional(),
           to: z.coerce.date().optional(),
         })

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { credential, instanceId, instanceName, siteUrl, webhookSecret } from '../../forms/connectors.ts';
 import { adminProcedure, router } from '../init.server.ts';
 
 const connector = z.enum(['cms_a', 'cms_b']);
@@ -7,11 +8,11 @@ export const connectorsRouter = router({
   instances: adminProcedure.input(z.object({ connector })).query(({ ctx, input }) => ctx.services.connectorInstances.list(input.connector)),
   /** Credentials are write-only: empty keeps the stored one. */
   save: adminProcedure
-    .input(z.object({ connector, id: z.string().max(63), name: z.string().min(1).max(100), siteUrl: z.string().max(500), username: z.string().max(200).nullish(), credential: z.string().max(1_000).optional(), webhookSecret: z.string().max(500).optional() }))
+    .input(z.object({ connector, id: instanceId, name: instanceName, siteUrl, username: z.string().max(200).nullish(), credential, webhookSecret }))
     .mutation(({ ctx, input }) => {
       const { credential, webhookSecret, ...rest } = input;
       return ctx.services.connectorInstances.put(ctx.actor, { ...rest, ...(credential ? { credential } : {}), ...(webhookSecret ? { webhookSecret } : {}) });
     }),
   /** "Test connection": the connector's own `<cms>_status` primitive, through the same gate. */
-  test: adminProcedure.input(z.object({ connector, id: z.string().max(63) })).mutation(({ ctx, input }) => ctx.services.primitives.call(ctx.actor, `${input.connector}_status`, { instanceId: input.id })),
+  test: adminProcedure.input(z.object({ connector, id: instanceId })).mutation(({ ctx, input }) => ctx.services.primitives.call(ctx.actor, `${input.connector}_status`, { instanceId: input.id })),
 });

@@ -1,10 +1,10 @@
 import { DRAFT_FIELDS, type DraftFields } from '@service/core/imports';
 import { IMPORT_LIMITS } from '@service/core/archive';
 import { z } from 'zod';
+import { chatMessage, gitRef, repositoryFolder, repositoryUrl, updatePolicy } from '../../forms/imports.ts';
 import { adminProcedure, router } from '../init.server.ts';
 
 const objectId = z.string().regex(/^[a-f0-9]{24}$/, 'not an id');
-const updatePolicy = z.enum(['manual', 'auto']);
 const draftFields = z.object(Object.fromEntries(DRAFT_FIELDS.map((f) => [f, z.string().max(20_000)])) as Record<keyof DraftFields, z.ZodString>);
 /** A zip as base64: at most the archive limit once decoded. */
 const zipUpload = z.object({
@@ -18,14 +18,14 @@ export const importsRouter = router({
   job: adminProcedure.input(z.object({ id: objectId })).query(({ ctx, input }) => ctx.services.imports.jobs.get(input.id)),
 
   fromGithub: adminProcedure
-    .input(z.object({ url: z.string().min(1).max(500), ref: z.string().max(200).optional(), folder: z.string().max(300).optional(), updatePolicy }))
+    .input(z.object({ url: repositoryUrl, ref: gitRef, folder: repositoryFolder, updatePolicy }))
     .mutation(async ({ ctx, input }) => ({ jobId: (await ctx.services.imports.startGithub(ctx.actor, input)).jobId })),
 
   fromZip: adminProcedure.input(zipUpload).mutation(async ({ ctx, input }) => ({ jobId: (await ctx.services.imports.startZip(ctx.actor, decode(input))).jobId })),
 
   /** One turn of the chat that drafts a package; nothing is saved. */
   chatTurn: adminProcedure
-    .input(z.object({ fields: draftFields, messages: z.array(z.object({ role: z.enum(['user', 'assistant']), content: z.string().min(1).max(20_000) })).min(1).max(50) }))
+    .input(z.object({ fields: draftFields, messages: z.array(z.object({ role: z.enum(['user', 'assistant']), content: chatMessage })).min(1).max(50) }))
     .mutation(({ ctx, input }) => ctx.services.imports.chatTurn(ctx.actor, input)),
 
   fromChat: adminProcedure.input(z.object({ fields: draftFields })).mutation(async ({ ctx, input }) => ({ jobId: (await ctx.services.imports.startChat(ctx.actor, input)).jobId })),

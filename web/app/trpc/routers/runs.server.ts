@@ -2,6 +2,7 @@ import { assertAgentAccess, createActorNames } from '@service/core/auth';
 import { DomainError } from '@service/core/errors';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import { runAgent, runPeerId, runText } from '../../forms/start-run.ts';
 import { adminProcedure, router } from '../init.server.ts';
 
 const runId = z.string().min(1).max(200);
@@ -25,7 +26,7 @@ export const runsRouter = router({
 
   /** Starts a local agent, or a remote one through a registered peer; answers the local run id at once. */
   start: adminProcedure
-    .input(z.object({ agent: z.string().min(1).max(200), text: z.string().min(1).max(20_000), peerId: z.string().max(63).optional() }))
+    .input(z.object({ agent: runAgent, text: runText, peerId: runPeerId }))
     .mutation(async ({ ctx, input }) => {
       if (input.peerId) {
         const { run, done } = await ctx.services.remote.start(ctx.actor, { peerId: input.peerId, skillId: input.agent, text: input.text });

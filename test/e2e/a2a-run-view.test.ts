@@ -54,7 +54,6 @@ describe('A2A screens across two instances', () => {
     expect(await pageB.getByLabel('Agent', { exact: true }).inputValue()).toBe('@globex/summarizer');
 
     const page = await browser.newPage();
-    page.on('dialog', (dialog) => void dialog.accept());
     await signIn(page, a.url, 'ops@acme.test');
     await page.getByRole('navigation', { name: 'Administration' }).getByRole('link', { name: 'Remote peers' }).click();
     await page.getByLabel('Peer id').fill('globex');
@@ -69,10 +68,23 @@ describe('A2A screens across two instances', () => {
     await page.getByLabel('Instance').selectOption('globex');
     await page.getByLabel('Agent (skill id)').fill('@globex/editorial-review');
     await page.getByLabel('Input').fill('A draft about two instances. It needs a teaser.');
+    // The run view follows the live run by its event stream, not by re-reading the run's data.
+    const runDataReads: string[] = [];
+    const streams: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (!/^\/administration\/runs\/[0-9a-f-]{36}/.test(url.pathname)) return;
+      if (url.pathname.endsWith('/events')) streams.push(url.search);
+      else if (request.method() === 'GET') runDataReads.push(url.pathname);
+    });
     await page.getByRole('button', { name: 'Start' }).click();
     await page.waitForURL(/\/administration\/runs\/[0-9a-f-]{36}$/);
     await expect.poll(() => page.getByTestId('run-state').textContent(), { timeout: 20_000 }).toBe('input-required');
     expect(await page.getByRole('list', { name: 'Events' }).textContent()).toContain('INTERRUPT');
+    expect(streams.length).toBeGreaterThanOrEqual(1);
+    for (const search of streams) expect(search).toMatch(/^\?after=\d+$/);
+    // The page's load, and one read when the stream says the run settled; polling every 400 ms would read it again and again.
+    expect(runDataReads.length).toBeLessThanOrEqual(2);
 
     const form = page.getByRole('form', { name: 'Approve the summary' });
     // What is being approved: the summary B's first step wrote, carried in the remote INTERRUPT.
@@ -82,7 +94,8 @@ describe('A2A screens across two instances', () => {
     const answered = page.waitForResponse((response) => response.request().method() === 'POST' && response.url().includes('/administration/runs/'));
     await form.getByRole('button', { name: 'Answer and continue' }).click();
     expect((await answered).status()).toBe(200);
-    await expect.poll(async () => { await page.reload(); return page.getByTestId('run-state').textContent(); }, { timeout: 20_000 }).toBe('completed');
+    await expect.poll(() => page.getByTestId('run-state').textContent(), { timeout: 20_000 }).toBe('completed');
+    expect(await page.getByRole('list', { name: 'Events' }).textContent()).toMatch(/completed/);
     await page.screenshot({ path: path.join(artifactsDir, 'run-view.png'), fullPage: true });
     expect(await dbB.db.models.Run.countDocuments({ state: 'completed', agent: '@globex/editorial-review' })).toBe(1);
 

@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data } from '@remix-run/node';
-import { useActionData, useLoaderData, useNavigation, useRevalidator } from '@remix-run/react';
-import { useEffect } from 'react';
-import { serverCaller } from '~/trpc/handler.server.ts';
+import { Link, useActionData, useLoaderData, useNavigation, useRevalidator } from '@remix-run/react';
+import { useEffect, useState } from 'react';
 import { readAdminForm } from '~/auth/form.server.ts';
+import { Badge, Card, Failure, Facts, Notice, PageHeader, stateTone } from '~/components/ui/index.ts';
+import { serverCaller } from '~/trpc/handler.server.ts';
 import { formAction } from '~/ui/action-result.server.ts';
-import { Failure } from '~/ui/Failure.tsx';
 import { HitlForm } from '~/ui/HitlForm.tsx';
 import { valuesFrom } from '~/ui/hitl-form.ts';
 
@@ -28,6 +28,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 }
 
 type Loaded = Awaited<ReturnType<typeof loader>>;
+type Stored = Loaded['events'][number];
 
 /** The open INTERRUPT: a local run's progress, or (bridged remote runs) the last input-required event. */
 type PendingInterrupt = { screenId: string; title: string; schema: Record<string, unknown>; context?: Record<string, string> };
@@ -39,7 +40,7 @@ function pendingInterrupt(run: Loaded['run'], events?: Loaded['events']): Pendin
   return last?.metadata?.interrupt ?? null;
 }
 
-function describe(event: Loaded['events'][number]['event']): string {
+function describe(event: Stored['event']): string {
   if (event.kind === 'task') return `task ${event.status.state}`;
   if (event.kind === 'status-update') {
     const text = event.status.message?.parts.flatMap((p) => (p.kind === 'text' ? [p.text] : [])).join(' ');
@@ -49,36 +50,75 @@ function describe(event: Loaded['events'][number]['event']): string {
   return 'message';
 }
 
-export default function RunView() {
-  const { run, events, remote } = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>();
+const stateOf = (event: Stored['event']) => (event.kind === 'task' || event.kind === 'status-update' ? event.status.state : null);
+
+/** States after which nothing is appended until someone acts: the stream is not opened for them. */
+const SETTLED = ['completed', 'failed', 'canceled', 'rejected', 'input-required'];
+
+/**
+ * Follows the run's event stream (routes/administration.runs.$id.events.ts) from the last event
+ * the page has: each new event arrives once, and the page's data is read again only when the
+ * run settles (finished, or waiting for an answer).
+ */
+function useLiveEvents(runId: string, loaded: Stored[], loadedState: string): { events: Stored[]; state: string } {
   const revalidator = useRevalidator();
-  const busy = useNavigation().state === 'submitting';
-  const live = !['completed', 'failed', 'canceled', 'rejected', 'input-required'].includes(run.state);
-  // Events are appended to the run's log as they happen; follow it until the run settles.
+  const lastLoaded = loaded.at(-1)?.seq ?? 0;
+  const [streamed, setStreamed] = useState<Stored[]>([]);
   useEffect(() => {
-    if (!live) return;
-    const timer = setInterval(() => revalidator.state === 'idle' && revalidator.revalidate(), 400);
-    return () => clearInterval(timer);
-  }, [live, revalidator]);
-  const interrupt = pendingInterrupt(run, events);
+    setStreamed([]);
+    if (SETTLED.includes(loadedState)) return;
+    const source = new EventSource(`/administration/runs/${encodeURIComponent(runId)}/events?after=${lastLoaded}`);
+    source.onmessage = (message) => {
+      const stored = JSON.parse(message.data as string) as Stored;
+      setStreamed((current) => (current.some((e) => e.seq === stored.seq) ? current : [...current, stored]));
+    };
+    source.addEventListener('settled', () => {
+      source.close();
+      revalidator.revalidate();
+    });
+    return () => source.close();
+    // revalidator is a new object on every render; the stream depends only on where the page stands.
+  }, [runId, lastLoaded, loadedState]);
+  const events = [...loaded, ...streamed.filter((e) => e.seq > lastLoaded)];
+  const latest = [...events].reverse().map((e) => stateOf(e.event)).find(Boolean);
+  return { events, state: streamed.length && latest ? latest : loadedState };
+}
+
+export default function RunView() {
+  const { run, events: loaded, remote } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const busy = useNavigation().state === 'submitting';
+  const { events, state } = useLiveEvents(run.id, loaded, run.state);
+  const interrupt = pendingInterrupt(run, loaded);
   return (
     <>
-      <h1>
-        Run of {run.agent} {remote ? '(remote)' : ''}
-      </h1>
-      <p>
-        State: <strong data-testid="run-state">{run.state}</strong> · task <code>{run.id}</code>
-      </p>
+      <PageHeader eyebrow={<Link to="/administration/runs">Runs</Link>} title={`Run of ${run.agent}${remote ? ' (remote)' : ''}`} />
+      <Card className="mb-6">
+        <Facts
+          items={[
+            [
+              'State',
+              <Badge key="state" tone={stateTone(state)}>
+                <span data-testid="run-state">{state}</span>
+              </Badge>,
+            ],
+            ['Task', <code key="task">{run.id}</code>],
+          ]}
+        />
+      </Card>
       <Failure failure={result && 'error' in result ? result : null} />
+      {result && 'answered' in result && !interrupt ? <Notice tone="success">Answer sent: the run continues.</Notice> : null}
       {interrupt ? <HitlForm screenId={interrupt.screenId} title={interrupt.title} schema={interrupt.schema} context={interrupt.context} busy={busy} /> : null}
-      <ol className="steps" aria-label="Events">
-        {events.map(({ seq, event }) => (
-          <li key={seq} data-seq={seq}>
-            #{seq} {describe(event)}
-          </li>
-        ))}
-      </ol>
+      <Card title="Events">
+        <ol aria-label="Events" className="space-y-1 text-sm">
+          {events.map(({ seq, event }) => (
+            <li key={seq} data-seq={seq} className="rounded border-l-4 border-line bg-canvas px-3 py-1.5 break-words">
+              <span className="mr-2 text-muted">#{seq}</span>
+              {describe(event)}
+            </li>
+          ))}
+        </ol>
+      </Card>
     </>
   );
 }

@@ -1,21 +1,21 @@
 import { Form } from '@remix-run/react';
+import { Button, Card, Checkbox, Field, inputClasses } from '~/components/ui/index.ts';
 import { fieldsOf } from './hitl-form.ts';
 
-/** Renders a HITL screen's JSON Schema as a form a local human can answer. */
+/** Renders a HITL screen's JSON Schema as a form a local human can answer, with what the answer is about above it. */
 export function HitlForm({ screenId, title, schema, context, busy }: { screenId: string; title: string; schema: Record<string, unknown>; context?: Record<string, string>; busy: boolean }) {
   const shown = Object.entries(context ?? {});
   return (
-    <Form method="post" aria-label={title}>
-      <fieldset>
-        <legend>{title}</legend>
+    <Card title={title} className="mb-6 border-warning/40">
+      <Form method="post" aria-label={title} className="space-y-4">
         {shown.length ? (
-          <section aria-label="What you are answering about">
+          <section aria-label="What you are answering about" className="space-y-3">
             {shown.map(([stepId, text]) => (
               <div key={stepId}>
-                <p className="hint">
+                <p className="mb-1 text-xs text-muted">
                   Output of step <code>{stepId}</code>
                 </p>
-                <pre className="file" data-testid={`context-${stepId}`}>
+                <pre className="max-h-96 overflow-auto rounded-md border border-line bg-canvas p-3 text-sm whitespace-pre-wrap [overflow-wrap:anywhere]" data-testid={`context-${stepId}`}>
                   {text}
                 </pre>
               </div>
@@ -23,40 +23,39 @@ export function HitlForm({ screenId, title, schema, context, busy }: { screenId:
           </section>
         ) : null}
         <input type="hidden" name="screenId" value={screenId} />
-        <div className="form-grid">
+        <div className="grid gap-4 sm:grid-cols-2">
           {fieldsOf(schema).map((field) => (
             <FieldInput key={field.name} field={field} />
           ))}
         </div>
-        <button type="submit" disabled={busy}>
+        <Button type="submit" busy={busy}>
           {busy ? 'Sending…' : 'Answer and continue'}
-        </button>
-      </fieldset>
-    </Form>
+        </Button>
+      </Form>
+    </Card>
   );
 }
 
 function FieldInput({ field }: { field: ReturnType<typeof fieldsOf>[number] }) {
   const id = `field.${field.name}`;
-  const label = (
-    <label htmlFor={id}>
-      {field.title}
-      {field.required ? ' *' : ''}
-    </label>
+  const label = `${field.title}${field.required ? ' *' : ''}`;
+  if (field.type === 'boolean') return <Checkbox id={id} name={id} label={label} />;
+  const control = field.options ? (
+    <select id={id} name={id} required={field.required} className={inputClasses}>
+      {field.options.map((o) => (
+        <option key={o}>{o}</option>
+      ))}
+    </select>
+  ) : field.type !== 'string' ? (
+    <input id={id} name={id} type="number" step={field.type === 'integer' ? 1 : 'any'} required={field.required} className={inputClasses} />
+  ) : field.multiline ? (
+    <textarea id={id} name={id} rows={3} required={field.required} maxLength={field.maxLength} className={inputClasses} />
+  ) : (
+    <input id={id} name={id} required={field.required} maxLength={field.maxLength} className={inputClasses} />
   );
-  if (field.type === 'boolean') return (<>{label}<input id={id} name={id} type="checkbox" /></>);
-  if (field.options) {
-    return (
-      <>
-        {label}
-        <select id={id} name={id} required={field.required}>
-          {field.options.map((o) => (
-            <option key={o}>{o}</option>
-          ))}
-        </select>
-      </>
-    );
-  }
-  if (field.type !== 'string') return (<>{label}<input id={id} name={id} type="number" step={field.type === 'integer' ? 1 : 'any'} required={field.required} /></>);
-  return field.multiline ? (<>{label}<textarea id={id} name={id} rows={3} required={field.required} /></>) : (<>{label}<input id={id} name={id} required={field.required} /></>);
+  return (
+    <Field id={id} label={label} className={field.multiline ? 'sm:col-span-2' : undefined}>
+      {control}
+    </Field>
+  );
 }

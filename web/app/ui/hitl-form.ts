@@ -6,6 +6,8 @@ export interface ScreenField {
   required: boolean;
   options?: string[];
   multiline: boolean;
+  /** The schema's `maxLength` of a string, as the input's limit. */
+  maxLength?: number;
 }
 
 export function fieldsOf(schema: Record<string, unknown>): ScreenField[] {
@@ -20,6 +22,7 @@ export function fieldsOf(schema: Record<string, unknown>): ScreenField[] {
       required: required.has(name),
       ...(Array.isArray(property.enum) ? { options: property.enum.map(String) } : {}),
       multiline: type === 'string' && (typeof property.maxLength !== 'number' || property.maxLength > 200),
+      ...(type === 'string' && typeof property.maxLength === 'number' ? { maxLength: property.maxLength } : {}),
     };
   });
 }

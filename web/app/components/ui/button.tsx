@@ -14,8 +14,9 @@ const VARIANTS: Record<ButtonVariant, string> = {
 };
 
 const SIZES: Record<ButtonSize, string> = {
-  sm: 'h-8 px-3 text-sm',
-  md: 'h-10 px-4 text-sm',
+  // A minimum, not a fixed height: a long label wraps inside the button instead of spilling out.
+  sm: 'min-h-8 px-3 py-1 text-sm',
+  md: 'min-h-10 px-4 py-2 text-sm',
 };
 
 /** The classes of a button, for elements that must look like one (a Link, a label). */

@@ -1,9 +1,9 @@
-import { getFormProps, getInputProps } from '@conform-to/react';
+import { getFormProps } from '@conform-to/react';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { z } from 'zod';
 import { readAdminForm } from '~/auth/form.server.ts';
-import { Button, Card, ConfirmButton, Facts, Field, inputClasses, Notice, PageHeader, TextField, useToast } from '~/components/ui/index.ts';
+import { Button, Card, ConfirmButton, Facts, Notice, PageHeader, TextField, useToast } from '~/components/ui/index.ts';
 import { widgetKeyForm, widgetSettingsForm } from '~/forms/assistants.ts';
 import { FormErrors, fixFrom, replyFor, useSchemaForm } from '~/forms/index.ts';
 import { submitForm } from '~/forms/submission.server.ts';
@@ -68,20 +68,12 @@ function WidgetSettingsForm({ instanceId, widget }: { instanceId: string; widget
     lastResult: replyFor(result, id),
     defaultValue: { allowedOrigins: widget.allowedOrigins.filter((o) => o !== widget.siteOrigin).join(' '), historyTurns: String(widget.historyTurns) },
   });
-  const turns = fields.historyTurns;
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-4">
       <input type="hidden" name="instanceId" value={instanceId} />
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField meta={fields.allowedOrigins} label="Extra allowed origins" placeholder="https://preview.example.com" help="Origins besides the site’s own that may embed the widget, separated by spaces or commas." />
-        <Field id={turns.id} label="History cap (turns)" help="How many earlier turns of a conversation go to the LLM." helpId={turns.descriptionId} errors={turns.errors} errorId={turns.errorId}>
-          <input
-            {...getInputProps(turns, { type: 'number', ariaAttributes: false })}
-            aria-invalid={turns.errors?.length ? true : undefined}
-            aria-describedby={[turns.descriptionId, turns.errors?.length ? turns.errorId : null].filter(Boolean).join(' ')}
-            className={inputClasses}
-          />
-        </Field>
+        <TextField meta={fields.historyTurns} type="number" label="History cap (turns)" help="How many earlier turns of a conversation go to the LLM." />
       </div>
       <FormErrors id={form.errorId} errors={form.errors} fix={fixFrom(result, id)} />
       <Button type="submit" name="intent" value="configure" busy={busy}>

@@ -1,10 +1,10 @@
-import { getFormProps, getInputProps, getSelectProps } from '@conform-to/react';
+import { getFormProps } from '@conform-to/react';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import type { DestinationSummary } from '@service/core/registry';
-import { useEffect, useState, type ComponentProps, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useEffect, useState } from 'react';
 import { readAdminForm } from '~/auth/form.server.ts';
-import { Button, Card, Checkbox, Field, inputClasses, Notice, PageHeader, type TextField } from '~/components/ui/index.ts';
+import { Button, Card, Checkbox, Notice, PageHeader, SelectField, TextField, type FieldMeta } from '~/components/ui/index.ts';
 import { FormErrors, fixFrom, replyFor, useSchemaForm } from '~/forms/index.ts';
 import { registriesForm, registrySettings, TOKEN_FIELDS } from '~/forms/registries.ts';
 import { submitForm } from '~/forms/submission.server.ts';
@@ -31,27 +31,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   );
 }
 
-type Meta = ComponentProps<typeof TextField>['meta'];
-
-function describedBy(meta: Meta, help: ReactNode) {
-  return [help ? meta.descriptionId : null, meta.errors?.length ? meta.errorId : null].filter(Boolean).join(' ') || undefined;
-}
-
-/** A text field whose control keeps the id this page has always given it (`public.registryUrl`), which scripts and tests address. */
-function InputAt({ id, meta, label, help, type = 'text', className, ...props }: { id: string; meta: Meta; label: string; help?: ReactNode; type?: 'text' | 'url' | 'password'; className?: string } & Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'name' | 'type' | 'className'>) {
-  const { key, ...inputProps } = getInputProps(meta, { type, ariaAttributes: false });
-  return (
-    <Field id={id} label={label} help={help} errors={meta.errors} errorId={meta.errorId} helpId={meta.descriptionId} className={className}>
-      <input key={key} {...inputProps} id={id} aria-invalid={meta.errors?.length ? true : undefined} aria-describedby={describedBy(meta, help)} className={inputClasses} {...props} />
-    </Field>
-  );
-}
+type Meta = FieldMeta;
 
 /** A token is write-only: the field never shows the stored one; empty keeps it, a value replaces it, "clear" removes it. */
 function TokenField({ id, label, meta, clear, isSet }: { id: string; label: string; meta: Meta; clear: Meta; isSet: boolean }) {
   return (
     <div className="min-w-0">
-      <InputAt
+      <TextField
         id={id}
         meta={meta}
         label={label}
@@ -85,7 +71,6 @@ export default function Registries() {
   // nor checked); without JavaScript they always show and the server ignores them while unticked.
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
-  const routingMode = getSelectProps(fields.routingMode, { ariaAttributes: false });
   const tokens = (prefix: 'public' | 'private', destination: DestinationSummary | null) => {
     const f = prefix === 'public' ? { publish: fields.publicPublishToken, clearPublish: fields.publicClearPublishToken, read: fields.publicReadToken, clearRead: fields.publicClearReadToken } : { publish: fields.privatePublishToken, clearPublish: fields.privateClearPublishToken, read: fields.privateReadToken, clearRead: fields.privateClearReadToken };
     return (
@@ -109,24 +94,21 @@ export default function Registries() {
       {result && 'saved' in result ? <Notice tone="success">Registry settings saved.</Notice> : null}
       <Form method="post" {...getFormProps(form)} className="space-y-6">
         <Card title="Routing" description="scope-based: the instance's own scope goes to the private registry, everything else to the public one. shared-acl: one registry for both, its access rules decide.">
-          <Field id="routingMode" label="Routing mode" errors={fields.routingMode.errors} errorId={fields.routingMode.errorId} className="sm:max-w-md">
-            <select
-              {...routingMode}
-              key={routingMode.key}
-              id="routingMode"
-              aria-invalid={fields.routingMode.errors?.length ? true : undefined}
-              aria-describedby={describedBy(fields.routingMode, null)}
-              className={inputClasses}
-            >
-              <option value="scope-based">scope-based (--@scope:registry=URL)</option>
-              <option value="shared-acl">shared-acl (--registry=URL)</option>
-            </select>
-          </Field>
+          <SelectField
+            id="routingMode"
+            meta={fields.routingMode}
+            label="Routing mode"
+            className="sm:max-w-md"
+            options={[
+              { value: 'scope-based', label: 'scope-based (--@scope:registry=URL)' },
+              { value: 'shared-acl', label: 'shared-acl (--registry=URL)' },
+            ]}
+          />
         </Card>
 
         <Card title="Public registry" description="Where packages anyone may install are published, and where third-party packages are pulled from.">
           <div className="space-y-4">
-            <InputAt id="public.registryUrl" meta={fields.publicRegistryUrl} label="Registry URL" type="url" placeholder="https://registry.example.com/" />
+            <TextField id="public.registryUrl" meta={fields.publicRegistryUrl} label="Registry URL" type="url" placeholder="https://registry.example.com/" />
             {tokens('public', settings.public)}
           </div>
         </Card>
@@ -134,8 +116,8 @@ export default function Registries() {
         <Card title="Private registry" description="Where the instance's own packages are published until they are promoted.">
           <Checkbox name={fields.privateEnabled.name} label="Use a private destination" checked={privateEnabled} onChange={(event) => setPrivateEnabled(event.target.checked)} />
           <fieldset disabled={hydrated && !privateEnabled} className={privateEnabled ? 'mt-4 min-w-0 space-y-4' : 'mt-4 min-w-0 space-y-4 js:hidden'}>
-            <InputAt id="private.id" meta={fields.privateId} label="Destination id" className="sm:max-w-xs" help="Lower-case letters, digits and hyphens; not “public”." />
-            <InputAt id="private.registryUrl" meta={fields.privateRegistryUrl} label="Registry URL" type="url" placeholder="https://registry.example.com/" />
+            <TextField id="private.id" meta={fields.privateId} label="Destination id" className="sm:max-w-xs" help="Lower-case letters, digits and hyphens; not “public”." />
+            <TextField id="private.registryUrl" meta={fields.privateRegistryUrl} label="Registry URL" type="url" placeholder="https://registry.example.com/" />
             {tokens('private', settings.private)}
           </fieldset>
         </Card>

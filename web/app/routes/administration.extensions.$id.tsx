@@ -1,10 +1,10 @@
-import { getFormProps, getInputProps } from '@conform-to/react';
+import { getFormProps } from '@conform-to/react';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { IMPORT_LIMITS } from '@service/core/archive';
 import { useMemo, type ReactNode } from 'react';
-import { Badge, Button, Card, DataTable, Facts, Failure, Field, inputClasses, Notice, PageHeader, SelectField, stateTone } from '~/components/ui/index.ts';
+import { Badge, Button, Card, DataTable, Facts, Failure, FileField, Notice, PageHeader, SelectField, stateTone } from '~/components/ui/index.ts';
 import { updatePolicyForm, zipUpdateForm } from '~/forms/imports.ts';
 import { FormErrors, fixFrom, replyFor, useSchemaForm } from '~/forms/index.ts';
 import { submitForm } from '~/forms/submission.server.ts';
@@ -75,20 +75,9 @@ function ZipUpdateForm({ maxZipBytes }: { maxZipBytes: number }) {
   const busy = useNavigation().formData?.get('intent') === 'update';
   const schema = useMemo(() => zipUpdateForm(maxZipBytes), [maxZipBytes]);
   const [form, fields] = useSchemaForm(schema, { id: 'zip-update', lastResult: replyFor(result, 'zip-update') });
-  const { key, ...fileProps } = getInputProps(fields.file, { type: 'file', ariaAttributes: false });
   return (
     <Form method="post" encType="multipart/form-data" {...getFormProps(form)} aria-label="Update from a zip file" className="flex flex-wrap items-end gap-3">
-      <Field id={fields.file.id} label="New zip file" errors={fields.file.errors} errorId={fields.file.errorId} className="w-full sm:w-96">
-        <input
-          key={key}
-          {...fileProps}
-          maxLength={undefined}
-          accept=".zip,application/zip"
-          aria-invalid={fields.file.errors?.length ? true : undefined}
-          aria-describedby={fields.file.errors?.length ? fields.file.errorId : undefined}
-          className={`${inputClasses} cursor-pointer file:mr-3 file:rounded file:border-0 file:bg-accent-soft file:px-2 file:py-1 file:text-accent-strong`}
-        />
-      </Field>
+      <FileField meta={fields.file} label="New zip file" accept=".zip,application/zip" className="w-full sm:w-96" />
       <Button type="submit" name="intent" value="update" busy={busy}>
         Update
       </Button>

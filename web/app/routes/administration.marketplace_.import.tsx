@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps } from '@conform-to/react';
+import { getFormProps } from '@conform-to/react';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from '@remix-run/react';
@@ -6,7 +6,7 @@ import { IMPORT_LIMITS } from '@service/core/archive';
 import { DomainError } from '@service/core/errors';
 import { EMPTY_DRAFT, type DraftFields } from '@service/core/imports';
 import { useMemo } from 'react';
-import { Badge, Button, ButtonLink, Card, DataTable, Failure, Field, FindingList, inputClasses, Notice, PageHeader, SelectField, stateTone, Tabs, TextareaField, TextField } from '~/components/ui/index.ts';
+import { Badge, Button, ButtonLink, Card, DataTable, Failure, FileField, FindingList, Notice, PageHeader, SelectField, stateTone, Tabs, TextareaField, TextField } from '~/components/ui/index.ts';
 import { chatForm, githubImportForm, zipImportForm } from '~/forms/imports.ts';
 import { FormErrors, fixFrom, replyFor, useSchemaForm } from '~/forms/index.ts';
 import { submitForm } from '~/forms/submission.server.ts';
@@ -110,29 +110,16 @@ function ZipImport({ limits }: { limits: typeof IMPORT_LIMITS }) {
   const busy = useNavigation().formData?.get('intent') === 'zip';
   const schema = useMemo(() => zipImportForm(limits.maxArchiveBytes), [limits.maxArchiveBytes]);
   const [form, fields] = useSchemaForm(schema, { id: 'zip', lastResult: replyFor(result, 'zip') });
-  const { key, ...fileProps } = getInputProps(fields.file, { type: 'file', ariaAttributes: false });
   const mib = (bytes: number) => Math.round(bytes / 1024 / 1024);
   return (
     <Card title="Import a zip file" description="A zip of one package folder, as downloaded from a repository or packed by hand.">
       <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="space-y-4">
-        <Field
-          id={fields.file.id}
+        <FileField
+          meta={fields.file}
           label="Zip file"
-          errors={fields.file.errors}
-          errorId={fields.file.errorId}
-          helpId={fields.file.descriptionId}
+          accept=".zip,application/zip"
           help={`At most ${mib(limits.maxArchiveBytes)} MiB, ${limits.maxEntries} entries and ${mib(limits.maxUnpackedBytes)} MiB unpacked; no links.`}
-        >
-          <input
-            key={key}
-            {...fileProps}
-            maxLength={undefined}
-            accept=".zip,application/zip"
-            aria-invalid={fields.file.errors?.length ? true : undefined}
-            aria-describedby={[fields.file.descriptionId, fields.file.errors?.length ? fields.file.errorId : null].filter(Boolean).join(' ')}
-            className={`${inputClasses} cursor-pointer file:mr-3 file:rounded file:border-0 file:bg-accent-soft file:px-2 file:py-1 file:text-accent-strong`}
-          />
-        </Field>
+        />
         <FormErrors id={form.errorId} errors={form.errors} fix={fixFrom(result, 'zip')} />
         <Button type="submit" name="intent" value="zip" busy={busy}>
           Upload and import

@@ -30,19 +30,27 @@ export function Field({ id, label, help, errors, errorId, helpId, children, clas
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any form may hold the field
-type Meta = FieldMetadata<string | undefined | null, any, string[]>;
+export type FieldMeta = FieldMetadata<unknown, any, string[]>;
+type Meta = FieldMeta;
 
-/** `aria-describedby` only for what is shown: Conform points it at ids that may not be rendered. */
-function describedBy(meta: Meta, help: ReactNode) {
+/**
+ * The ARIA state of a control bound to a Conform field: invalid while it has errors, and
+ * described only by what is shown (Conform points at ids that may not be rendered).
+ */
+export function fieldAria(meta: Meta, help: ReactNode): { 'aria-invalid': true | undefined; 'aria-describedby': string | undefined } {
   const ids = [help ? meta.descriptionId : null, meta.errors?.length ? meta.errorId : null].filter(Boolean);
-  return ids.length ? ids.join(' ') : undefined;
+  return { 'aria-invalid': meta.errors?.length ? true : undefined, 'aria-describedby': ids.length ? ids.join(' ') : undefined };
 }
 
-/** A text input bound to a Conform field: `required`, `maxLength`, `pattern` come from the form's zod schema. */
-export function TextField({ meta, label, help, type = 'text', className, ...props }: { meta: Meta; label: ReactNode; help?: ReactNode; type?: 'text' | 'url' | 'email' | 'password' | 'search' | 'datetime-local'; className?: string } & Omit<InputHTMLAttributes<HTMLInputElement>, 'type' | 'name' | 'id'>) {
+/**
+ * A text input bound to a Conform field: `required`, `maxLength`, `pattern` come from the form's
+ * zod schema. `id` replaces Conform's generated one where a page's controls keep fixed ids.
+ */
+export function TextField({ meta, id, label, help, type = 'text', className, ...props }: { meta: Meta; id?: string; label: ReactNode; help?: ReactNode; type?: 'text' | 'url' | 'email' | 'password' | 'search' | 'number' | 'datetime-local'; className?: string } & Omit<InputHTMLAttributes<HTMLInputElement>, 'type' | 'name' | 'id'>) {
+  const { key, ...inputProps } = getInputProps(meta, { type, ariaAttributes: false });
   return (
-    <Field id={meta.id} label={label} help={help} errors={meta.errors} errorId={meta.errorId} helpId={meta.descriptionId} className={className}>
-      <input {...getInputProps(meta, { type, ariaAttributes: false })} aria-invalid={meta.errors?.length ? true : undefined} aria-describedby={describedBy(meta, help)} className={inputClasses} {...props} />
+    <Field id={id ?? meta.id} label={label} help={help} errors={meta.errors} errorId={meta.errorId} helpId={meta.descriptionId} className={className}>
+      <input key={key} {...inputProps} id={id ?? meta.id} {...fieldAria(meta, help)} className={inputClasses} {...props} />
     </Field>
   );
 }
@@ -50,21 +58,33 @@ export function TextField({ meta, label, help, type = 'text', className, ...prop
 export function TextareaField({ meta, label, help, className, ...props }: { meta: Meta; label: ReactNode; help?: ReactNode; className?: string } & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'name' | 'id'>) {
   return (
     <Field id={meta.id} label={label} help={help} errors={meta.errors} errorId={meta.errorId} helpId={meta.descriptionId} className={className}>
-      <textarea {...getTextareaProps(meta, { ariaAttributes: false })} aria-invalid={meta.errors?.length ? true : undefined} aria-describedby={describedBy(meta, help)} className={inputClasses} {...props} />
+      <textarea {...getTextareaProps(meta, { ariaAttributes: false })} {...fieldAria(meta, help)} className={inputClasses} {...props} />
     </Field>
   );
 }
 
-export function SelectField({ meta, label, help, options, className, ...props }: { meta: Meta; label: ReactNode; help?: ReactNode; options: { value: string; label: string }[]; className?: string } & Omit<SelectHTMLAttributes<HTMLSelectElement>, 'name' | 'id'>) {
+export function SelectField({ meta, id, label, help, options, className, ...props }: { meta: Meta; id?: string; label: ReactNode; help?: ReactNode; options: { value: string; label: string }[]; className?: string } & Omit<SelectHTMLAttributes<HTMLSelectElement>, 'name' | 'id'>) {
+  const { key, ...selectProps } = getSelectProps(meta, { ariaAttributes: false });
   return (
-    <Field id={meta.id} label={label} help={help} errors={meta.errors} errorId={meta.errorId} helpId={meta.descriptionId} className={className}>
-      <select {...getSelectProps(meta, { ariaAttributes: false })} aria-invalid={meta.errors?.length ? true : undefined} aria-describedby={describedBy(meta, help)} className={inputClasses} {...props}>
+    <Field id={id ?? meta.id} label={label} help={help} errors={meta.errors} errorId={meta.errorId} helpId={meta.descriptionId} className={className}>
+      <select key={key} {...selectProps} id={id ?? meta.id} {...fieldAria(meta, help)} className={inputClasses} {...props}>
         {options.map((option) => (
           <option key={option.value} value={option.value}>
             {option.label}
           </option>
         ))}
       </select>
+    </Field>
+  );
+}
+
+/** A file input bound to a Conform field (a zip upload); what it takes is the caller's `accept`. */
+export function FileField({ meta, label, help, accept, className }: { meta: Meta; label: ReactNode; help?: ReactNode; accept: string; className?: string }) {
+  // A file has no length: Conform's maxLength (from the schema's size cap) is not an input limit here.
+  const { key, maxLength: _maxLength, ...fileProps } = getInputProps(meta, { type: 'file', ariaAttributes: false });
+  return (
+    <Field id={meta.id} label={label} help={help} errors={meta.errors} errorId={meta.errorId} helpId={meta.descriptionId} className={className}>
+      <input key={key} {...fileProps} accept={accept} {...fieldAria(meta, help)} className={cn(inputClasses, 'cursor-pointer file:mr-3 file:rounded file:border-0 file:bg-accent-soft file:px-2 file:py-1 file:text-accent-strong')} />
     </Field>
   );
 }

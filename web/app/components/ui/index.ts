@@ -3,7 +3,7 @@ export { Button, ButtonLink, buttonClasses, type ButtonProps } from './button.ts
 export { Card, Facts } from './card.tsx';
 export { cn } from './cn.ts';
 export { ConfirmButton } from './confirm-dialog.tsx';
-export { Checkbox, Field, FieldGroup, inputClasses, SelectField, TextareaField, TextField } from './field.tsx';
+export { Checkbox, Field, FieldGroup, fieldAria, FileField, inputClasses, SelectField, TextareaField, TextField, type FieldMeta } from './field.tsx';
 export { Failure, FindingList, Notice, type Finding } from './notice.tsx';
 export { PageHeader } from './page-header.tsx';
 export { DataTable, Pager } from './table.tsx';

@@ -3,7 +3,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { z } from 'zod';
 import { readAdminForm } from '~/auth/form.server.ts';
-import { Badge, Button, Card, Checkbox, ConfirmButton, DataTable, Notice, PageHeader, SelectField, TextField, useToast } from '~/components/ui/index.ts';
+import { Badge, Button, Card, Checkbox, ConfirmButton, DataTable, Notice, PageHeader, SelectField, ShownOnce, TextField } from '~/components/ui/index.ts';
 import { clientActionForm, defaultAgentForm, registerClientForm } from '~/forms/a2a.ts';
 import { FormErrors, fixFrom, replyFor, useSchemaForm } from '~/forms/index.ts';
 import { submitForm } from '~/forms/submission.server.ts';
@@ -96,15 +96,6 @@ function RegisterClientCard() {
   );
 }
 
-function CopyButton({ value, what }: { value: string; what: string }) {
-  const toast = useToast();
-  return (
-    <Button variant="secondary" size="sm" onClick={() => void navigator.clipboard?.writeText(value).then(() => toast({ title: `${what} copied` }))}>
-      Copy
-    </Button>
-  );
-}
-
 export default function Clients() {
   const { a2aOn, clients, defaultAgent, tokenEndpoint } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
@@ -125,17 +116,9 @@ export default function Clients() {
         </Notice>
       )}
       {result && 'secret' in result && result.secret ? (
-        <Notice tone="success">
-          <p>
-            Client <code>{result.secret.clientId}</code> secret (shown once, copy it now):
-          </p>
-          <div className="mt-1 flex flex-wrap items-center gap-2">
-            <code data-testid="client-secret" className="rounded bg-panel px-2 py-1 break-all">
-              {result.secret.clientSecret}
-            </code>
-            <CopyButton value={result.secret.clientSecret} what="Secret" />
-          </div>
-        </Notice>
+        <ShownOnce value={result.secret.clientSecret} what="Secret" testId="client-secret">
+          Client <code>{result.secret.clientId}</code> secret (shown once, copy it now):
+        </ShownOnce>
       ) : null}
       {result && 'notice' in result ? <Notice tone="success">{result.notice}</Notice> : null}
       {clientReply?.error?.[''] ? <FormErrors id="client-errors" errors={clientReply.error['']} /> : null}

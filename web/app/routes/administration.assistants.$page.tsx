@@ -3,7 +3,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { z } from 'zod';
 import { readAdminForm } from '~/auth/form.server.ts';
-import { Button, Card, ConfirmButton, Facts, Notice, PageHeader, TextField, useToast } from '~/components/ui/index.ts';
+import { Button, Card, ConfirmButton, Facts, Notice, PageHeader, ShownOnce, TextField } from '~/components/ui/index.ts';
 import { widgetKeyForm, widgetSettingsForm } from '~/forms/assistants.ts';
 import { FormErrors, fixFrom, replyFor, useSchemaForm } from '~/forms/index.ts';
 import { submitForm } from '~/forms/submission.server.ts';
@@ -83,15 +83,6 @@ function WidgetSettingsForm({ instanceId, widget }: { instanceId: string; widget
   );
 }
 
-function CopyButton({ value, what }: { value: string; what: string }) {
-  const toast = useToast();
-  return (
-    <Button variant="secondary" size="sm" onClick={() => void navigator.clipboard?.writeText(value).then(() => toast({ title: `${what} copied` }))}>
-      Copy
-    </Button>
-  );
-}
-
 export default function AssistantPage() {
   const { page, connectorsPage, rows, llm } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
@@ -113,17 +104,9 @@ export default function AssistantPage() {
         </Notice>
       ) : null}
       {result && 'key' in result && result.key ? (
-        <Notice tone="success">
-          <p>
-            New widget key for <code>{result.key.instanceId}</code> (shown once, copy it now):
-          </p>
-          <div className="mt-1 flex flex-wrap items-center gap-2">
-            <code data-testid="widget-key" className="rounded bg-panel px-2 py-1 break-all">
-              {result.key.value}
-            </code>
-            <CopyButton value={result.key.value} what="Widget key" />
-          </div>
-        </Notice>
+        <ShownOnce value={result.key.value} what="Widget key" testId="widget-key">
+          New widget key for <code>{result.key.instanceId}</code> (shown once, copy it now):
+        </ShownOnce>
       ) : null}
       {result && 'notice' in result ? <Notice tone="success">{result.notice}</Notice> : null}
       <FormErrors id="widget-key-errors" errors={refused.length ? refused : undefined} fix={fixFrom(result, KEY_FORM)} />

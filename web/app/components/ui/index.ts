@@ -6,6 +6,7 @@ export { ConfirmButton } from './confirm-dialog.tsx';
 export { Checkbox, Field, FieldGroup, fieldAria, FileField, inputClasses, SelectField, TextareaField, TextField, type FieldMeta } from './field.tsx';
 export { Failure, FindingList, Notice, type Finding } from './notice.tsx';
 export { PageHeader } from './page-header.tsx';
+export { ShownOnce } from './shown-once.tsx';
 export { DataTable, Pager } from './table.tsx';
 export { Tabs } from './tabs.tsx';
 export { Toaster, useToast } from './toast.tsx';

@@ -1,5 +1,4 @@
-import { Link } from '@remix-run/react';
-import { Notice } from '~/components/ui/index.ts';
+import { FixLink, Notice } from '~/components/ui/index.ts';
 
 /** A form's own errors (not tied to one field), with a link to the page that fixes a configuration error. */
 export function FormErrors({ id, errors, fix }: { id: string; errors: string[] | undefined; fix?: { to: string; label: string } | null }) {
@@ -11,13 +10,7 @@ export function FormErrors({ id, errors, fix }: { id: string; errors: string[] |
           <p key={error}>{error}</p>
         ))}
       </div>
-      {fix ? (
-        <p className="mt-1">
-          <Link to={fix.to} className="font-semibold">
-            {fix.label} →
-          </Link>
-        </p>
-      ) : null}
+      <FixLink fix={fix} />
     </Notice>
   );
 }

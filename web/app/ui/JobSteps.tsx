@@ -1,6 +1,5 @@
-import { Link } from '@remix-run/react';
 import type { JobStep } from '@service/core/jobs';
-import { Badge, cn, stateTone } from '~/components/ui/index.ts';
+import { Badge, cn, FixLink, stateTone } from '~/components/ui/index.ts';
 import { fixFor } from '~/forms/fix-links.ts';
 
 const ICON: Record<JobStep['state'], { glyph: string; className: string }> = {
@@ -32,13 +31,7 @@ export function JobSteps({ steps }: { steps: JobStep[] }) {
                 <Badge tone={stateTone(step.state)}>{step.state}</Badge>
               </div>
               {step.detail ? <p className={cn('mt-1 text-sm break-words [overflow-wrap:anywhere]', step.state === 'failed' ? 'text-danger' : 'text-muted')}>{step.detail}</p> : null}
-              {fix ? (
-                <p className="mt-1 text-sm">
-                  <Link to={fix.to} className="font-semibold">
-                    {fix.label} →
-                  </Link>
-                </p>
-              ) : null}
+              <FixLink fix={fix} className="text-sm" />
             </div>
           </li>
         );

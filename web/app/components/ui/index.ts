@@ -4,7 +4,7 @@ export { Card, Facts } from './card.tsx';
 export { cn } from './cn.ts';
 export { ConfirmButton } from './confirm-dialog.tsx';
 export { Checkbox, Field, FieldGroup, fieldAria, FileField, inputClasses, SelectField, TextareaField, TextField, type FieldMeta } from './field.tsx';
-export { Failure, FindingList, Notice, type Finding } from './notice.tsx';
+export { Failure, FindingList, FixLink, Notice, type Finding } from './notice.tsx';
 export { PageHeader } from './page-header.tsx';
 export { ShownOnce } from './shown-once.tsx';
 export { DataTable, Pager } from './table.tsx';

@@ -41,14 +41,20 @@ export function Failure({ failure }: { failure: { error?: string; code?: string;
     <Notice tone="danger">
       <p>{failure.error}</p>
       {failure.details?.length ? <FindingList findings={failure.details} /> : null}
-      {fix ? (
-        <p className="mt-1">
-          <Link to={fix.to} className="font-semibold">
-            {fix.label} →
-          </Link>
-        </p>
-      ) : null}
+      <FixLink fix={fix} />
     </Notice>
+  );
+}
+
+/** The link to the page that fixes a configuration error (forms/fix-links.ts), if there is one. */
+export function FixLink({ fix, className }: { fix: { to: string; label: string } | null | undefined; className?: string }) {
+  if (!fix) return null;
+  return (
+    <p className={cn('mt-1', className)}>
+      <Link to={fix.to} className="font-semibold">
+        {fix.label} →
+      </Link>
+    </p>
   );
 }
 

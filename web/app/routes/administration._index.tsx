@@ -3,7 +3,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import type { ReactNode } from 'react';
 import { z } from 'zod';
 import { readAdminForm } from '~/auth/form.server.ts';
-import { Badge, Button, Card, Facts, Notice, PageHeader, cn } from '~/components/ui/index.ts';
+import { Badge, Button, Card, cn, DataTable, Facts, Notice, PageHeader } from '~/components/ui/index.ts';
 import { FormErrors, fixFrom, replyFor } from '~/forms/index.ts';
 import { publishExamplesForm, SWITCH_NAMES, SWITCHES, switchForm } from '~/forms/overview.ts';
 import { submitForm } from '~/forms/submission.server.ts';
@@ -179,48 +179,31 @@ export default function Overview() {
       <section id="switches" aria-labelledby="switches-title" className="mt-8 scroll-mt-16">
         <h2 id="switches-title">Switches</h2>
         <p className="mt-1 mb-3 text-sm text-muted">Changed here at runtime, no restart; the environment variables only give their first state.</p>
-        <div className="relative overflow-x-auto rounded-lg border border-line bg-panel">
-          <table aria-label="Switches" className="w-full border-collapse text-left text-sm">
-            <thead className="bg-canvas text-xs uppercase tracking-wide text-muted">
-              <tr>
-                <th scope="col" className="px-3 py-2 font-semibold">
-                  Switch
-                </th>
-                <th scope="col" className="px-3 py-2 font-semibold">
-                  State
-                </th>
-                <th scope="col" className="px-3 py-2 font-semibold">
-                  <span className="sr-only">Change</span>
-                </th>
+        <DataTable label="Switches" columns={['Switch', 'State', <span key="change" className="sr-only">Change</span>]} isEmpty={false} empty={null}>
+          {SWITCH_NAMES.map((name) => {
+            const on = info.flags[name];
+            return (
+              <tr key={name}>
+                <td className="min-w-48">
+                  <strong>{SWITCHES[name].label}</strong>
+                  <p className="mt-0.5 text-xs text-muted [overflow-wrap:anywhere]">{SWITCHES[name].what}</p>
+                </td>
+                <td data-testid={`switch-${name}`}>
+                  <Badge tone={on ? 'success' : 'neutral'}>{on ? 'on' : 'off'}</Badge>
+                </td>
+                <td>
+                  <Form method="post">
+                    <input type="hidden" name="flag" value={name} />
+                    <input type="hidden" name="enabled" value={on ? 'false' : 'true'} />
+                    <Button type="submit" name="intent" value="switch" size="sm" variant={on ? 'secondary' : 'primary'} busy={navigation.formData?.get('flag') === name}>
+                      {on ? `Turn ${SWITCHES[name].label} off` : `Turn ${SWITCHES[name].label} on`}
+                    </Button>
+                  </Form>
+                </td>
               </tr>
-            </thead>
-            <tbody className="divide-y divide-line">
-              {SWITCH_NAMES.map((name) => {
-                const on = info.flags[name];
-                return (
-                  <tr key={name}>
-                    <td className="min-w-48 px-3 py-2 align-top">
-                      <strong>{SWITCHES[name].label}</strong>
-                      <p className="mt-0.5 text-xs text-muted [overflow-wrap:anywhere]">{SWITCHES[name].what}</p>
-                    </td>
-                    <td className="px-3 py-2 align-top" data-testid={`switch-${name}`}>
-                      <Badge tone={on ? 'success' : 'neutral'}>{on ? 'on' : 'off'}</Badge>
-                    </td>
-                    <td className="px-3 py-2 align-top">
-                      <Form method="post">
-                        <input type="hidden" name="flag" value={name} />
-                        <input type="hidden" name="enabled" value={on ? 'false' : 'true'} />
-                        <Button type="submit" name="intent" value="switch" size="sm" variant={on ? 'secondary' : 'primary'} busy={navigation.formData?.get('flag') === name}>
-                          {on ? `Turn ${SWITCHES[name].label} off` : `Turn ${SWITCHES[name].label} on`}
-                        </Button>
-                      </Form>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+            );
+          })}
+        </DataTable>
       </section>
     </>
   );

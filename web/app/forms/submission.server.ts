@@ -1,9 +1,8 @@
 import type { Submission, SubmissionResult } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { data } from '@remix-run/node';
-import { TRPCError } from '@trpc/server';
-import { isDomainError } from '@service/core/errors';
 import type { z } from 'zod';
+import { refusalOf } from '~/ui/action-result.server.ts';
 import { fixFor } from './fix-links.ts';
 
 /** What a form action answers when a form is refused: which form, and Conform's reply for it. */
@@ -29,25 +28,17 @@ export async function submitForm<Schema extends z.ZodType, T>(formId: string, fo
     return await work(submission.value);
   } catch (error) {
     if (error instanceof Response) throw error;
-    const domain = error instanceof TRPCError && isDomainError(error.cause) ? error.cause : isDomainError(error) ? error : null;
-    if (!(error instanceof TRPCError) && !domain) throw error;
-    const status = domain ? domain.httpStatus : 400;
-    if (status >= 500 && domain?.code === 'INTERNAL') throw error;
-    const message = domain ? domain.toPublicJSON().message : plainTrpcMessage(error as TRPCError);
+    const refusal = refusalOf(error);
+    if (!refusal) throw error;
+    const { message } = refusal;
     const fieldErrors: Record<string, string[]> = {};
     const formErrors = [message];
     const fields = new Set(Object.keys(submission.payload));
-    for (const finding of Array.isArray(domain?.details) ? (domain.details as { path?: unknown; reason?: unknown }[]) : []) {
+    for (const finding of refusal.details as { path?: unknown; reason?: unknown }[]) {
       if (typeof finding?.path !== 'string' || typeof finding.reason !== 'string') continue;
       if (fields.has(finding.path)) (fieldErrors[finding.path] ??= []).push(finding.reason);
       else formErrors.push(`${finding.path}: ${finding.reason}`);
     }
-    return data<FormRefusal>({ form: formId, result: submission.reply({ formErrors, fieldErrors, hideFields }), fix: fixFor({ code: domain?.code, message }) }, { status: status < 400 ? 400 : status });
+    return data<FormRefusal>({ form: formId, result: submission.reply({ formErrors, fieldErrors, hideFields }), fix: fixFor({ code: refusal.code, message }) }, { status: refusal.status });
   }
-}
-
-/** A tRPC input refusal carries zod's issue list as its message; never show that serialized. */
-function plainTrpcMessage(error: TRPCError): string {
-  if (error.code === 'BAD_REQUEST' && error.message.trimStart().startsWith('[')) return 'Some values were refused: check the fields and try again.';
-  return error.message;
 }

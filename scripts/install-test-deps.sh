@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# What the test suite needs beyond Node 20 on a fresh Debian machine: pnpm 10, Debian's
+# What the test suite needs on a fresh Debian machine whose Node (20 or later) runs pnpm; the
+# project's own Node 24 comes with `pnpm install`. Here: pnpm 10, Debian's
 # Chromium (browser tests), WordPress with PHP and MariaDB (CMS-B tests) and Python's venv
 # (the Python A2A SDK interop test). FerretDB, the test database, is built on first use by the
 # test setup through the Go module proxy (`pnpm db:install` does it ahead of time).

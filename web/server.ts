@@ -1,3 +1,4 @@
+import '@service/core/node-engine/require';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -72,7 +73,7 @@ async function main() {
     const address = server.address();
     const boundPort = typeof address === 'object' && address ? address.port : config.port;
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${boundPort}`;
-    logger.info(`service listening on ${url}`, { url, baseUrl: config.baseUrl, mode: dev ? 'dev' : 'built' });
+    logger.info(`service listening on ${url}`, { url, baseUrl: config.baseUrl, mode: dev ? 'dev' : 'built', node: process.version });
     // Agents run in a supervised runtime process that calls back through the bridge routes.
     if (config.bridgeToken) {
       runtime = startAgentRuntime({ hostUrl: url, bridgeToken: config.bridgeToken, logger: logger.child({ component: 'runtime' }) });

@@ -1,4 +1,5 @@
 /** Installs the FerretDB binary the embedded default and the test database use (`pnpm db:install`). */
+import '../src/node-engine/require.ts';
 import { ensureFerretdb, FERRETDB_VERSION } from '../src/db/index.ts';
 import { createLogger } from '../src/log/index.ts';
 

@@ -8,6 +8,7 @@
  * Storage is the instance's: MONGODB_URI, or the embedded default's data dir.
  * Logs go to stderr; in stdio mode stdout carries only the protocol.
  */
+import '@service/core/node-engine/require';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -51,7 +52,7 @@ async function main() {
     const transport = new StdioServerTransport();
     transport.onclose = () => void stop();
     await server.connect(transport);
-    logger.info(`mcp-server ready on stdio for client ${clientId}`);
+    logger.info(`mcp-server ready on stdio for client ${clientId}`, { node: process.version });
     return;
   }
 
@@ -72,7 +73,7 @@ async function main() {
   });
   server.listen(port, host, () => {
     const address = server.address() as AddressInfo;
-    logger.info(`mcp-server listening on http://${host}:${address.port}/mcp`);
+    logger.info(`mcp-server listening on http://${host}:${address.port}/mcp`, { node: process.version });
   });
 }
 

@@ -5,6 +5,7 @@
  *   pnpm admin:create --email ops@example.com
  *   printf '%s' "$PASSWORD" | pnpm admin:create --email ops@example.com
  */
+import '@service/core/node-engine/require';
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { startServices } from '@service/core/boot';

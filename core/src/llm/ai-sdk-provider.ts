@@ -17,7 +17,7 @@ export function createAiSdkProvider(name: string, modelId: string, model: Langua
     const system = turn.messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n');
     const result = streamText({
       model,
-      ...(system ? { system } : {}),
+      ...(system ? { instructions: system } : {}),
       messages: turn.messages.filter((m) => m.role !== 'system').map((m) => ({ role: m.role as 'user' | 'assistant', content: m.content })),
       ...(turn.tools?.length ? { tools } : {}),
       maxRetries: 0,
@@ -25,7 +25,7 @@ export function createAiSdkProvider(name: string, modelId: string, model: Langua
       onError: () => undefined,
       ...(signal ? { abortSignal: signal } : {}),
     });
-    for await (const part of result.fullStream) {
+    for await (const part of result.stream) {
       if (part.type === 'text-delta') yield { type: 'text-delta', text: part.text };
       else if (part.type === 'tool-call') yield { type: 'tool-call', call: { toolCallId: part.toolCallId, toolName: part.toolName, input: part.input } };
       else if (part.type === 'finish') yield { type: 'finish', finishReason: part.finishReason };

@@ -21,6 +21,7 @@ const state = ((globalThis as { __serviceTestDatabase?: { server?: Promise<TestS
  * answers; else FerretDB (found or built once through Go) in a temporary directory.
  */
 export default async function setup(project: TestProject) {
+  if (state.users === 0) createLogger({ level: 'info' }).info(`tests run on Node ${process.version}`, { execPath: process.execPath });
   state.server ??= startTestServer();
   state.users++;
   const server = await state.server;

@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -8,6 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installExampleAgents } from '../helpers/a2a.ts';
 import { cleanup, MCP_MAIN, mcpEnv, startMcpHttp, TSX_LOADER } from '../helpers/mcp-process.ts';
 import { startService, type RunningService } from '../helpers/service-process.ts';
+
+const execFileAsync = promisify(execFile);
+/** The Inspector's CLI from the test package's bin folder (its shebang finds the project's Node on the PATH). */
+const INSPECTOR = fileURLToPath(new URL('../node_modules/.bin/mcp-inspector', import.meta.url));
 
 const t = useTestDatabase();
 const admin = { type: 'ui', id: 'admin', email: 'a@acme.test', role: 'admin' } as const;
@@ -69,6 +76,18 @@ describe('MCP', () => {
       } finally {
         await client.close();
       }
+    }
+  });
+
+  it('answers the MCP Inspector CLI (current major, on the project’s Node) over HTTP with a bearer header', async () => {
+    for (const url of [http.url, `${web.url}/api/mcp`]) {
+      const inspector = (...args: string[]) =>
+        execFileAsync(INSPECTOR, ['--cli', url, '--transport', 'http', '--header', `Authorization: Bearer ${full.token}`, ...args], { encoding: 'utf8', timeout: 60_000 });
+      const listed = JSON.parse((await inspector('--method', 'tools/list')).stdout) as { tools: { name: string }[] };
+      expect(listed.tools.map((tool) => tool.name).sort()).toEqual(services.primitives.list().map((p) => p.name).sort());
+      const called = JSON.parse((await inspector('--method', 'tools/call', '--tool-name', 'service_extensions_search', '--tool-arg', 'query=summar')).stdout) as { content: { text: string }[]; isError?: boolean };
+      expect(called.isError).toBeFalsy();
+      expect(JSON.parse(called.content[0]!.text)).toEqual([expect.objectContaining({ packageName: '@acme/summarizer' })]);
     }
   });
 

@@ -72,10 +72,12 @@ export async function startEmbeddedRegistry(options: { dataDir: string; sealer: 
   if (!child) throw new Error(`the embedded registry (Verdaccio) did not start:\n${output}`);
   const url = `http://127.0.0.1:${port}/`;
 
-  // Creates the user on the first start, logs in on later ones: either way the answer carries a token.
+  // Creates the user on the first start; later starts log in as it (Verdaccio answers an unauthenticated
+  // PUT for an existing user with 409). Either way the answer carries a token.
+  const login = previous ? { authorization: `Basic ${Buffer.from(`${USER}:${password}`).toString('base64')}` } : {};
   const response = await fetch(`${url}-/user/org.couchdb.user:${USER}`, {
     method: 'PUT',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...login },
     body: JSON.stringify({ name: USER, password }),
   });
   const body = (await response.json().catch(() => ({}))) as { token?: string; error?: string };

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import semver from 'semver';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { PROJECT_NODE } from '@service/core/node-engine';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -37,6 +38,14 @@ describe('the Node the project runs on', () => {
   it('is named once: every workspace package declares the root’s engines range', () => {
     expect(required).toMatch(/^>=24\.\d+\.\d+$/);
     for (const dir of packages) expect(enginesOf(dir), `${dir}/package.json engines.node`).toBe(required);
+  });
+
+  it('is the one the root installs, and the one pnpm checks engines against', () => {
+    const installed = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies.node!;
+    expect(semver.satisfies(installed, required), `the node dev dependency ${installed}`).toBe(true);
+    const workspace = parse(readFileSync(path.join(root, 'pnpm-workspace.yaml'), 'utf8')) as { nodeVersion?: string; onlyBuiltDependencies?: string[] };
+    expect(workspace.nodeVersion).toBe(installed);
+    expect(workspace.onlyBuiltDependencies).toContain('node');
   });
 
   it('runs the tests', () => {

@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tsxLoaderUrl } from '@service/core/runtime';
 import { stopChild } from './stop-child.ts';
 
 const webDir = fileURLToPath(new URL('../../web/', import.meta.url));
@@ -26,7 +27,8 @@ export async function startService(options: { mongodbUri?: string; env?: Record<
     throw new Error('web/build is missing: run `pnpm build` first (the root `pnpm test` does)');
   }
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'service-e2e-'));
-  const child = spawn(path.join(webDir, 'node_modules/.bin/tsx'), ['server.ts'], {
+  // The server itself, not through tsx's CLI (a second process that signals must pass through).
+  const child = spawn(process.execPath, ['--import', tsxLoaderUrl(), 'server.ts'], {
     cwd: webDir,
     env: {
       PATH: process.env.PATH,
@@ -45,7 +47,7 @@ export async function startService(options: { mongodbUri?: string; env?: Record<
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
-    // Its own process group, so kill() reaches tsx's node child as well as tsx.
+    // Its own process group, so kill() reaches the runtime, database and registry children too.
     detached: true,
   });
   let output = '';

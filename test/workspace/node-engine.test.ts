@@ -3,7 +3,7 @@
  * script finds the checkout's Node first on its PATH, and an entry point started by an older Node
  * (an MCP client's own `node`, say) stops with a message that names the Node to use.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -62,6 +62,16 @@ describe('the Node the project runs on', () => {
     }
     const binary = execFileSync(PROJECT_NODE, ['-p', 'process.execPath'], { encoding: 'utf8' }).trim();
     expect(semver.satisfies(execFileSync(binary, ['-p', 'process.versions.node'], { encoding: 'utf8' }).trim(), required)).toBe(true);
+  });
+
+  it('is started by scripts as the binary itself, so signals reach it (no shell shim in between)', async () => {
+    const child = spawn(path.join(root, 'node_modules/.bin/node'), ['-e', 'console.log(process.pid); setInterval(() => {}, 1000)'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const reported = await new Promise<number>((resolve) => child.stdout!.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim()))));
+    const exited = new Promise<string | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
+    child.kill('SIGTERM');
+    expect(await exited).toBe('SIGTERM');
+    // A shim would be a shell whose node child has another pid, and would outlive the signal.
+    expect(reported).toBe(child.pid);
   });
 
   it.runIf(olderNode)('refuses to start the service, the MCP server or a script on an older Node, naming the Node to use', () => {

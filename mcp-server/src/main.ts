@@ -21,6 +21,7 @@ import { buildMcpServer } from '@service/core/mcp';
 const args = process.argv.slice(2);
 const mode = args.includes('--stdio') ? 'stdio' : args.includes('--http') ? 'http' : null;
 const logger = createLogger({ level: 'info', stream: 'stderr' });
+const STOP_DEADLINE_MS = 5_000;
 
 async function main() {
   if (!mode) {
@@ -29,12 +30,24 @@ async function main() {
   }
   const started = await startServices(process.env, { logger, createAdmin: false, embeddedRegistry: false });
   const { services } = started;
-  const stop = async () => {
-    await started.stop();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop());
-  process.on('SIGTERM', () => void stop());
+  let closeTransport: () => Promise<void> = async () => {};
+  let stopping: Promise<void> | undefined;
+  /** Stops once, whatever asked first (the client closing stdin, a signal): transport, then services and database. */
+  const stop = (reason: string) =>
+    (stopping ??= (async () => {
+      logger.info(`mcp-server stopping: ${reason}`);
+      // A database that does not answer must not keep the process (and the client waiting on it) alive.
+      setTimeout(() => process.exit(1), STOP_DEADLINE_MS).unref();
+      try {
+        await closeTransport();
+        await started.stop();
+      } catch (error) {
+        logger.error('mcp-server did not stop cleanly', { error });
+        process.exit(1);
+      }
+      process.exit(0);
+    })());
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => void stop(signal));
 
   if (mode === 'stdio') {
     const clientId = process.env.SERVICE_MCP_CLIENT_ID;
@@ -50,7 +63,11 @@ async function main() {
     };
     const server = buildMcpServer({ registry: services.primitives, actor, version: services.version, logger });
     const transport = new StdioServerTransport();
-    transport.onclose = () => void stop();
+    closeTransport = () => server.close();
+    // The SDK's stdio transport does not watch for the end of its input: a client that closes our
+    // stdin (or exits) is done with us.
+    process.stdin.once('end', () => void stop('stdin closed'));
+    process.stdin.once('close', () => void stop('stdin closed'));
     await server.connect(transport);
     logger.info(`mcp-server ready on stdio for client ${clientId}`, { node: process.version });
     return;
@@ -71,6 +88,11 @@ async function main() {
         res.end();
       });
   });
+  closeTransport = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeIdleConnections();
+    });
   server.listen(port, host, () => {
     const address = server.address() as AddressInfo;
     logger.info(`mcp-server listening on http://${host}:${address.port}/mcp`, { node: process.version });

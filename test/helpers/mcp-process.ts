@@ -4,11 +4,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { tsxLoaderUrl } from '@service/core/runtime';
 import { stopChild } from './stop-child.ts';
 
-export const MCP_MAIN = fileURLToPath(new URL('../../mcp-server/src/main.ts', import.meta.url));
-export const TSX_LOADER = tsxLoaderUrl();
+/** The bin an MCP client starts (`node <checkout>/mcp-server/bin/service-mcp.js --stdio`). */
+export const MCP_BIN = fileURLToPath(new URL('../../mcp-server/bin/service-mcp.js', import.meta.url));
+/** The Inspector's CLI from the test package's bin folder (its shebang finds the project's Node on the PATH). */
+export const INSPECTOR = fileURLToPath(new URL('../node_modules/.bin/mcp-inspector', import.meta.url));
 
 /** The environment an MCP server process of a test instance runs with. */
 export function mcpEnv(mongodbUri: string, extra: Record<string, string> = {}): Record<string, string> {
@@ -30,7 +31,7 @@ export function mcpEnv(mongodbUri: string, extra: Record<string, string> = {}): 
 
 /** The standalone MCP server in HTTP mode, resolved once it prints its URL. */
 export async function startMcpHttp(env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, MCP_MAIN, '--http', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [MCP_BIN, '--http', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`mcp-server did not start:\n${output}`)), 30_000);

@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -9,12 +8,10 @@ import { testServices, useTestDatabase } from '@service/core/testing';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installExampleAgents } from '../helpers/a2a.ts';
-import { cleanup, MCP_MAIN, mcpEnv, startMcpHttp, TSX_LOADER } from '../helpers/mcp-process.ts';
+import { cleanup, INSPECTOR, MCP_BIN, mcpEnv, startMcpHttp } from '../helpers/mcp-process.ts';
 import { startService, type RunningService } from '../helpers/service-process.ts';
 
 const execFileAsync = promisify(execFile);
-/** The Inspector's CLI from the test package's bin folder (its shebang finds the project's Node on the PATH). */
-const INSPECTOR = fileURLToPath(new URL('../node_modules/.bin/mcp-inspector', import.meta.url));
 
 const t = useTestDatabase();
 const admin = { type: 'ui', id: 'admin', email: 'a@acme.test', role: 'admin' } as const;
@@ -60,7 +57,7 @@ async function expectPrimitives(client: Client) {
 describe('MCP', () => {
   it('over stdio (the real mcp-server process), authenticated with a registered client', async () => {
     const client = new Client({ name: 'test', version: '1.0.0' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: ['--import', TSX_LOADER, MCP_MAIN, '--stdio'], env: { ...env, SERVICE_MCP_CLIENT_ID: full.clientId, SERVICE_MCP_CLIENT_SECRET: full.clientSecret }, stderr: 'pipe' }));
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [MCP_BIN, '--stdio'], env: { ...env, SERVICE_MCP_CLIENT_ID: full.clientId, SERVICE_MCP_CLIENT_SECRET: full.clientSecret }, stderr: 'pipe' }));
     try {
       await expectPrimitives(client);
     } finally {

@@ -1,0 +1,81 @@
+/**
+ * The standalone MCP server's process as MCP clients drive it: it is the process the client
+ * started (no wrapper child), and it ends, with its database connection closed, when the client
+ * closes its stdin or sends a signal.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Services } from '@service/core';
+import { testServices, useTestDatabase } from '@service/core/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanup, MCP_BIN, mcpEnv } from '../helpers/mcp-process.ts';
+
+const t = useTestDatabase();
+let services: Services;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  services = testServices(t.db);
+  const granted = await services.oauth.clients.register({ type: 'ui', id: 'admin', email: 'a@acme.test', role: 'admin' }, { name: 'desktop', allowedAgents: [], permissions: [], allowedPrimitives: ['*'] });
+  env = mcpEnv(t.uri, { SERVICE_MCP_CLIENT_ID: granted.client.clientId, SERVICE_MCP_CLIENT_SECRET: granted.clientSecret });
+});
+afterAll(() => {
+  if (env) cleanup(env);
+});
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+/** The process's children, from /proc (Linux). */
+const childrenOf = (pid: number) => readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
+function startStdio(stdin: 'pipe' | 'ignore'): { child: ChildProcess; stderr: () => string; exited: Promise<{ code: number | null; signal: string | null; at: number }> } {
+  const child = spawn(process.execPath, [MCP_BIN, '--stdio'], { env, stdio: [stdin, 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<{ code: number | null; signal: string | null; at: number }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal, at: Date.now() })));
+  return { child, stderr: () => stderr, exited };
+}
+
+describe('the MCP server process over stdio', () => {
+  it('is the process the client started, and is gone within a second of the client closing', async () => {
+    const transport = new StdioClientTransport({ command: process.execPath, args: [MCP_BIN, '--stdio'], env, stderr: 'pipe' });
+    const client = new Client({ name: 'lifecycle', version: '1.0.0' });
+    await client.connect(transport);
+    const pid = transport.pid!;
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+    expect(childrenOf(pid), 'child processes of the MCP server').toBe('');
+
+    const closing = Date.now();
+    await client.close();
+    await expect.poll(() => alive(pid), { timeout: 1_000, interval: 20 }).toBe(false);
+    expect(Date.now() - closing).toBeLessThan(1_000);
+  });
+
+  it('ends by itself when its stdin is already closed (a client that exits, `< /dev/null`)', async () => {
+    const started = Date.now();
+    const run = startStdio('ignore');
+    const exit = await run.exited;
+    expect(exit, run.stderr()).toMatchObject({ code: 0, signal: null });
+    expect(run.stderr()).toContain('mcp-server stopping: stdin closed');
+    expect(exit.at - started).toBeLessThan(15_000);
+  });
+
+  it.each(['SIGTERM', 'SIGINT'] as const)('stops on %s with its database connection closed', async (signal) => {
+    const run = startStdio('pipe');
+    await expect.poll(() => run.stderr(), { timeout: 15_000 }).toContain('mcp-server ready on stdio');
+    const sent = Date.now();
+    run.child.kill(signal);
+    const exit = await run.exited;
+    expect(exit, run.stderr()).toMatchObject({ code: 0, signal: null });
+    expect(exit.at - sent).toBeLessThan(1_000);
+    expect(run.stderr()).toContain(`mcp-server stopping: ${signal}`);
+    expect(run.stderr()).not.toContain('did not stop cleanly');
+  });
+});

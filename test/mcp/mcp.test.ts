@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -86,6 +88,18 @@ describe('MCP', () => {
       expect(called.isError).toBeFalsy();
       expect(JSON.parse(called.content[0]!.text)).toEqual([expect.objectContaining({ packageName: '@acme/summarizer' })]);
     }
+  });
+
+  it('answers the MCP Inspector CLI over stdio, which returns once it is done', async () => {
+    // The server entry as a desktop client's config names it; the credentials in its env, not in argv.
+    const config = path.join(env.SERVICE_DATA_DIR!, 'inspector.json');
+    writeFileSync(config, JSON.stringify({ mcpServers: { service: { command: process.execPath, args: [MCP_BIN, '--stdio'], env: { ...env, SERVICE_MCP_CLIENT_ID: full.clientId, SERVICE_MCP_CLIENT_SECRET: full.clientSecret } } } }), { mode: 0o600 });
+    const inspector = (...args: string[]) => execFileAsync(INSPECTOR, ['--cli', '--config', config, '--server', 'service', ...args], { encoding: 'utf8', timeout: 60_000 });
+    const listed = JSON.parse((await inspector('--method', 'tools/list')).stdout) as { tools: { name: string }[] };
+    expect(listed.tools.map((tool) => tool.name).sort()).toEqual(services.primitives.list().map((p) => p.name).sort());
+    const called = JSON.parse((await inspector('--method', 'tools/call', '--tool-name', 'service_extensions_search', '--tool-arg', 'query=summar')).stdout) as { content: { text: string }[]; isError?: boolean };
+    expect(called.isError).toBeFalsy();
+    expect(JSON.parse(called.content[0]!.text)).toEqual([expect.objectContaining({ packageName: '@acme/summarizer' })]);
   });
 
   it('refuses no token, an expired token and a widget API key with 401', async () => {

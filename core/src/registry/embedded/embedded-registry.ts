@@ -74,10 +74,11 @@ export async function startEmbeddedRegistry(options: { dataDir: string; sealer: 
 
   // Creates the user on the first start; later starts log in as it (Verdaccio answers an unauthenticated
   // PUT for an existing user with 409). Either way the answer carries a token.
-  const login = previous ? { authorization: `Basic ${Buffer.from(`${USER}:${password}`).toString('base64')}` } : {};
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (previous) headers.authorization = `Basic ${Buffer.from(`${USER}:${password}`).toString('base64')}`;
   const response = await fetch(`${url}-/user/org.couchdb.user:${USER}`, {
     method: 'PUT',
-    headers: { 'content-type': 'application/json', ...login },
+    headers,
     body: JSON.stringify({ name: USER, password }),
   });
   const body = (await response.json().catch(() => ({}))) as { token?: string; error?: string };

@@ -26,9 +26,8 @@ async function choosePort(): Promise<string> {
 
 async function main() {
   const port = await choosePort();
-  // The data dir defaults to <repo>/.data whichever directory the process was started from.
-  const dataDir = process.env.SERVICE_DATA_DIR ?? path.resolve(here, '..', '.data');
-  const started = await startServices({ ...process.env, PORT: port, SERVICE_DATA_DIR: dataDir });
+  // Without SERVICE_DATA_DIR the data dir is the checkout's .data, whichever directory the process was started from.
+  const started = await startServices({ ...process.env, PORT: port });
   const { services } = started;
   const { config } = services;
 

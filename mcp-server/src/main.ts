@@ -28,7 +28,7 @@ async function main() {
     process.stderr.write('usage: service-mcp --stdio | --http [--port N]\n');
     process.exit(2);
   }
-  const started = await startServices(process.env, { logger, createAdmin: false, embeddedRegistry: false });
+  const started = await startServices(process.env, { logger, role: 'mcp-server', createAdmin: false, embeddedRegistry: false });
   const { services } = started;
   let closeTransport: () => Promise<void> = async () => {};
   let stopping: Promise<void> | undefined;

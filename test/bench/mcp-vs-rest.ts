@@ -6,7 +6,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { testServices } from '@service/core/testing/services';
-import { mcpEnv, startMcpHttp } from '../helpers/mcp-process.ts';
+import { cleanup, mcpEnv, startMcpHttp } from '../helpers/mcp-process.ts';
 import { startWordPress } from '../helpers/wordpress.ts';
 import { benchDatabase } from './bench-environment.ts';
 import { report, sideBySide } from './harness.ts';
@@ -51,6 +51,7 @@ try {
 } finally {
   await mcpClient.close().catch(() => undefined);
   await mcp.stop();
+  cleanup(env);
   await wp.stop();
   await database.stop();
 }

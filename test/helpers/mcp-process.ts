@@ -47,7 +47,8 @@ export async function startMcpHttp(env: Record<string, string>): Promise<{ url: 
     child.stderr.on('data', onData);
     child.once('exit', (code) => reject(new Error(`mcp-server exited ${code}:\n${output}`)));
   });
-  return { url, stop: () => stopChild(child, env.SERVICE_DATA_DIR!) };
+  // The data directory is the caller's (`cleanup`), possibly a running service's.
+  return { url, stop: () => stopChild(child) };
 }
 
 export function cleanup(env: Record<string, string>) {

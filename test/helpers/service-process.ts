@@ -11,6 +11,8 @@ const webDir = fileURLToPath(new URL('../../web/', import.meta.url));
 
 export interface RunningService {
   url: string;
+  /** Its SERVICE_DATA_DIR (removed by `stop()`). */
+  dataDir: string;
   /** Everything the process wrote, for failure messages. */
   output(): string;
   stop(): Promise<void>;
@@ -70,6 +72,7 @@ export async function startService(options: { mongodbUri?: string; env?: Record<
   });
   return {
     url,
+    dataDir,
     output: () => output,
     stop: () => stopChild(child, dataDir),
     kill: () =>

@@ -32,7 +32,7 @@ beforeAll(async () => {
   const bare = await services.oauth.clients.register(admin, { name: 'no grant', allowedAgents: ['*'], permissions: ['list', 'read', 'execute'] });
   noGrant = { token: (await services.oauth.tokens.issue(bare.client)).access_token };
   env = mcpEnv(t.uri, { SERVICE_VENDOR_SCOPE: '@acme' });
-  [http, web] = await Promise.all([startMcpHttp(env), startService({ mongodbUri: t.uri, env: { SERVICE_VENDOR_SCOPE: '@acme', SERVICE_BASE_URL: 'http://127.0.0.1:3999' } })]);
+  [http, web] = await Promise.all([startMcpHttp(env), startService({ mongodbUri: t.uri, env: { SERVICE_VENDOR_SCOPE: '@acme', SERVICE_BASE_URL: 'http://127.0.0.1:3999', SERVICE_MASTER_KEY: env.SERVICE_MASTER_KEY! } })]);
 });
 
 afterAll(async () => {

@@ -47,7 +47,7 @@ async function main() {
   const email = index >= 0 ? process.argv[index + 1] : undefined;
   if (!email) throw new Error('usage: pnpm admin:create --email you@example.com (password from prompt or stdin)');
   const password = await readPassword();
-  const started = await startServices(process.env, { embeddedRegistry: false });
+  const started = await startServices(process.env, { role: 'tool', embeddedRegistry: false });
   try {
     const admin = await started.services.users.create({ email, password, role: 'admin' });
     started.services.audit.record(systemActor('admin:create'), { action: 'user.create', resourceType: 'user', resourceId: admin.id, details: { email: admin.email, role: 'admin', source: 'cli' } });

@@ -1,13 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { loadConfig, type Env, type ServiceConfig } from '../config/index.ts';
+import { ConfigError, loadConfig, parseEnv, type Env, type ServiceConfig } from '../config/index.ts';
 import { connectDatabase, startEmbeddedDatabase, type EmbeddedDatabase } from '../db/index.ts';
 import { createExtensionWriter } from '../extensions/index.ts';
 import { createLogger, type Logger } from '../log/index.ts';
 import { moveRunsIntoOneCollection } from '../runs/index.ts';
 import { createServices, type Services } from '../services.ts';
 import { startEmbeddedRegistry, type EmbeddedRegistry } from '../registry/embedded/embedded-registry.ts';
+import { claimDataDir, dataDirOwner, type DataDirClaim } from './data-dir-lock.ts';
 import { ensureInitialAdmin, type InitialSignIn } from './initial-admin.ts';
+import { agreeWithInstance, recordInstanceIdentity } from './instance-identity.ts';
 
 export interface StartedServices {
   services: Services;
@@ -25,29 +27,60 @@ export async function startServices(
   options: {
     logger?: Logger;
     configure?: (config: ServiceConfig) => ServiceConfig;
+    /**
+     * `service` (the web process, the default) serves the data directory's embedded database and
+     * records the instance's base URL and key; `mcp-server` joins a running service's database and
+     * must agree with what it recorded; `tool` (admin:create) joins one when it runs, else starts its own.
+     */
+    role?: 'service' | 'mcp-server' | 'tool';
     /** false for tools that must not create the first admin */
     createAdmin?: boolean;
     /** false for tools that must not start the embedded registry (it starts only on the embedded default, while no registries are configured) */
     embeddedRegistry?: boolean;
   } = {},
 ): Promise<StartedServices> {
+  const role = options.role ?? 'service';
+  if (role === 'mcp-server') refuseWithoutAService(env);
   const bootLogger = options.logger ?? createLogger({ level: (env.SERVICE_LOG_LEVEL as 'info' | undefined) ?? 'info' });
-  let config = loadConfig(env, bootLogger);
+  let config = loadConfig(env, bootLogger, { generateSecrets: role !== 'mcp-server' });
   if (options.configure) config = options.configure(config);
   const logger = options.logger ?? createLogger({ level: config.logLevel });
 
   let embedded: EmbeddedDatabase | undefined;
+  let claim: DataDirClaim | undefined;
   let uri = config.mongodbUri;
   if (!uri) {
-    embedded = await startEmbeddedDatabase({ dataDir: path.join(config.dataDir, 'db'), logger });
-    uri = `${embedded.uri}service`;
+    // One database server per data directory: whoever serves it records where, the others connect there.
+    const joined = role === 'service' ? null : await runningServiceDatabase(config.dataDir, logger);
+    if (joined) uri = joined;
+    else if (role === 'mcp-server') throw noServiceRunning(config.dataDir);
+    else {
+      claim = claimDataDir(config.dataDir);
+      try {
+        embedded = await startEmbeddedDatabase({ dataDir: path.join(config.dataDir, 'db'), logger });
+      } catch (error) {
+        claim.release();
+        throw error;
+      }
+      uri = `${embedded.uri}service`;
+      claim.record(uri);
+    }
   }
-  const stopEmbeddedOnExit = () => embedded?.stopSync();
+  const stopEmbeddedOnExit = () => {
+    embedded?.stopSync();
+    claim?.release();
+  };
   process.once('exit', stopEmbeddedOnExit);
   let stopRegistryOnExit: (() => void) | undefined;
 
   try {
     const database = await connectDatabase(uri);
+    if (role === 'service') await recordInstanceIdentity(database.models, config);
+    if (role === 'mcp-server') {
+      const agreed = await agreeWithInstance(database.models, config, env);
+      config = agreed.config;
+      if (agreed.identity) logger.info(`serving the instance at ${config.baseUrl}`);
+    }
     await moveRunsIntoOneCollection(database.models, logger);
     const listed = await createExtensionWriter(database.models).backfillListing();
     if (listed) logger.info(`listed ${listed} extension record(s) stored before the marketplace listing existed`);
@@ -71,12 +104,39 @@ export async function startServices(
         await database.close();
         await registry?.stop();
         await embedded?.stop();
+        claim?.release();
         process.removeListener('exit', stopEmbeddedOnExit);
         if (stopRegistryOnExit) process.removeListener('exit', stopRegistryOnExit);
       },
     };
   } catch (error) {
     await embedded?.stop();
+    claim?.release();
+    process.removeListener('exit', stopEmbeddedOnExit);
     throw error;
   }
+}
+
+const noServiceRunning = (dataDir: string) =>
+  new ConfigError([{ variable: 'MONGODB_URI', reason: `is unset and no service is running on ${dataDir}: start the service first (\`pnpm start\`; this server uses its embedded database), or set MONGODB_URI` }]);
+
+/** Before anything is read or generated in the data directory: the MCP server has no database of its own to start. */
+function refuseWithoutAService(env: Env): void {
+  const raw = parseEnv(env);
+  const dataDir = path.resolve(raw.SERVICE_DATA_DIR);
+  if (!raw.MONGODB_URI && !dataDirOwner(dataDir)) throw noServiceRunning(dataDir);
+}
+
+/** Where the embedded database of the service that holds this data directory answers; waits while it starts. */
+async function runningServiceDatabase(dataDir: string, logger: Logger): Promise<string | null> {
+  const deadline = Date.now() + 60_000;
+  for (let owner = dataDirOwner(dataDir); owner; owner = dataDirOwner(dataDir)) {
+    if (owner.databaseUri) {
+      logger.info(`using the embedded database of the service (pid ${owner.pid}) on this data directory`, { dataDir });
+      return owner.databaseUri;
+    }
+    if (Date.now() > deadline) throw new Error(`the service (pid ${owner.pid}) on ${dataDir} has not started its database within 60 s`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return null;
 }

@@ -1,4 +1,8 @@
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+
+/** The checkout's `.data`, whichever directory a process was started from: every entry point finds the same data. */
+export const DEFAULT_DATA_DIR = fileURLToPath(new URL('../../../.data', import.meta.url));
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', ''])
@@ -37,7 +41,7 @@ export const envSchema = z.object({
     .string()
     .regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://')
     .optional(),
-  SERVICE_DATA_DIR: z.string().min(1).default('.data'),
+  SERVICE_DATA_DIR: z.string().min(1).default(DEFAULT_DATA_DIR),
   SERVICE_BASE_URL: origin.optional(),
   SERVICE_VENDOR_SCOPE: z
     .string()

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type z } from 'zod';
 import { DomainError } from '../errors/index.ts';
 import { decodeKey, envSchema, type RawEnv } from './env-schema.ts';
-import { readOrCreateGeneratedSecrets } from './generated-secrets.ts';
+import { readGeneratedSecrets, readOrCreateGeneratedSecrets } from './generated-secrets.ts';
 import type { Logger } from '../log/index.ts';
 import path from 'node:path';
 
@@ -59,7 +59,7 @@ export function describeIssues(error: z.ZodError): { variable: string; reason: s
  * Parses and completes the configuration once at start-up. Outside production, missing secrets
  * are generated and persisted under the data dir (never printed); in production they are required.
  */
-export function loadConfig(env: Env, logger?: Logger): ServiceConfig {
+export function loadConfig(env: Env, logger?: Logger, options: { generateSecrets?: boolean } = {}): ServiceConfig {
   const raw = parseEnv(env);
   const dataDir = path.resolve(raw.SERVICE_DATA_DIR);
 
@@ -70,7 +70,15 @@ export function loadConfig(env: Env, logger?: Logger): ServiceConfig {
     }
   } else {
     const absent = GENERATED.filter((name) => !raw[name]);
-    if (absent.length > 0) {
+    if (absent.length > 0 && options.generateSecrets === false) {
+      // A process that serves beside the web service uses the service's secrets; new ones would seal nothing it can read.
+      const stored = readGeneratedSecrets(dataDir);
+      const missing = absent.filter((name) => !stored[name]);
+      if (missing.length > 0) {
+        throw new ConfigError(missing.map((variable) => ({ variable, reason: `is unset and ${dataDir} holds none (the service generates it there on its first start): set SERVICE_DATA_DIR to the service's data directory, or set ${variable}` })));
+      }
+      for (const name of absent) Object.assign(raw, { [name]: stored[name] });
+    } else if (absent.length > 0) {
       const generated = readOrCreateGeneratedSecrets(dataDir, {
         SERVICE_MASTER_KEY: () => randomBytes(32).toString('base64'),
         SERVICE_SESSION_SECRET: () => randomBytes(32).toString('base64url'),

@@ -15,7 +15,7 @@ import { createEventLog, createRunExecutor, createRunLeases, createRunStore, typ
 import { selectLlmProvider, type LlmProvider } from './llm/index.ts';
 import { createAgentBridgeHandler, createLlmBridgeHandler } from './bridge/index.ts';
 import { cmsAConnector, cmsBConnector, createConnectorInstances, createPrimitiveRegistry, createStreamRegistry, extensionsSearchPrimitive, type ConnectorInstances, type PrimitiveRegistry, type StreamRegistry } from './connectors/index.ts';
-import { createMcpHttpHandler } from './mcp/index.ts';
+import { createMcpHttpHandler, mcpAllowedHostnames } from './mcp/index.ts';
 import { createBundleHandler, createWidgetKeys, createWidgetStreamHandler, createWidgetUndoHandler, type WidgetKeys } from './widget/index.ts';
 import { createOutboundHttp, createRateLimiter, type OutboundHttp } from './http/index.ts';
 import { createImports, type GithubClient, type Imports } from './imports/index.ts';
@@ -231,7 +231,7 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
       widgetStream: createWidgetStreamHandler(widgetDeps),
       widgetUndo: createWidgetUndoHandler(widgetDeps),
       widgetBundle: createBundleHandler(),
-      mcp: createMcpHttpHandler({ registry: primitives, verifyToken: oauth.tokens.verify, version: SERVICE_VERSION, logger: logger.child({ component: 'mcp' }) }),
+      mcp: createMcpHttpHandler({ registry: primitives, verifyToken: oauth.tokens.verify, version: SERVICE_VERSION, logger: logger.child({ component: 'mcp' }), allowedHostnames: mcpAllowedHostnames(config) }),
       a2a: createA2aHandler({ flags, verifyToken: oauth.tokens.verify, card: agentCard, cardV1: async (agent) => (await cardV1(agent)) ?? {}, defaultAgent, runs, eventLog, executor, logger: logger.child({ component: 'a2a' }) }),
     },
   };

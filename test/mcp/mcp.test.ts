@@ -10,6 +10,7 @@ import { testServices, useTestDatabase } from '@service/core/testing';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installExampleAgents } from '../helpers/a2a.ts';
+import { rawRequest } from '../helpers/raw-http.ts';
 import { cleanup, INSPECTOR, MCP_BIN, mcpEnv, startMcpHttp } from '../helpers/mcp-process.ts';
 import { startService, type RunningService } from '../helpers/service-process.ts';
 
@@ -49,7 +50,13 @@ async function connectHttp(url: string, token: string): Promise<Client> {
 async function expectPrimitives(client: Client) {
   const { tools } = await client.listTools();
   const search = tools.find((tool) => tool.name === 'service_extensions_search');
-  expect(search).toMatchObject({ annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true }, inputSchema: { type: 'object', properties: { query: expect.any(Object) } } });
+  expect(search).toMatchObject({
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
+    inputSchema: { type: 'object', properties: { query: expect.any(Object) } },
+    outputSchema: { type: 'object', properties: { result: { type: 'array', items: { type: 'object', properties: { packageName: { type: 'string' } } } } } },
+  });
+  // Every tool says what it answers; the SDK client checks each structured result against it.
+  expect(tools.filter((tool) => !tool.outputSchema).map((tool) => tool.name)).toEqual([]);
   expect(tools.map((tool) => tool.name).sort()).toEqual(services.primitives.list().map((p) => p.name).sort());
   const result = await client.callTool({ name: 'service_extensions_search', arguments: { query: 'summar' } });
   expect(result.isError).toBeFalsy();
@@ -100,6 +107,17 @@ describe('MCP', () => {
     const called = JSON.parse((await inspector('--method', 'tools/call', '--tool-name', 'service_extensions_search', '--tool-arg', 'query=summar')).stdout) as { content: { text: string }[]; isError?: boolean };
     expect(called.isError).toBeFalsy();
     expect(JSON.parse(called.content[0]!.text)).toEqual([expect.objectContaining({ packageName: '@acme/summarizer' })]);
+  });
+
+  it('refuses a request naming another host (DNS rebinding) before reading its token', async () => {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
+    for (const url of [http.url, `${web.url}/api/mcp`]) {
+      // fetch sets Host from the URL; a raw request names the rebinding attacker's host.
+      const { port } = new URL(url);
+      const answer = await rawRequest(url, { method: 'POST', headers: { host: `attacker.example:${port}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${full.token}` }, body });
+      expect(answer.status, url).toBe(403);
+      expect(JSON.parse(answer.body)).toMatchObject({ error: { message: `Invalid Host header: attacker.example:${port}` } });
+    }
   });
 
   it('refuses no token, an expired token and a widget API key with 401', async () => {

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { DomainError } from '../errors/index.ts';
 
 /** One field of the typed diff a content editor returns: what the CMS stored before and after. */
@@ -6,6 +7,15 @@ export interface FieldChange {
   before: string;
   after: string;
 }
+
+/** What `<connector>_content_editor_run` answers (and the widget's `changes` event carries). */
+export const contentEditorResultOutput = z.object({
+  changes: z.array(z.object({ field: z.string(), before: z.string(), after: z.string() })),
+  postId: z.string(),
+  nodeId: z.string(),
+  noChanges: z.boolean(),
+  summary: z.string(),
+});
 
 export interface ContentEditorResult {
   changes: FieldChange[];

@@ -21,6 +21,8 @@ export interface Primitive<Input extends z.ZodObject = z.ZodObject, Output = unk
   title?: string;
   description: string;
   input: Input;
+  /** What the handler returns, declared to MCP clients as the tool's output schema. */
+  output?: z.ZodType<Output>;
   annotations: PrimitiveAnnotations;
   /** Writes are audited after they succeed. */
   permission: 'read' | 'write';

@@ -33,6 +33,25 @@ describe('primitive registry', () => {
     }
   });
 
+  it('declares an output schema for every registered primitive (MCP clients see it as outputSchema)', () => {
+    const services = testServices(t.db);
+    const undeclared = services.primitives.list().filter((primitive) => !primitive.output).map((primitive) => primitive.name);
+    expect(undeclared).toEqual([]);
+  });
+
+  it('refuses an answer that breaks the declared output, after auditing the write', async () => {
+    const audit = createAuditLog(t.db.models, createMemoryLogger());
+    const answering = (answer: unknown) =>
+      createPrimitiveRegistry({ primitives: [definePrimitive({ ...writeThing, output: z.object({ updated: z.string() }), handler: async () => answer as { updated: string } })], audit });
+    await expect(answering({ updated: 'x', extra: 1 }).call(client(['*']), 'demo_thing_update', { id: 'x', title: 'ok' })).resolves.toEqual({ updated: 'x', extra: 1 });
+    await expect(answering({ updated: 7 }).call(client(['*']), 'demo_thing_update', { id: 'x', title: 'ok' })).rejects.toMatchObject({
+      code: 'UPSTREAM_FAILED',
+      message: 'demo_thing_update answered an unexpected shape: updated Invalid input: expected string, received number',
+    });
+    await audit.flush();
+    expect(await t.db.models.AuditEvent.countDocuments({ action: 'primitive.demo_thing_update' })).toBe(2);
+  });
+
   it('checks grants on every call: the primitive, its connector or *; others are refused', async () => {
     const registry = createPrimitiveRegistry({ primitives: [writeThing], audit: createAuditLog(t.db.models, createMemoryLogger()) });
     const input = { id: 'x', title: 'ok' };

@@ -34,6 +34,16 @@ export function createPrimitiveRegistry(deps: { primitives: Primitive[]; audit: 
       const resourceId = [instanceId, id].filter((part) => typeof part === 'string' || typeof part === 'number').join('/');
       deps.audit.record(actor, { action: `primitive.${name}`, resourceType: primitive.connector, ...(resourceId ? { resourceId } : {}), details: { input: summariseInput(input) } });
     }
+    // After the audit: a write that happened is recorded even when its answer is refused.
+    if (primitive.output) {
+      // The declared output schema is a promise to MCP clients: an answer that breaks it (a CMS site
+      // answering an unexpected shape) is refused here, as the MCP SDK would refuse it, for every caller.
+      const checked = primitive.output.safeParse(result);
+      if (!checked.success) {
+        const issue = checked.error.issues[0]!;
+        throw new DomainError('UPSTREAM_FAILED', `${name} answered an unexpected shape: ${issue.path.join('.') || '(result)'} ${issue.message}`);
+      }
+    }
     return result;
   }
 

@@ -23,6 +23,8 @@ export function statusPrimitive(input: {
     connector: input.connector,
     description: input.description,
     input: z.object({ instanceId }),
+    // What the site adds (its user, name or version) depends on the connector.
+    output: z.looseObject({ instanceId: z.string(), connected: z.boolean(), reason: z.string().optional() }),
     annotations: READ_ONLY,
     permission: 'read',
     async handler(_context, { instanceId: id }) {
@@ -43,6 +45,7 @@ export function instancesListPrimitive(connector: string, label: string, instanc
     connector,
     description: `All configured ${label} instances (no credentials).`,
     input: z.object({}).strict(),
+    output: z.array(z.object({ id: z.string(), connector: z.string(), name: z.string(), siteUrl: z.string(), username: z.string().nullable() })),
     annotations: READ_ONLY,
     permission: 'read',
     handler: () => instances.list(connector),

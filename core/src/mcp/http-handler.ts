@@ -4,6 +4,7 @@ import type { PrimitiveRegistry } from '../connectors/index.ts';
 import { DomainError } from '../errors/index.ts';
 import { bearerToken, json, readBodyLimited } from '../http/index.ts';
 import type { Logger } from '../log/index.ts';
+import { hostnameOf } from './allowed-hosts.ts';
 import { buildMcpServer } from './build-server.ts';
 
 /** A tools/call body (media uploads travel base64 in it) may be this large. */
@@ -16,11 +17,22 @@ const rpcError = (status: number, code: number, message: string) => json({ jsonr
  * transport per request), behind the OAuth JWT of the A2A seam. A widget API key is not a JWT
  * and fails verification like any other bad token.
  */
-export function createMcpHttpHandler(deps: { registry: PrimitiveRegistry; verifyToken: (token: string) => Promise<AgentAccessActor>; version: string; logger: Logger }) {
+export function createMcpHttpHandler(deps: {
+  registry: PrimitiveRegistry;
+  verifyToken: (token: string) => Promise<AgentAccessActor>;
+  version: string;
+  logger: Logger;
+  /** Host names (no port) requests may name; anything else is refused before the token is read. */
+  allowedHostnames: string[];
+}) {
   return async (request: Request): Promise<Response> => {
+    // DNS rebinding: a page whose name resolves to this machine must not reach the endpoint.
+    const hostname = hostnameOf(request.headers.get('host'));
+    if (!hostname || !deps.allowedHostnames.includes(hostname)) return rpcError(403, -32000, `Invalid Host header: ${request.headers.get('host') ?? '(none)'}`);
     let actor: AgentAccessActor;
+    let token: string | null;
     try {
-      const token = bearerToken(request);
+      token = bearerToken(request);
       if (!token) throw new DomainError('UNAUTHENTICATED', 'A bearer access token is required');
       actor = await deps.verifyToken(token);
     } catch (error) {
@@ -37,11 +49,14 @@ export function createMcpHttpHandler(deps: { registry: PrimitiveRegistry; verify
         return rpcError(400, -32700, 'Parse error: the body is not JSON');
       }
     }
-    const server = buildMcpServer({ registry: deps.registry, actor, version: deps.version, logger: deps.logger });
+    // The SDK binds a server to one transport, and a stateless transport to one request: both are per
+    // request; the caller travels as the request's auth info (ADR 0016).
+    const server = buildMcpServer({ registry: deps.registry, version: deps.version, logger: deps.logger });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
+    const authInfo = { token: token!, clientId: actor.type === 'a2a' ? actor.clientId : actor.id, scopes: [], extra: { actor } };
     try {
-      return await transport.handleRequest(request, parsedBody === undefined ? {} : { parsedBody });
+      return await transport.handleRequest(request, { authInfo, ...(parsedBody === undefined ? {} : { parsedBody }) });
     } finally {
       // Stateless: nothing outlives the request.
       void server.close().catch(() => undefined);

@@ -1,5 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { z } from 'zod';
 import { DomainError } from '../../errors/index.ts';
 import type { OutboundHttp } from '../../http/index.ts';
 
@@ -13,6 +14,17 @@ export interface CmsANode {
   publishedRevisionId: number | null;
   fields: { body: string; summary: string; media?: { url: string; alt?: string }[] } & Record<string, unknown>;
 }
+
+/** A node as the primitives answer it; the site may add fields of its own. */
+export const nodeOutput = z.looseObject({
+  nid: z.string(),
+  type: z.string(),
+  title: z.string(),
+  status: z.enum(['published', 'draft']),
+  revisionId: z.number().int(),
+  publishedRevisionId: z.number().int().nullable(),
+  fields: z.looseObject({ body: z.string(), summary: z.string(), media: z.array(z.looseObject({ url: z.string(), alt: z.string().optional() })).optional() }),
+});
 
 /**
  * The CMS-A tools module at `<siteUrl>/_mcp_tools`: an MCP server over Streamable HTTP, reached

@@ -3,11 +3,11 @@ import { DomainError } from '../../errors/index.ts';
 import type { AgentAccessActor } from '../../auth/index.ts';
 import type { LlmProvider } from '../../llm/index.ts';
 import { proposeEdits } from '../../llm/index.ts';
-import { diffFields, editStep, type ContentEditorResult } from '../content-edit.ts';
+import { contentEditorResultOutput, diffFields, editStep, type ContentEditorResult } from '../content-edit.ts';
 import { instanceId, type ConnectorInstances } from '../instances.ts';
 import { definePrimitive, type Primitive } from '../primitive.ts';
 import { instancesListPrimitive, READ_ONLY, statusPrimitive, WRITE_ADDITIVE, WRITE_IDEMPOTENT } from '../standard-primitives.ts';
-import { createCmsAClient, type CmsAClient, type CmsANode } from './client.ts';
+import { createCmsAClient, nodeOutput, type CmsAClient, type CmsANode } from './client.ts';
 import type { OutboundHttp } from '../../http/index.ts';
 
 export const CMS_A = 'cms_a';
@@ -89,6 +89,7 @@ export function cmsAPrimitives(deps: { instances: ConnectorInstances; http: Outb
       connector: CMS_A,
       description: 'A node with edit context: its latest revision, the draft when there is one. Media are inline in the fields.',
       input: z.object({ instanceId, id: nodeId }),
+      output: nodeOutput,
       annotations: READ_ONLY,
       permission: 'read',
       handler: async (_c, input) => getWithEditContext(await client(input.instanceId), input.id),
@@ -98,6 +99,7 @@ export function cmsAPrimitives(deps: { instances: ConnectorInstances; http: Outb
       connector: CMS_A,
       description: 'Nodes matching a text, optionally by status.',
       input: z.object({ instanceId, query: z.string().max(200).optional(), status: z.enum(['published', 'draft', 'any']).default('any'), limit: z.number().int().min(1).max(100).default(10) }),
+      output: z.array(nodeOutput),
       annotations: READ_ONLY,
       permission: 'read',
       handler: async (_c, input) => (await client(input.instanceId)).search({ status: input.status, limit: input.limit, ...(input.query ? { text: input.query } : {}) }),
@@ -107,6 +109,7 @@ export function cmsAPrimitives(deps: { instances: ConnectorInstances; http: Outb
       connector: CMS_A,
       description: 'Creates a draft revision of a node from its latest revision; the published revision stays live.',
       input: z.object({ instanceId, id: nodeId, message: z.string().max(500).optional() }),
+      output: nodeOutput,
       annotations: WRITE_ADDITIVE,
       permission: 'write',
       handler: async (_c, input) => (await client(input.instanceId)).createDraftRevision(input.id, input.message),
@@ -123,6 +126,7 @@ export function cmsAPrimitives(deps: { instances: ConnectorInstances; http: Outb
           .strict()
           .refine((f) => Object.values(f).some((v) => v !== undefined), 'name at least one field to change (title, body, summary or media)'),
       }),
+      output: nodeOutput,
       annotations: WRITE_IDEMPOTENT,
       permission: 'write',
       handler: async (_c, input) => (await client(input.instanceId)).update(input.id, input.fields),
@@ -132,6 +136,7 @@ export function cmsAPrimitives(deps: { instances: ConnectorInstances; http: Outb
       connector: CMS_A,
       description: 'Publishes the node\'s draft revision.',
       input: z.object({ instanceId, id: nodeId }),
+      output: nodeOutput,
       annotations: WRITE_IDEMPOTENT,
       permission: 'write',
       handler: async (_c, input) => (await client(input.instanceId)).publish(input.id),
@@ -141,6 +146,7 @@ export function cmsAPrimitives(deps: { instances: ConnectorInstances; http: Outb
       connector: CMS_A,
       description: 'Hands an edit task for one node to the content-editor agent; answers the field diff it wrote to a draft revision.',
       input: z.object({ instanceId, id: nodeId, task: z.string().min(1).max(20_000) }),
+      output: contentEditorResultOutput,
       annotations: WRITE_ADDITIVE,
       permission: 'write',
       handler: (context, input) => deps.contentEditor.run(context.actor, input),

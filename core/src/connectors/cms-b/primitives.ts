@@ -7,7 +7,8 @@ import { createCmsBClient, type CmsBClient } from './client.ts';
 import type { OutboundHttp } from '../../http/index.ts';
 import type { ContentEditor } from './content-editor.ts';
 import type { SiteEvents } from './index.ts';
-import { instanceId, postFields, postId, postStatus } from './schemas.ts';
+import { instanceId, postFields, postId, postOutput, postStatus } from './schemas.ts';
+import { contentEditorResultOutput } from '../content-edit.ts';
 
 
 export const CMS_B = 'cms_b';
@@ -44,6 +45,7 @@ export function cmsBPrimitives(deps: SiteAccess & { contentEditor: ContentEditor
       connector: CMS_B,
       description: 'A post with its raw (edit context) title, content and excerpt.',
       input: z.object({ instanceId, id: postId }),
+      output: postOutput,
       annotations: READ_ONLY,
       permission: 'read',
       handler: async (_c, input) => (await client(input.instanceId)).getPost(input.id),
@@ -53,6 +55,7 @@ export function cmsBPrimitives(deps: SiteAccess & { contentEditor: ContentEditor
       connector: CMS_B,
       description: 'Posts, newest first, optionally filtered by status or a search text.',
       input: z.object({ instanceId, status: z.enum(['any', 'publish', 'draft', 'pending', 'private', 'future']).default('any'), search: z.string().max(200).optional(), limit: z.number().int().min(1).max(100).default(10) }),
+      output: z.array(postOutput),
       annotations: READ_ONLY,
       permission: 'read',
       handler: async (_c, input) => (await client(input.instanceId)).listPosts({ status: input.status, perPage: input.limit, ...(input.search ? { search: input.search } : {}) }),
@@ -62,6 +65,7 @@ export function cmsBPrimitives(deps: SiteAccess & { contentEditor: ContentEditor
       connector: CMS_B,
       description: 'The most recently modified post, whatever its status.',
       input: z.object({ instanceId }),
+      output: postOutput,
       annotations: READ_ONLY,
       permission: 'read',
       async handler(_c, input) {
@@ -75,6 +79,7 @@ export function cmsBPrimitives(deps: SiteAccess & { contentEditor: ContentEditor
       connector: CMS_B,
       description: 'The publication status of a post.',
       input: z.object({ instanceId, id: postId }),
+      output: z.object({ id: z.number().int(), status: z.string(), link: z.string(), modified: z.string() }),
       annotations: READ_ONLY,
       permission: 'read',
       async handler(_c, input) {
@@ -87,6 +92,7 @@ export function cmsBPrimitives(deps: SiteAccess & { contentEditor: ContentEditor
       connector: CMS_B,
       description: 'Creates a new draft post.',
       input: z.object({ instanceId, title: z.string().min(1).max(1_000), content: z.string().max(500_000).default(''), excerpt: z.string().max(10_000).optional() }),
+      output: postOutput,
       annotations: WRITE_ADDITIVE,
       permission: 'write',
       handler: async (_c, { instanceId: id, ...fields }) => (await client(id)).createPost({ ...fields, status: 'draft' }),
@@ -101,6 +107,7 @@ export function cmsBPrimitives(deps: SiteAccess & { contentEditor: ContentEditor
           message: 'name at least one field to change (title, content, excerpt, status or slug)',
           path: ['fields'],
         }),
+      output: postOutput,
       annotations: WRITE_IDEMPOTENT,
       permission: 'write',
       async handler(_c, { instanceId: id, id: post, ...fields }) {
@@ -117,6 +124,7 @@ export function cmsBPrimitives(deps: SiteAccess & { contentEditor: ContentEditor
       connector: CMS_B,
       description: 'Updates registered meta fields of a post.',
       input: z.object({ instanceId, id: postId, meta: z.record(z.string().min(1).max(200), z.union([z.string(), z.number(), z.boolean(), z.null()])).refine((m) => Object.keys(m).length > 0, 'name at least one meta field') }),
+      output: postOutput,
       annotations: WRITE_IDEMPOTENT,
       permission: 'write',
       handler: async (_c, input) => (await client(input.instanceId)).updatePost(input.id, { meta: input.meta }),
@@ -126,6 +134,7 @@ export function cmsBPrimitives(deps: SiteAccess & { contentEditor: ContentEditor
       connector: CMS_B,
       description: 'Moves a post to the trash, or deletes it for good with force: true.',
       input: z.object({ instanceId, id: postId, force: z.boolean().default(false) }),
+      output: z.object({ id: z.number().int(), deleted: z.boolean(), trashed: z.boolean() }),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
       permission: 'write',
       async handler(_c, input) {
@@ -143,6 +152,7 @@ export function cmsBPrimitives(deps: SiteAccess & { contentEditor: ContentEditor
         mimeType: z.string().regex(/^(image|audio|video|application)\/[\w.+-]+$/, 'a media MIME type'),
         dataBase64: z.string().min(1).max(14_000_000),
       }),
+      output: z.object({ id: z.number().int(), url: z.string(), mimeType: z.string() }),
       annotations: WRITE_ADDITIVE,
       permission: 'write',
       async handler(_c, input) {
@@ -155,6 +165,7 @@ export function cmsBPrimitives(deps: SiteAccess & { contentEditor: ContentEditor
       connector: CMS_B,
       description: 'Hands an edit task for one post to the content-editor agent; answers the field diff it wrote to the draft.',
       input: z.object({ instanceId, id: postId, task: z.string().min(1).max(20_000) }),
+      output: contentEditorResultOutput,
       annotations: WRITE_ADDITIVE,
       permission: 'write',
       handler: (context, input) => deps.contentEditor.run(context.actor, input),

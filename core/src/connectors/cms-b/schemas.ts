@@ -19,3 +19,16 @@ export const postFields = {
   slug: z.string().regex(/^[a-z0-9-]{1,200}$/).optional(),
 };
 export const EDITABLE_FIELDS = ['title', 'content', 'excerpt'] as const;
+
+/** A post as the primitives answer it (raw, edit-context values). */
+export const postOutput = z.object({
+  id: z.number().int(),
+  status: z.string(),
+  title: z.string(),
+  content: z.string(),
+  excerpt: z.string(),
+  slug: z.string(),
+  link: z.string(),
+  modified: z.string(),
+  meta: z.record(z.string(), z.unknown()),
+});

@@ -13,6 +13,9 @@ export function extensionsSearchPrimitive(extensions: ExtensionReader) {
       query: z.string().max(200).default(''),
       limit: z.number().int().min(1).max(50).default(20),
     }),
+    output: z.array(
+      z.object({ packageName: z.string(), kind: z.string(), version: z.string(), visibility: z.string(), scope: z.string(), name: z.string(), description: z.string() }),
+    ),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
     permission: 'read',
     async handler(_context, input) {

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -26,4 +26,14 @@ describe('CMS-side code', () => {
       expect(stdout, file).toMatch(/No syntax errors detected/);
     }
   }, 120_000);
+
+  it('every HTML pattern the modules render compiles as browsers compile it (the v flag)', () => {
+    const patterns = phpFiles(pluginsDir).flatMap((file) => {
+      const source = readFileSync(file, 'utf8');
+      // Drupal's '#pattern' => '…' and WordPress's pattern attributes passed to the field helper.
+      return [...source.matchAll(/'#pattern' => '([^']+)'/g), ...source.matchAll(/\$field\([^;]*?'(\[[^']+)', \d+\)/g)].map((match) => ({ file, pattern: match[1]!.replaceAll('\\\\', '\\') }));
+    });
+    expect(patterns.map((p) => path.basename(p.file)).sort()).toEqual(['SettingsForm.php', 'service-widget.php']);
+    for (const { file, pattern } of patterns) expect(() => new RegExp(`^(?:${pattern})$`, 'v'), `${file}: ${pattern}`).not.toThrow();
+  });
 });

@@ -73,7 +73,14 @@ describe('the WordPress plugin in a real WordPress', () => {
   it('is configured on its settings page; an admin editing a post uses the widget to retitle it and to undo', async () => {
     const page = await browser.newPage();
     await signIn(page, 'admin', wp.adminPassword);
+    const consoleErrors: string[] = [];
+    page.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()));
     await page.goto(`${wp.url}/wp-admin/options-general.php?page=service-widget`);
+    // The instance id's pattern compiles as Chromium compiles it (the v flag): an invalid one is a console error.
+    expect(await page.getByLabel('Instance ID').getAttribute('pattern')).toBe('[a-z0-9](?:[a-z0-9]|-)*');
+    await page.getByLabel('Instance ID').fill('Not An Id');
+    expect(await page.getByLabel('Instance ID').evaluate((input: HTMLInputElement) => input.checkValidity())).toBe(false);
+    expect(consoleErrors.filter((text) => /pattern/i.test(text))).toEqual([]);
     await page.getByLabel('Service URL').fill(service.url);
     await page.getByLabel('API key').fill(widgetKey);
     await page.getByLabel('Instance ID').fill('blog');

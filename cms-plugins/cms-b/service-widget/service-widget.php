@@ -58,15 +58,17 @@ function service_widget_render_settings(): void {
     $settings = service_widget_settings();
     echo '<div class="wrap"><h1>Service Widget</h1><form method="post" action="options.php">';
     settings_fields('service_widget');
-    $field = function (string $name, string $label, string $type, string $value, string $placeholder = '') {
+    $field = function (string $name, string $label, string $type, string $value, string $placeholder = '', string $pattern = '', int $maxlength = 500) {
         printf(
-            '<p><label for="service-widget-%1$s">%2$s</label><br><input id="service-widget-%1$s" name="%3$s[%1$s]" type="%4$s" value="%5$s" placeholder="%6$s" class="regular-text" autocomplete="off"></p>',
-            esc_attr($name), esc_html($label), esc_attr(SERVICE_WIDGET_OPTION), esc_attr($type), esc_attr($value), esc_attr($placeholder)
+            '<p><label for="service-widget-%1$s">%2$s</label><br><input id="service-widget-%1$s" name="%3$s[%1$s]" type="%4$s" value="%5$s" placeholder="%6$s" maxlength="%7$d"%8$s class="regular-text" autocomplete="off"></p>',
+            esc_attr($name), esc_html($label), esc_attr(SERVICE_WIDGET_OPTION), esc_attr($type), esc_attr($value), esc_attr($placeholder), $maxlength,
+            $pattern === '' ? '' : ' pattern="' . esc_attr($pattern) . '"'
         );
     };
     $field('service_url', 'Service URL', 'url', $settings['service_url']);
     $field('api_key', 'API key', 'password', '', $settings['api_key'] ? 'set — type to replace' : 'not set');
-    $field('instance_id', 'Instance ID', 'text', $settings['instance_id']);
+    // The service's connector instance ids: lower-case letters, digits and hyphens (written so the v-flag regex browsers use accepts it).
+    $field('instance_id', 'Instance ID', 'text', $settings['instance_id'], '', '[a-z0-9](?:[a-z0-9]|-)*', 63);
     $field('webhook_secret', 'Webhook secret (optional)', 'password', '', $settings['webhook_secret'] ? 'set — type to replace' : 'not set');
     submit_button();
     echo '</form></div>';

@@ -20,6 +20,35 @@ describe('constraintsOf', () => {
     expect(constraintsOf(z.object({ code: z.string().regex(/^[a-z-]+$/) })).code).toEqual({ required: true });
   });
 
+  it('every form schema’s patterns compile as browsers compile them, so none is left out', async () => {
+    const modules = import.meta.glob<Record<string, unknown>>(['./*.ts', '!./*.test.ts', '!./*.server.ts', '!./use-schema-form.ts'], { eager: true });
+    const patterns: string[] = [];
+    const collect = (node: unknown) => {
+      if (Array.isArray(node)) node.forEach(collect);
+      else if (node && typeof node === 'object') {
+        for (const [key, value] of Object.entries(node)) {
+          if (key === 'pattern' && typeof value === 'string') patterns.push(value);
+          else collect(value);
+        }
+      }
+    };
+    for (const exports of Object.values(modules)) {
+      for (const value of Object.values(exports)) {
+        if (value instanceof z.ZodType) collect(z.toJSONSchema(value, { io: 'input', unrepresentable: 'any' }));
+      }
+    }
+    expect(patterns.length).toBeGreaterThan(3);
+    const refused = patterns.filter((pattern) => {
+      try {
+        new RegExp(`^(?:${pattern})$`, 'v');
+        return false;
+      } catch {
+        return true;
+      }
+    });
+    expect(refused).toEqual([]);
+  });
+
   it('merges the forms of a union: a shared field is required only where every member requires it', () => {
     const form = z.discriminatedUnion('intent', [z.object({ intent: z.literal('a'), name: requiredText('a name', 10) }), z.object({ intent: z.literal('b'), name: optionalText('a name', 10), id: requiredText('an id', 5) })]);
     const constraints = constraintsOf(form);

@@ -15,7 +15,7 @@ export const packageName = z
   .string({ error: 'Choose a package.' })
   .trim()
   .max(214, 'Use at most 214 characters (an npm package name).')
-  .regex(/^@[a-z0-9][a-z0-9._-]*\/[a-z0-9][a-z0-9._-]*$/, 'Use a scoped package name: @scope/name.');
+  .regex(/^@[a-z0-9](?:[a-z0-9._]|-)*\/[a-z0-9](?:[a-z0-9._]|-)*$/, 'Use a scoped package name: @scope/name.');
 
 /** The search box (a GET form: the loader parses the query string with it). */
 export const searchForm = z.object({

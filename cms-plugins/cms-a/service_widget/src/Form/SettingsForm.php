@@ -107,7 +107,7 @@ class SettingsForm extends ConfigFormBase {
       '#title' => $this->t('Instance ID'),
       '#default_value' => $config->get('instance_id'),
       '#required' => TRUE,
-      '#pattern' => '[a-z0-9][a-z0-9-]*',
+      '#pattern' => '[a-z0-9](?:[a-z0-9]|-)*',
     ];
     return parent::buildForm($form, $form_state);
   }

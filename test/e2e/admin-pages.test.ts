@@ -119,7 +119,7 @@ async function check(page: Page, pathname: string, width: number): Promise<PageC
   if (!hydrated) consoleErrors.push('the page did not hydrate within 10 s');
   // Browsers compile `pattern` with the v flag only when they validate, and log a refused one as a console error.
   patternInputs += await page.evaluate(() => {
-    const inputs = [...document.querySelectorAll<HTMLInputElement>('input[pattern]')];
+    const inputs = Array.from(document.querySelectorAll<HTMLInputElement>('input[pattern]'));
     for (const input of inputs) input.checkValidity();
     return inputs.length;
   });

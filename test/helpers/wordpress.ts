@@ -52,6 +52,7 @@ export async function startWordPress(options: { plugins?: { dir: string; main: s
   await ensureWordPressPackages();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'wordpress-'));
   const children: ChildProcess[] = [];
+  const groups = new Set<ChildProcess>();
   const stop = async () => {
     for (const child of children.reverse()) {
       if (child.exitCode === null) {
@@ -59,6 +60,14 @@ export async function startWordPress(options: { plugins?: { dir: string; main: s
           child.once('exit', () => resolve());
           child.kill('SIGTERM');
         });
+      }
+      // php -S leaves its workers running when the master stops: they share its process group.
+      if (groups.has(child)) {
+        try {
+          process.kill(-child.pid!, 'SIGKILL');
+        } catch {
+          // The group is gone already.
+        }
       }
     }
     rmSync(dir, { recursive: true, force: true });
@@ -131,7 +140,8 @@ require_once ABSPATH . 'wp-settings.php';
     let phpOutput = '';
     // Several workers: one request that waits (a browser's held connection, a slow page) must not
     // stall every other (the built-in server is single-threaded without them).
-    const php = spawn('php', ['-S', host, '-t', root, path.join(HERE, 'router.php')], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PHP_CLI_SERVER_WORKERS: '4' } });
+    const php = spawn('php', ['-S', host, '-t', root, path.join(HERE, 'router.php')], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PHP_CLI_SERVER_WORKERS: '4' }, detached: true });
+    groups.add(php);
     php.stdout?.on('data', (c: Buffer) => (phpOutput = (phpOutput + c.toString()).slice(-4000)));
     php.stderr?.on('data', (c: Buffer) => (phpOutput = (phpOutput + c.toString()).slice(-4000)));
     children.push(php);

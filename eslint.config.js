@@ -20,7 +20,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/bin/*.js'],
+    files: ['**/bin/*.js', 'scripts/*.mjs'],
     languageOptions: { globals: { process: 'readonly', URL: 'readonly', console: 'readonly' } },
   },
   {

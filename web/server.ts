@@ -12,7 +12,8 @@ import { findFreePort, isPortFree } from '@service/core/net';
 import { createSeamListener } from './seam-routes.ts';
 import { adminSecurityHeaders, cspNonce, isCrossSiteRequest, trustedOrigins } from './app/http-security.server.ts';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
+// web/, from web/server.ts (dev, under tsx) or from web/build/server.js (built).
+const here = fileURLToPath(new URL(import.meta.url.endsWith('/build/server.js') ? '..' : '.', import.meta.url)).replace(/\/$/, '');
 const dev = process.argv.includes('--dev');
 const logger = createLogger({ level: 'info' });
 

@@ -3,6 +3,13 @@ import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'vite';
 import path from 'node:path';
 
+/** `@service/core[/x]` as the server build (web/build/server/) imports it: core/dist/[x/]index.js. */
+function compiledCore(id: string): string {
+  const subpath = id.slice('@service/core'.length).replace(/^\//, '');
+  const compiled = path.resolve(import.meta.dirname, '../core/dist', subpath, 'index.js');
+  return path.relative(path.resolve(import.meta.dirname, 'build/server'), compiled).split(path.sep).join('/');
+}
+
 export default defineConfig(({ isSsrBuild }) => ({
   plugins: [
     tailwindcss(),
@@ -18,11 +25,11 @@ export default defineConfig(({ isSsrBuild }) => ({
   ],
   resolve: { alias: { '~': path.resolve(import.meta.dirname, 'app') } },
   build: {
-    // The server build imports core at run time (server.ts runs under tsx, which loads its .ts),
-    // so server.ts and the routes share one instance of it. Vite's ssr.external cannot do this:
-    // it only externalizes packages whose entry is plain JavaScript.
+    // The server build imports core at run time from core/dist (the compiled core the built web
+    // server loads too), so the server and the routes share one instance of it. Vite's ssr.external
+    // cannot do this: it only externalizes packages whose entry is plain JavaScript.
     rollupOptions: {
-      ...(isSsrBuild ? { external: [/^@service\/core(\/|$)/] } : {}),
+      ...(isSsrBuild ? { external: [/^@service\/core(\/|$)/], output: { paths: (id: string) => (id.startsWith('@service/core') ? compiledCore(id) : id) } } : {}),
       // Resource routes (sign-out, the tRPC endpoint, the index redirect) have no browser code, so
       // their client chunks are empty by design; saying so on every start is noise.
       onwarn(warning, warn) {

@@ -4,7 +4,6 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { tsxLoaderUrl } from '@service/core/runtime';
 import { stopChild } from './stop-child.ts';
 
 const webDir = fileURLToPath(new URL('../../web/', import.meta.url));
@@ -25,12 +24,12 @@ export interface RunningService {
  * port, against the given database (none: the embedded default), and resolves once it prints its URL.
  */
 export async function startService(options: { mongodbUri?: string; env?: Record<string, string> }): Promise<RunningService> {
-  if (!existsSync(path.join(webDir, 'build/server/index.js'))) {
+  if (!existsSync(path.join(webDir, 'build/server.js'))) {
     throw new Error('web/build is missing: run `pnpm build` first (the root `pnpm test` does)');
   }
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'service-e2e-'));
-  // The server itself, not through tsx's CLI (a second process that signals must pass through).
-  const child = spawn(process.execPath, ['--import', tsxLoaderUrl(), 'server.ts'], {
+  // The built server, as `pnpm start` runs it (no TypeScript loader, no wrapper process).
+  const child = spawn(process.execPath, ['build/server.js'], {
     cwd: webDir,
     env: {
       PATH: process.env.PATH,

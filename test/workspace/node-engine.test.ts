@@ -77,7 +77,7 @@ describe('the Node the project runs on', () => {
   it.runIf(olderNode)('refuses to start the service, the MCP server or a script on an older Node, naming the Node to use', () => {
     const entries: [string, string[]][] = [
       ['mcp-server', ['bin/service-mcp.js', '--stdio']],
-      ['web', ['--import', 'tsx', 'server.ts']],
+      ['web', ['build/server.js']],
       ['web', ['--import', 'tsx', 'scripts/admin-create.ts', '--email', 'a@example.com']],
     ];
     for (const [dir, args] of entries) {

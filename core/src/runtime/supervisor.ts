@@ -6,7 +6,9 @@ import type { Logger } from '../log/index.ts';
 import { RUNTIME_ENV, type StepReply, type StepRequest } from './protocol.ts';
 import { tsxLoaderUrl } from './tsx-loader.ts';
 
-const RUNTIME_MAIN = fileURLToPath(new URL('./runtime-main.ts', import.meta.url));
+/** Run from core/dist (built), the runtime is built JavaScript too; from core/src, its TypeScript runs through tsx. */
+const BUILT = import.meta.url.endsWith('.js');
+const RUNTIME_MAIN = fileURLToPath(new URL(BUILT ? './runtime-main.js' : './runtime-main.ts', import.meta.url));
 const STEP_TIMEOUT_MS = 10 * 60_000;
 
 export class RuntimeCrashedError extends DomainError {
@@ -46,7 +48,7 @@ export function startAgentRuntime(options: { hostUrl: string; bridgeToken: strin
   const spawn = () => {
     const current = fork(RUNTIME_MAIN, [], {
       // tsx resolved from core itself, so the runtime starts whatever the host's working directory.
-      execArgv: ['--import', tsxLoaderUrl()],
+      execArgv: BUILT ? [] : ['--import', tsxLoaderUrl()],
       env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: process.env.NODE_ENV, [RUNTIME_ENV.hostUrl]: options.hostUrl, [RUNTIME_ENV.bridgeToken]: options.bridgeToken },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });

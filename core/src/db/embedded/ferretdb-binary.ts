@@ -16,7 +16,8 @@ export const FERRETDB_VERSION = 'v1.24.2';
  * Applied to the module copy before building: the SQLite backend's `_id` column expression made
  * to match its `_id` index, and `_id` ranges, `$in` and sorts served from that index (ADR 0009).
  */
-const PATCH_FILE = fileURLToPath(new URL('./ferretdb-id-pushdown.patch', import.meta.url));
+// Kept beside the sources; core/dist (the built copy) reads the same file.
+const PATCH_FILE = fileURLToPath(new URL('../../../src/db/embedded/ferretdb-id-pushdown.patch', import.meta.url));
 const patchText = () => readFileSync(PATCH_FILE, 'utf8');
 
 /** The binary's name carries the patch's digest, so a build without this patch is never reused. */

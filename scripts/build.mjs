@@ -83,7 +83,7 @@ const parts = [
     },
   },
   { name: 'admin app', inputs: ['web/app', 'web/vite.config.ts', 'web/package.json', 'web/tsconfig.json', 'core/src'], outputs: ['web/build/server/index.js'], build: () => run('pnpm', ['--filter', '@service/web', 'build']) },
-  { name: 'web server', inputs: ['web/server.ts', 'web/seam-routes.ts', 'web/app/http-security.server.ts'], outputs: ['web/build/server.js'], build: () => bundleEntry('web/server.ts', 'web/build/server.js') },
+  { name: 'web server', inputs: ['web/server.ts', 'web/seam-routes.ts', 'web/app'], outputs: ['web/build/server.js'], build: () => bundleEntry('web/server.ts', 'web/build/server.js') },
   { name: 'MCP server', inputs: ['mcp-server/src', 'mcp-server/package.json'], outputs: ['mcp-server/dist/main.js'], build: () => bundleEntry('mcp-server/src/main.ts', 'mcp-server/dist/main.js') },
 ];
 

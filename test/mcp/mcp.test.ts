@@ -63,6 +63,16 @@ async function expectPrimitives(client: Client) {
   expect(JSON.parse((result.content as { text: string }[])[0]!.text)).toEqual([expect.objectContaining({ packageName: '@acme/summarizer', visibility: 'public' })]);
 }
 
+/** The Inspector's CLI, connected by `target`, lists every primitive and calls one; it returns each time. */
+async function expectInspectorAnswers(target: string[]) {
+  const inspector = async (...args: string[]) => JSON.parse((await execFileAsync(INSPECTOR, [...target, ...args], { encoding: 'utf8', timeout: 60_000 })).stdout) as unknown;
+  const listed = (await inspector('--method', 'tools/list')) as { tools: { name: string }[] };
+  expect(listed.tools.map((tool) => tool.name).sort()).toEqual(services.primitives.list().map((p) => p.name).sort());
+  const called = (await inspector('--method', 'tools/call', '--tool-name', 'service_extensions_search', '--tool-arg', 'query=summar')) as { content: { text: string }[]; isError?: boolean };
+  expect(called.isError).toBeFalsy();
+  expect(JSON.parse(called.content[0]!.text)).toEqual([expect.objectContaining({ packageName: '@acme/summarizer' })]);
+}
+
 describe('MCP', () => {
   it('over stdio (the real mcp-server process), authenticated with a registered client', async () => {
     const client = new Client({ name: 'test', version: '1.0.0' });
@@ -87,13 +97,7 @@ describe('MCP', () => {
 
   it('answers the MCP Inspector CLI (current major, on the project’s Node) over HTTP with a bearer header', async () => {
     for (const url of [http.url, `${web.url}/api/mcp`]) {
-      const inspector = (...args: string[]) =>
-        execFileAsync(INSPECTOR, ['--cli', url, '--transport', 'http', '--header', `Authorization: Bearer ${full.token}`, ...args], { encoding: 'utf8', timeout: 60_000 });
-      const listed = JSON.parse((await inspector('--method', 'tools/list')).stdout) as { tools: { name: string }[] };
-      expect(listed.tools.map((tool) => tool.name).sort()).toEqual(services.primitives.list().map((p) => p.name).sort());
-      const called = JSON.parse((await inspector('--method', 'tools/call', '--tool-name', 'service_extensions_search', '--tool-arg', 'query=summar')).stdout) as { content: { text: string }[]; isError?: boolean };
-      expect(called.isError).toBeFalsy();
-      expect(JSON.parse(called.content[0]!.text)).toEqual([expect.objectContaining({ packageName: '@acme/summarizer' })]);
+      await expectInspectorAnswers(['--cli', url, '--transport', 'http', '--header', `Authorization: Bearer ${full.token}`]);
     }
   });
 
@@ -101,12 +105,7 @@ describe('MCP', () => {
     // The server entry as a desktop client's config names it; the credentials in its env, not in argv.
     const config = path.join(env.SERVICE_DATA_DIR!, 'inspector.json');
     writeFileSync(config, JSON.stringify({ mcpServers: { service: { command: process.execPath, args: [MCP_BIN, '--stdio'], env: { ...env, SERVICE_MCP_CLIENT_ID: full.clientId, SERVICE_MCP_CLIENT_SECRET: full.clientSecret } } } }), { mode: 0o600 });
-    const inspector = (...args: string[]) => execFileAsync(INSPECTOR, ['--cli', '--config', config, '--server', 'service', ...args], { encoding: 'utf8', timeout: 60_000 });
-    const listed = JSON.parse((await inspector('--method', 'tools/list')).stdout) as { tools: { name: string }[] };
-    expect(listed.tools.map((tool) => tool.name).sort()).toEqual(services.primitives.list().map((p) => p.name).sort());
-    const called = JSON.parse((await inspector('--method', 'tools/call', '--tool-name', 'service_extensions_search', '--tool-arg', 'query=summar')).stdout) as { content: { text: string }[]; isError?: boolean };
-    expect(called.isError).toBeFalsy();
-    expect(JSON.parse(called.content[0]!.text)).toEqual([expect.objectContaining({ packageName: '@acme/summarizer' })]);
+    await expectInspectorAnswers(['--cli', '--config', config, '--server', 'service']);
   });
 
   it('refuses a request naming another host (DNS rebinding) before reading its token', async () => {

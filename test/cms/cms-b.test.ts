@@ -9,6 +9,8 @@ let services: Services;
 const admin = { type: 'ui', id: 'admin', email: 'a@acme.test', role: 'admin' } as const;
 const worker = { type: 'worker', id: 'worker:test', job: 'test' } as const;
 const call = <T = any>(name: string, input: Record<string, unknown>) => services.primitives.call(worker, name, input) as Promise<T>;
+/** The widget's Undo, as its route runs it: the CMS-B unit's restore. */
+const restore = (input: { instanceId: string; id: string; values: Record<string, string> }) => services.streams.get('cms-b-content-editor')!.restore(worker, input);
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
 beforeAll(async () => {
@@ -53,14 +55,18 @@ describe('CMS-B primitives against a real WordPress', () => {
     expect((await fetch(media.url)).status).toBe(200);
   });
 
-  it('the content editor leaves a published post a draft with the new title and returns the diff read back', async () => {
+  it('the content editor leaves a published post a draft with the new title and returns the diff read back, the status among it', async () => {
     const post = await call('cms_b_post_create_draft', { instanceId: 'site', title: 'Old title', content: 'Teh content.' });
     await call('cms_b_post_update', { instanceId: 'site', id: post.id, status: 'publish' });
+    // A turn that changes nothing leaves the post live.
+    expect(await call('cms_b_content_editor_run', { instanceId: 'site', id: post.id, task: 'Tell me about this post.' })).toMatchObject({ noChanges: true });
+    expect(await call('cms_b_post_status', { instanceId: 'site', id: post.id })).toMatchObject({ status: 'publish' });
     const result = await call('cms_b_content_editor_run', { instanceId: 'site', id: post.id, task: 'set title to "New title"; replace "Teh" with "The" in content' });
     expect(result).toEqual({
       changes: [
         { field: 'title', before: 'Old title', after: 'New title' },
         { field: 'content', before: 'Teh content.', after: 'The content.' },
+        { field: 'status', before: 'publish', after: 'draft' },
       ],
       postId: String(post.id),
       nodeId: String(post.id),
@@ -71,6 +77,16 @@ describe('CMS-B primitives against a real WordPress', () => {
 
     const nothing = await call('cms_b_content_editor_run', { instanceId: 'site', id: post.id, task: 'Tell me about this post.' });
     expect(nothing).toMatchObject({ changes: [], noChanges: true, postId: String(post.id) });
+
+    // Undo with every `before` value: the post is published again with its old fields.
+    const undone = await restore({ instanceId: 'site', id: String(post.id), values: Object.fromEntries(result.changes.map((c: { field: string; before: string }) => [c.field, c.before])) });
+    expect(undone.changes).toEqual([
+      { field: 'title', before: 'New title', after: 'Old title' },
+      { field: 'content', before: 'The content.', after: 'Teh content.' },
+      { field: 'status', before: 'draft', after: 'publish' },
+    ]);
+    expect(await call('cms_b_post_get', { instanceId: 'site', id: post.id })).toMatchObject({ status: 'publish', title: 'Old title' });
+    await expect(restore({ instanceId: 'site', id: String(post.id), values: { status: 'gone' } })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
   });
 
   it('validates ids and refuses an update with nothing to change, naming the field', async () => {

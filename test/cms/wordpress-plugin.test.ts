@@ -54,13 +54,16 @@ async function signIn(page: Page, user: string, password: string) {
   await page.waitForURL(/wp-admin/);
 }
 
+/** A post whose body is one paragraph block, as the block editor writes it. */
 async function createPost(title: string, status: string): Promise<number> {
-  const response = await fetch(`${wp.url}/wp-json/wp/v2/posts`, { method: 'POST', headers: { authorization: asEditor(), 'content-type': 'application/json' }, body: JSON.stringify({ title, content: 'Body.', status }) });
+  const content = '<!-- wp:paragraph -->\n<p>Body.</p>\n<!-- /wp:paragraph -->';
+  const response = await fetch(`${wp.url}/wp-json/wp/v2/posts`, { method: 'POST', headers: { authorization: asEditor(), 'content-type': 'application/json' }, body: JSON.stringify({ title, content, status }) });
   return ((await response.json()) as { id: number }).id;
 }
 
-async function post(id: number): Promise<{ status: string; title: { raw: string } }> {
-  return (await (await fetch(`${wp.url}/wp-json/wp/v2/posts/${id}?context=edit`, { headers: { authorization: asEditor() } })).json()) as { status: string; title: { raw: string } };
+type StoredPost = { status: string; title: { raw: string }; content?: { raw: string }; link: string };
+async function post(id: number): Promise<StoredPost> {
+  return (await (await fetch(`${wp.url}/wp-json/wp/v2/posts/${id}?context=edit`, { headers: { authorization: asEditor() } })).json()) as StoredPost;
 }
 
 async function received(auth = asAdmin()): Promise<{ id: string; type: string; postId: number | null }[]> {
@@ -92,6 +95,8 @@ describe('the WordPress plugin in a real WordPress', () => {
     expect(await page.getByLabel('API key').getAttribute('placeholder')).toBe('set — type to replace');
 
     const id = await createPost('Published by WordPress', 'publish');
+    const link = (await post(id)).link;
+    expect((await fetch(link)).status).toBe(200);
     await page.goto(`${wp.url}/wp-admin/post.php?post=${id}&action=edit`);
     const scripts = await page.locator('script[src*="/api/cms-b-widget/bundle.js"]').getAttribute('src');
     expect(scripts).toContain('?v=0.1.0');
@@ -101,14 +106,39 @@ describe('the WordPress plugin in a real WordPress', () => {
     await page.getByRole('button', { name: /Open assistant/ }).click();
     await page.getByLabel('Message the assistant').fill('set title to "Retitled by the assistant"');
     await page.getByLabel('Message the assistant').press('Enter');
+    // The post is live: the widget asks first, and nothing is sent until the user confirms.
+    const confirm = page.getByRole('alertdialog', { name: 'Edit a live post?' });
+    expect(await confirm.textContent()).toContain('This post is live. Editing it will unpublish it until you publish again.');
+    expect((await post(id)).status).toBe('publish');
+    await confirm.getByRole('button', { name: 'Edit anyway' }).click();
     const log = page.getByRole('log');
     await expect.poll(() => log.getByRole('table', { name: 'Changes' }).count(), { timeout: SLOW }).toBe(1);
     expect(await log.textContent()).toContain('[scripted]');
+    // The diff shows the status the edit changed, as a field.
+    expect(await log.getByRole('table', { name: 'Changes' }).getByRole('row').allTextContents()).toEqual(['FieldBeforeAfter', 'titlePublished by WordPressRetitled by the assistant', 'statuspublishdraft']);
+    expect(await post(id)).toMatchObject({ status: 'draft', title: { raw: 'Retitled by the assistant' } });
+    expect((await fetch(link)).status).toBe(404);
+
+    // The open editor shows what is stored, without a reload: the new title, and a draft to save.
+    await expect.poll(() => page.locator('.editor-post-title__input').textContent(), { timeout: 30_000 }).toBe('Retitled by the assistant');
+    // The user goes on in the editor and saves: the assistant's title and the draft status stay.
+    await page.locator('.block-editor-rich-text__editable', { hasText: 'Body.' }).click();
+    await page.keyboard.press('End');
+    await page.keyboard.type(' Typed in the editor.');
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await expect.poll(async () => (await post(id)).content?.raw ?? '', { timeout: 30_000 }).toContain('Typed in the editor.');
     expect(await post(id)).toMatchObject({ status: 'draft', title: { raw: 'Retitled by the assistant' } });
 
+    // After a reload the diff is still there, and its Undo restores every field, the status too.
+    await page.reload();
+    await page.getByRole('button', { name: /Open assistant/ }).click();
+    await expect.poll(() => log.getByRole('table', { name: 'Changes' }).count(), { timeout: SLOW }).toBe(1);
     await log.getByRole('button', { name: 'Undo' }).click();
     await expect.poll(() => log.getByRole('table', { name: 'Changes' }).count(), { timeout: SLOW }).toBe(2);
-    expect((await post(id)).title.raw).toBe('Published by WordPress');
+    expect(await post(id)).toMatchObject({ status: 'publish', title: { raw: 'Published by WordPress' } });
+    // Live again for anonymous visitors, and the editor shows the restored title.
+    expect((await fetch(link)).status).toBe(200);
+    await expect.poll(() => page.locator('.editor-post-title__input').textContent(), { timeout: 30_000 }).toBe('Published by WordPress');
 
     // The service told the site, signed with its webhook secret: the edit, then the undo.
     await expect

@@ -3,6 +3,14 @@ import { isTurn, MAX_KEPT_TURNS, MAX_TURN_CHARS } from './history.ts';
 import { streamTurn, undoChanges, type Change, type Turn, type WidgetEventHandler } from './stream.ts';
 import { STYLES } from './styles.ts';
 
+/** Said before the first edit of a live post: CMS-B edits a post by making it a draft first. */
+export const LIVE_WARNING = 'This post is live. Editing it will unpublish it until you publish again.';
+
+/** What the panel keeps across reloads: the chat, and each diff with whether it was undone (its Undo still works after a reload). */
+type Entry = Turn | { role: 'changes'; fields: Change[]; undone?: boolean };
+const isChanges = (value: unknown): value is Extract<Entry, { role: 'changes' }> =>
+  typeof value === 'object' && value !== null && (value as Entry).role === 'changes' && Array.isArray((value as { fields?: unknown }).fields);
+
 /** The shortcut that opens the assistant from anywhere on the page. */
 const SHORTCUT = (event: KeyboardEvent) => event.altKey && event.shiftKey && event.code === 'KeyA';
 
@@ -21,7 +29,10 @@ function mount(config: WidgetConfig) {
   document.body.append(host);
   const root = host.attachShadow({ mode: 'open' });
   const storageKey = `service-widget:${config.instanceId}:${config.agentSlug}:${config.itemId}`;
-  const history: Turn[] = load(storageKey);
+  const history: Entry[] = load(storageKey);
+  // A live item asks once before it is edited; a diff that moves its status moves this too.
+  let live = config.itemStatus === 'publish';
+  let liveConfirmed = false;
   const save = () => {
     if (history.length > MAX_KEPT_TURNS) history.splice(0, history.length - MAX_KEPT_TURNS);
     try {
@@ -46,7 +57,10 @@ function mount(config: WidgetConfig) {
     log.scrollTop = log.scrollHeight;
     return node;
   };
-  for (const turn of history) bubble(turn.role, turn.content);
+  for (const entry of history) {
+    if (isChanges(entry)) log.append(diff(entry));
+    else bubble(entry.role, entry.content);
+  }
   /** A failure the user must see; the panel stays usable. */
   const showError = (message: string) => {
     const node = bubble('assistant', message);
@@ -123,7 +137,18 @@ function mount(config: WidgetConfig) {
         if (!over) answer.textContent += content;
       },
       changes(fields) {
-        if (!over) log.append(diff(fields));
+        if (over) return;
+        const entry: Entry = { role: 'changes', fields };
+        history.push(entry);
+        save();
+        log.append(diff(entry));
+        const status = fields.find((change) => change.field === 'status');
+        if (status) {
+          live = status.after === 'publish';
+          liveConfirmed = false;
+        }
+        // For the CMS's own page: the editor shows what is stored now (the plugin's glue listens).
+        document.dispatchEvent(new CustomEvent('service-widget:changes', { detail: { itemId: config.itemId, fields } }));
       },
       error(message) {
         finish(message || 'The assistant failed.');
@@ -145,38 +170,68 @@ function mount(config: WidgetConfig) {
     );
   };
 
-  function diff(fields: Change[]): HTMLElement {
+  function diff(entry: Extract<Entry, { role: 'changes' }>): HTMLElement {
+    const { fields } = entry;
     const table = el('table', { ariaLabel: 'Changes' }, el('tr', {}, el('th', {}, 'Field'), el('th', {}, 'Before'), el('th', {}, 'After')));
     for (const change of fields) table.append(el('tr', {}, el('td', {}, change.field), el('td', {}, el('del', {}, change.before)), el('td', {}, el('ins', {}, change.after))));
-    const undo = el('button', { className: 'undo', type: 'button' }, 'Undo');
+    const undo = el('button', { className: 'undo', type: 'button', disabled: entry.undone === true }, 'Undo');
     undo.addEventListener('click', () => {
       if (busy) return;
       undo.disabled = true;
+      entry.undone = true;
+      save();
       // A failed Undo may be tried again.
-      run((on) => undoChanges(config, fields, on), false, () => (undo.disabled = false));
+      run((on) => undoChanges(config, fields, on), false, () => {
+        undo.disabled = false;
+        entry.undone = false;
+        save();
+      });
     });
     return el('div', { className: 'changes' }, table, undo);
   }
+
+  /** Asks before the first edit of a live item; `proceed` runs once it is confirmed. */
+  const confirmLive = (proceed: () => void) => {
+    busy = true;
+    send.disabled = true;
+    const yes = el('button', { className: 'send', type: 'button' }, 'Edit anyway');
+    const no = el('button', { className: 'undo', type: 'button' }, 'Cancel');
+    const box = el('div', { className: 'confirm', role: 'alertdialog', ariaLabel: 'Edit a live post?' }, el('p', {}, LIVE_WARNING), yes, no);
+    log.append(box);
+    log.scrollTop = log.scrollHeight;
+    const settle = (confirmed: boolean) => {
+      box.remove();
+      busy = false;
+      send.disabled = false;
+      if (!confirmed) return input.focus();
+      liveConfirmed = true;
+      proceed();
+    };
+    yes.addEventListener('click', () => settle(true));
+    no.addEventListener('click', () => settle(false));
+    yes.focus();
+  };
 
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const text = input.value.trim();
     if (!text || busy) return;
     if (text.length > MAX_TURN_CHARS) return showError(`Messages are limited to ${MAX_TURN_CHARS} characters.`);
+    if (live && !liveConfirmed) return confirmLive(() => form.requestSubmit());
     input.value = '';
     history.push({ role: 'user', content: text });
     save();
     bubble('user', text);
     // Only the recent turns the contract allows are sent (recentTurns), however long the chat.
-    run((on) => streamTurn(config, history.slice(), on), true);
+    run((on) => streamTurn(config, history.filter(isTurn), on), true);
   });
 }
 
-/** The kept chat, or none when storage is empty, blocked or holds something else. */
-function load(storageKey: string): Turn[] {
+/** The kept chat and diffs, or none when storage is empty, blocked or holds something else. */
+function load(storageKey: string): Entry[] {
   try {
     const stored: unknown = JSON.parse(sessionStorage.getItem(storageKey) ?? '[]');
-    return Array.isArray(stored) ? stored.filter(isTurn).slice(-MAX_KEPT_TURNS) : [];
+    return Array.isArray(stored) ? stored.filter((entry): entry is Entry => isTurn(entry) || isChanges(entry)).slice(-MAX_KEPT_TURNS) : [];
   } catch {
     return [];
   }

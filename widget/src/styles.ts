@@ -17,4 +17,7 @@ del{color:#b3261e}ins{color:#1d6b34;text-decoration:none}
 form{display:flex;gap:6px;padding:8px;border-top:1px solid #eee}
 textarea{flex:1;font:inherit;resize:none;min-height:38px;border:1px solid #ccd;border-radius:6px;padding:6px}
 .send,.undo{background:var(--accent);color:#fff;padding:6px 10px}
+.undo[disabled]{opacity:.5;cursor:default}
+.confirm{border:1px solid #e0b400;background:#fff8e1;border-radius:8px;padding:8px;display:flex;flex-wrap:wrap;gap:6px;align-items:center}
+.confirm p{margin:0 0 4px;flex-basis:100%}
 `;

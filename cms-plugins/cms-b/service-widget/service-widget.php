@@ -92,8 +92,14 @@ add_action('admin_enqueue_scripts', function () {
         'instanceId' => $settings['instance_id'],
         'agentSlug' => 'cms-b-content-editor',
         'itemId' => $post_id ? (string) $post_id : '',
+        // A published post asks before its first edit (the edit makes it a draft until it is published again).
+        'itemStatus' => $post_id ? (string) get_post_status($post_id) : '',
     ];
     wp_add_inline_script('service-widget', 'window.ServiceWidgetConfig = ' . wp_json_encode($config) . ';', 'before');
+    if ($post_id) {
+        // The open editor shows what the assistant stored (see editor-sync.js).
+        wp_enqueue_script('service-widget-editor-sync', plugins_url('editor-sync.js', __FILE__), ['wp-api-fetch'], SERVICE_WIDGET_VERSION, true);
+    }
 });
 
 /* REST under /wp-json/service/v1/: webhook subscriptions (manage_options) and the signed receive endpoint. */

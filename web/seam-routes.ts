@@ -27,6 +27,7 @@ export function seamRoutes({ handlers }: Services) {
     '/api/mcp': (request) => handlers.mcp(request),
     '/api/agents/:slug/stream': (request, { slug }) => handlers.widgetStream(request, slug!),
     '/api/agents/:slug/undo': (request, { slug }) => handlers.widgetUndo(request, slug!),
+    '/api/agents/:slug/status': (request, { slug }) => handlers.widgetStatus(request, slug!),
     '/api/cms-a-widget/bundle.js': (request) => handlers.widgetBundle(request),
     '/api/cms-b-widget/bundle.js': (request) => handlers.widgetBundle(request),
   });

@@ -16,7 +16,7 @@ import { selectLlmProvider, type LlmProvider } from './llm/index.ts';
 import { createAgentBridgeHandler, createLlmBridgeHandler } from './bridge/index.ts';
 import { cmsAConnector, cmsBConnector, createConnectorInstances, createPrimitiveRegistry, createStreamRegistry, extensionsSearchPrimitive, type ConnectorInstances, type PrimitiveRegistry, type StreamRegistry } from './connectors/index.ts';
 import { createMcpHttpHandler, mcpAllowedHostnames } from './mcp/index.ts';
-import { createBundleHandler, createWidgetKeys, createWidgetStreamHandler, createWidgetUndoHandler, type WidgetKeys } from './widget/index.ts';
+import { createBundleHandler, createWidgetKeys, createWidgetStatusHandler, createWidgetStreamHandler, createWidgetUndoHandler, type WidgetKeys } from './widget/index.ts';
 import { createOutboundHttp, createRateLimiter, type OutboundHttp } from './http/index.ts';
 import { createImports, type GithubClient, type Imports } from './imports/index.ts';
 import { createCmsBEvents, createCmsBNotifier } from './notifications/index.ts';
@@ -91,6 +91,7 @@ export interface Services {
     mcp: (request: Request) => Promise<Response>;
     widgetStream: (request: Request, slug: string) => Promise<Response>;
     widgetUndo: (request: Request, slug: string) => Promise<Response>;
+    widgetStatus: (request: Request, slug: string) => Promise<Response>;
     widgetBundle: (request: Request) => Promise<Response>;
   };
 }
@@ -230,6 +231,7 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
       llmBridge: createLlmBridgeHandler(bridge),
       widgetStream: createWidgetStreamHandler(widgetDeps),
       widgetUndo: createWidgetUndoHandler(widgetDeps),
+      widgetStatus: createWidgetStatusHandler(widgetDeps),
       widgetBundle: createBundleHandler(),
       mcp: createMcpHttpHandler({ registry: primitives, verifyToken: oauth.tokens.verify, version: SERVICE_VERSION, logger: logger.child({ component: 'mcp' }), allowedHostnames: mcpAllowedHostnames(config) }),
       a2a: createA2aHandler({ flags, verifyToken: oauth.tokens.verify, card: agentCard, cardV1: async (agent) => (await cardV1(agent)) ?? {}, defaultAgent, runs, eventLog, executor, logger: logger.child({ component: 'a2a' }) }),

@@ -84,15 +84,29 @@ describe('the WordPress plugin in a real WordPress', () => {
     await page.getByLabel('Instance ID').fill('Not An Id');
     expect(await page.getByLabel('Instance ID').evaluate((input: HTMLInputElement) => input.checkValidity())).toBe(false);
     expect(consoleErrors.filter((text) => /pattern/i.test(text))).toEqual([]);
+    // Each value says where in the service it comes from; the key has the service's name for it.
+    expect(await page.locator('#service-widget-api_key-help').textContent()).toContain('Administration > Assistants > CMS-B');
+    expect(await page.locator('#service-widget-instance_id-help').textContent()).toContain('Administration > Connectors > CMS-B');
+    const testConnection = async () => {
+      await page.getByRole('button', { name: 'Test connection' }).click();
+      return (await page.getByRole('status').textContent())?.trim();
+    };
+    expect(await testConnection()).toBe('Fill in and save the service URL, the widget key and the instance ID first.');
+    // A wrong key: the service's answer, in words that say what to do.
     await page.getByLabel('Service URL').fill(service.url);
-    await page.getByLabel('API key').fill(widgetKey);
+    await page.getByLabel('Widget key').fill('wk_not_the_key');
     await page.getByLabel('Instance ID').fill('blog');
     await page.getByLabel('Webhook secret (optional)').fill(webhookSecret);
     await page.locator('#submit').click();
     await page.waitForURL(/settings-updated=true/);
+    expect(await testConnection()).toContain('The service refused the widget key');
+    await page.getByLabel('Widget key').fill(widgetKey);
+    await page.locator('#submit').click();
+    await page.waitForURL(/settings-updated=true/);
     // The form never shows the stored key (the widget itself needs it in admin pages, by design).
-    expect(await page.getByLabel('API key').inputValue()).toBe('');
-    expect(await page.getByLabel('API key').getAttribute('placeholder')).toBe('set — type to replace');
+    expect(await page.getByLabel('Widget key').inputValue()).toBe('');
+    expect(await page.getByLabel('Widget key').getAttribute('placeholder')).toBe('set — type to replace');
+    expect(await testConnection()).toBe('Connected: the service accepts the widget key for instance blog (LLM: scripted).');
 
     const id = await createPost('Published by WordPress', 'publish');
     const link = (await post(id)).link;
@@ -104,6 +118,10 @@ describe('the WordPress plugin in a real WordPress', () => {
     const guide = page.getByRole('dialog', { name: /Welcome to the block editor/ });
     await guide.waitFor({ timeout: 20_000 }).then(() => guide.getByRole('button', { name: 'Close' }).click(), () => undefined);
     await page.getByRole('button', { name: /Open assistant/ }).click();
+    // The offline provider answers: the input shows the phrases it understands, on WordPress's fields.
+    await expect
+      .poll(() => page.getByLabel('Message the assistant').getAttribute('placeholder'), { timeout: 30_000 })
+      .toBe('Offline assistant. Try: set title to "…"; replace "old" with "new" in content; append "…" to excerpt');
     await page.getByLabel('Message the assistant').fill('set title to "Retitled by the assistant"');
     await page.getByLabel('Message the assistant').press('Enter');
     // The post is live: the widget asks first, and nothing is sent until the user confirms.

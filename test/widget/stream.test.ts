@@ -47,6 +47,38 @@ async function events(response: Response): Promise<{ event: WidgetEventName; dat
 
 const ask = (text: string, itemId: string | number = '42') => ({ itemId, messages: [{ role: 'user', content: text }] });
 
+describe('the widget status route (Test connection, the input\'s placeholder)', () => {
+  const status = (options: { origin?: string | null; key?: string | null; instanceId?: string; method?: string } = {}) => {
+    const origin = options.origin === undefined ? site.siteUrl : options.origin;
+    const bearer = options.key === undefined ? key : options.key;
+    return services.handlers.widgetStatus(
+      new Request(`http://127.0.0.1:3999/api/agents/${slug}/status?instanceId=${options.instanceId ?? 'drupal'}`, {
+        method: options.method ?? 'GET',
+        headers: { ...(origin ? { origin } : {}), ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) },
+      }),
+      slug,
+    );
+  };
+
+  it('passes the stream route\'s guard in its order, then names the LLM and the offline phrases on the CMS\'s fields', async () => {
+    expect((await status({ origin: 'https://elsewhere.example', key: null })).status).toBe(403);
+    expect((await status({ instanceId: 'nope' })).status).toBe(403);
+    expect((await status({ key: 'wk_wrong' })).status).toBe(401);
+    expect((await status({ method: 'POST' })).status).toBe(405);
+    const preflight = await status({ method: 'OPTIONS', key: null });
+    expect(preflight.headers.get('access-control-allow-methods')).toBe('GET, POST');
+    const ok = await status();
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('access-control-allow-origin')).toBe(site.siteUrl);
+    expect(await ok.json()).toEqual({
+      agent: slug,
+      instanceId: 'drupal',
+      llm: 'scripted',
+      placeholder: 'Offline assistant. Try: set title to "…"; replace "old" with "new" in body; append "…" to summary',
+    });
+  });
+});
+
 describe('the widget stream route', () => {
   it('checks the origin before the key: a wrong origin is 403 without the key being looked at', async () => {
     let verified = 0;

@@ -1,6 +1,6 @@
 import { readConfig, type WidgetConfig } from './config.ts';
 import { isTurn, MAX_KEPT_TURNS, MAX_TURN_CHARS } from './history.ts';
-import { streamTurn, undoChanges, type Change, type Turn, type WidgetEventHandler } from './stream.ts';
+import { fetchPlaceholder, streamTurn, undoChanges, type Change, type Turn, type WidgetEventHandler } from './stream.ts';
 import { STYLES } from './styles.ts';
 
 /** Said before the first edit of a live post: CMS-B edits a post by making it a draft first. */
@@ -68,7 +68,15 @@ function mount(config: WidgetConfig) {
     node.setAttribute('role', 'alert');
   };
 
+  let asked = false;
   const open = () => {
+    // Once per page: the offline assistant's phrases, as the input's placeholder (a hint; failures are ignored).
+    if (!asked) {
+      asked = true;
+      void fetchPlaceholder(config).then((placeholder) => {
+        if (placeholder) input.placeholder = placeholder;
+      });
+    }
     panel.hidden = false;
     launcher.setAttribute('aria-expanded', 'true');
     input.focus();

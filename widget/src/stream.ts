@@ -14,7 +14,7 @@ export type WidgetEventHandler = {
 /** With no byte from the service for this long the turn ends with an error (the server sends no keep-alives, an edit can take a while). */
 export const IDLE_TIMEOUT_MS = 180_000;
 
-const url = (config: WidgetConfig, action: 'stream' | 'undo') =>
+const url = (config: WidgetConfig, action: 'stream' | 'undo' | 'status') =>
   `${config.serviceUrl}/api/agents/${encodeURIComponent(config.agentSlug)}/${action}?instanceId=${encodeURIComponent(config.instanceId)}`;
 
 /**
@@ -96,4 +96,16 @@ async function post(config: WidgetConfig, action: 'stream' | 'undo', body: unkno
 export const streamTurn = (config: WidgetConfig, history: readonly Turn[], on: WidgetEventHandler) => post(config, 'stream', { itemId: config.itemId, messages: recentTurns(history) }, on);
 
 /** Asks the service to put the `before` values back on the draft; the result streams like a turn. */
+/** The assistant's status for this site: the placeholder to show (the offline provider's phrases), or null when it cannot be had. */
+export async function fetchPlaceholder(config: WidgetConfig): Promise<string | null> {
+  try {
+    const response = await fetch(url(config, 'status'), { headers: { authorization: `Bearer ${config.apiKey}` }, signal: AbortSignal.timeout(10_000) });
+    if (!response.ok) return null;
+    const status = (await response.json()) as { placeholder?: unknown };
+    return typeof status.placeholder === 'string' && status.placeholder.length <= 300 ? status.placeholder : null;
+  } catch {
+    return null;
+  }
+}
+
 export const undoChanges = (config: WidgetConfig, fields: Change[], on: WidgetEventHandler) => post(config, 'undo', { itemId: config.itemId, fields }, on);

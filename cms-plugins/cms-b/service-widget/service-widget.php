@@ -56,22 +56,89 @@ function service_widget_render_settings(): void {
         return;
     }
     $settings = service_widget_settings();
-    echo '<div class="wrap"><h1>Service Widget</h1><form method="post" action="options.php">';
+    echo '<div class="wrap"><h1>Service Widget</h1>';
+    service_widget_render_test_result();
+    echo '<p>The assistant in the post editor is served by the service. Each value below comes from the service&rsquo;s administration pages.</p>';
+    echo '<form method="post" action="options.php">';
     settings_fields('service_widget');
-    $field = function (string $name, string $label, string $type, string $value, string $placeholder = '', string $pattern = '', int $maxlength = 500) {
+    $field = function (string $name, string $label, string $type, string $value, string $help, string $placeholder = '', string $pattern = '', int $maxlength = 500) {
         printf(
-            '<p><label for="service-widget-%1$s">%2$s</label><br><input id="service-widget-%1$s" name="%3$s[%1$s]" type="%4$s" value="%5$s" placeholder="%6$s" maxlength="%7$d"%8$s class="regular-text" autocomplete="off"></p>',
+            '<p><label for="service-widget-%1$s">%2$s</label><br><input id="service-widget-%1$s" name="%3$s[%1$s]" type="%4$s" value="%5$s" placeholder="%6$s" maxlength="%7$d"%8$s aria-describedby="service-widget-%1$s-help" class="regular-text" autocomplete="off"><br><span id="service-widget-%1$s-help" class="description">%9$s</span></p>',
             esc_attr($name), esc_html($label), esc_attr(SERVICE_WIDGET_OPTION), esc_attr($type), esc_attr($value), esc_attr($placeholder), $maxlength,
-            $pattern === '' ? '' : ' pattern="' . esc_attr($pattern) . '"'
+            $pattern === '' ? '' : ' pattern="' . esc_attr($pattern) . '"',
+            esc_html($help)
         );
     };
-    $field('service_url', 'Service URL', 'url', $settings['service_url']);
-    $field('api_key', 'API key', 'password', '', $settings['api_key'] ? 'set — type to replace' : 'not set');
+    $field('service_url', 'Service URL', 'url', $settings['service_url'], 'The address you open the service at, for example https://agents.example.com.');
+    // The same name the service uses for it (Administration > Assistants).
+    $field('api_key', 'Widget key', 'password', '', 'In the service: Administration > Assistants > CMS-B, "Generate key" for this site\'s instance; it is shown once. Stored here and only sent to the service.', $settings['api_key'] ? 'set — type to replace' : 'not set');
     // The service's connector instance ids: lower-case letters, digits and hyphens (written so the v-flag regex browsers use accepts it).
-    $field('instance_id', 'Instance ID', 'text', $settings['instance_id'], '', '[a-z0-9](?:[a-z0-9]|-)*', 63);
-    $field('webhook_secret', 'Webhook secret (optional)', 'password', '', $settings['webhook_secret'] ? 'set — type to replace' : 'not set');
+    $field('instance_id', 'Instance ID', 'text', $settings['instance_id'], 'In the service: Administration > Connectors > CMS-B, the ID of the instance registered for this site.', '', '[a-z0-9](?:[a-z0-9]|-)*', 63);
+    $field('webhook_secret', 'Webhook secret (optional)', 'password', '', 'In the service: the same instance under Connectors > CMS-B. With it the service tells this site about the assistant\'s edits.', $settings['webhook_secret'] ? 'set — type to replace' : 'not set');
     submit_button();
-    echo '</form></div>';
+    echo '</form>';
+    // Checked from this server, as the widget's requests will be: the service URL, the key and this site's origin.
+    echo '<form method="post" action="' . esc_url(admin_url('admin-post.php')) . '">';
+    wp_nonce_field('service_widget_test');
+    echo '<input type="hidden" name="action" value="service_widget_test">';
+    submit_button('Test connection', 'secondary', 'service-widget-test', false);
+    echo ' <span class="description">Uses the saved settings.</span></form></div>';
+}
+
+/** The last "Test connection" result of this user, once. */
+function service_widget_render_test_result(): void {
+    $key = 'service_widget_test_' . get_current_user_id();
+    $result = get_transient($key);
+    if (!is_array($result)) {
+        return;
+    }
+    delete_transient($key);
+    printf('<div class="notice notice-%s" role="status"><p>%s</p></div>', $result['ok'] ? 'success' : 'error', esc_html($result['message']));
+}
+
+add_action('admin_post_service_widget_test', function () {
+    if (!current_user_can('manage_options')) {
+        wp_die('Sorry, you are not allowed to test the connection.', 403);
+    }
+    check_admin_referer('service_widget_test');
+    set_transient('service_widget_test_' . get_current_user_id(), service_widget_test_connection(service_widget_settings()), 300);
+    wp_safe_redirect(admin_url('options-general.php?page=service-widget'));
+    exit;
+});
+
+/** Asks the service's status route with the saved settings and this site's origin; the answer in plain words. */
+function service_widget_test_connection(array $settings): array {
+    if ($settings['service_url'] === '' || $settings['api_key'] === '' || $settings['instance_id'] === '') {
+        return ['ok' => false, 'message' => 'Fill in and save the service URL, the widget key and the instance ID first.'];
+    }
+    $home = wp_parse_url(home_url());
+    $origin = $home['scheme'] . '://' . $home['host'] . (isset($home['port']) ? ':' . $home['port'] : '');
+    $url = $settings['service_url'] . '/api/agents/cms-b-content-editor/status?instanceId=' . rawurlencode($settings['instance_id']);
+    $response = wp_remote_get($url, [
+        'timeout' => 10,
+        'redirection' => 0,
+        'headers' => ['Authorization' => 'Bearer ' . $settings['api_key'], 'Origin' => $origin],
+    ]);
+    if (is_wp_error($response)) {
+        return ['ok' => false, 'message' => sprintf('The service could not be reached at %s: %s', $settings['service_url'], $response->get_error_message())];
+    }
+    $code = (int) wp_remote_retrieve_response_code($response);
+    $body = json_decode((string) wp_remote_retrieve_body($response), true);
+    switch ($code) {
+        case 200:
+            $llm = is_array($body) && isset($body['llm']) ? (string) $body['llm'] : 'unknown';
+            return ['ok' => true, 'message' => sprintf('Connected: the service accepts the widget key for instance %s (LLM: %s).', $settings['instance_id'], $llm)];
+        case 401:
+            return ['ok' => false, 'message' => 'The service refused the widget key: generate a new one under Administration > Assistants > CMS-B in the service and paste it here.'];
+        case 403:
+            return ['ok' => false, 'message' => sprintf('The service does not accept this site (%s) for instance %s: check the instance ID, and that the instance\'s site URL under Connectors > CMS-B is this site (or add %s under Assistants).', $origin, $settings['instance_id'], $origin)];
+        case 404:
+            return ['ok' => false, 'message' => sprintf('No assistant answers at %s: check the service URL.', $settings['service_url'])];
+        case 429:
+            return ['ok' => false, 'message' => 'The service is busy (too many requests for this instance): try again in a minute.'];
+        default:
+            return ['ok' => false, 'message' => sprintf('The service answered %d.', $code)];
+    }
 }
 
 /* The bundle: admin pages only, users with manage_options only, never the front end. */

@@ -17,6 +17,8 @@ export interface ConnectorUnit {
   contentEditor: { run(actor: AgentAccessActor, input: never): Promise<ContentEditorResult> };
   /** Undo: writes the given values back to the item's draft and returns the diff read back. */
   restore(actor: AgentAccessActor, input: { instanceId: string; id: string; values: Record<string, string> }): Promise<ContentEditorResult>;
+  /** The fields its content editor changes, in the order the widget's hints name them (title first). */
+  editableFields: readonly string[];
   /** The function tool of the widget chat; calling it runs `<name>_content_editor_run`. */
   widgetChatTool: LlmToolDefinition & { primitive: string };
   /** The stream route `/api/agents/<slug>/stream` serves this connector's widget. */

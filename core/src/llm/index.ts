@@ -1,5 +1,5 @@
 export { collect, type LlmProvider, type LlmMessage, type LlmTurn, type LlmResult, type LlmStreamPart, type LlmToolCall, type LlmToolDefinition } from './provider.ts';
-export { createScriptedProvider, parseEditInstructions, type ScriptedEdit } from './scripted-provider.ts';
+export { createScriptedProvider, parseEditInstructions, scriptedPhrasesHint, type ScriptedEdit } from './scripted-provider.ts';
 export { createOpenAiCompatibleProvider } from './openai-compatible.ts';
 export { createAnthropicProvider } from './anthropic.ts';
 export { selectLlmProvider } from './select-provider.ts';

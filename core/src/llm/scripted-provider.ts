@@ -40,6 +40,12 @@ export function parseEditInstructions(text: string): ScriptedEdit[] {
   return edits;
 }
 
+/** What the widget suggests typing while the offline provider answers: its phrases, on the CMS's own fields. */
+export function scriptedPhrasesHint(fields: readonly string[]): string {
+  const [first = 'title', second = first, third = second] = fields;
+  return `Offline assistant. Try: set ${first} to "…"; replace "old" with "new" in ${second}; append "…" to ${third}`;
+}
+
 /**
  * The offline provider used when no LLM is configured: deterministic, no network, named
  * "scripted" wherever a provider is shown. Offered a tool and given edit instructions, it calls

@@ -1,4 +1,4 @@
 export { widgetEventSchemas, encodeWidgetEvent, type WidgetEvent, type WidgetEventName } from './events.ts';
 export { createWidgetKeys, DEFAULT_HISTORY_TURNS, MAX_HISTORY_TURNS, type WidgetKeys, type WidgetSettings } from './widget-keys.ts';
-export { createWidgetStreamHandler, createWidgetUndoHandler, MAX_WIDGET_BODY_BYTES, MAX_WIDGET_TURNS, MAX_WIDGET_TURN_CHARS } from './stream-handler.ts';
+export { createWidgetStatusHandler, createWidgetStreamHandler, createWidgetUndoHandler, MAX_WIDGET_BODY_BYTES, MAX_WIDGET_TURNS, MAX_WIDGET_TURN_CHARS } from './stream-handler.ts';
 export { createBundleHandler, WIDGET_BUNDLE_PATH } from './bundle-handler.ts';

@@ -4,7 +4,7 @@ import type { RouteActor } from '../auth/index.ts';
 import type { ConnectorUnit, ContentEditorResult, StreamRegistry } from '../connectors/index.ts';
 import { DomainError, parseOrThrow } from '../errors/index.ts';
 import { bearerToken, json, readBodyLimited, type RateLimiter } from '../http/index.ts';
-import type { LlmProvider } from '../llm/index.ts';
+import { scriptedPhrasesHint, type LlmProvider } from '../llm/index.ts';
 import type { Logger } from '../log/index.ts';
 import { encodeWidgetEvent, type WidgetEvent } from './events.ts';
 import type { WidgetKeys } from './widget-keys.ts';
@@ -43,7 +43,7 @@ async function guard(deps: WidgetDeps, request: Request, slug: string): Promise<
     return json({ error: { code: 'ORIGIN_NOT_ALLOWED', message: 'This origin may not use the assistant' } }, { status: 403 });
   }
   if (request.method === 'OPTIONS') {
-    return new Response(null, { status: 204, headers: { ...cors(origin), 'access-control-allow-methods': 'POST', 'access-control-allow-headers': 'authorization, content-type', 'access-control-max-age': '600' } });
+    return new Response(null, { status: 204, headers: { ...cors(origin), 'access-control-allow-methods': 'GET, POST', 'access-control-allow-headers': 'authorization, content-type', 'access-control-max-age': '600' } });
   }
   if (!(await deps.widgetKeys.verify(unit.name, instanceId, bearerToken(request)))) {
     return json({ error: { code: 'UNAUTHENTICATED', message: 'Wrong or missing widget API key' } }, { status: 401, headers: { ...cors(origin), 'www-authenticate': 'Bearer' } });
@@ -180,6 +180,24 @@ export function createWidgetStreamHandler(deps: WidgetDeps) {
       }
       send({ event: 'done', data: edited ? {} : { fallback: true } });
     });
+  };
+}
+
+/**
+ * `/api/agents/<slug>/status` (GET): the same guard, then what a site owner's "Test connection"
+ * and the widget want to know: the key and origin are accepted, which LLM answers, and, when it is
+ * the offline scripted one, the phrases it understands as the input's placeholder. Writes nothing.
+ */
+export function createWidgetStatusHandler(deps: WidgetDeps) {
+  return async (request: Request, slug: string): Promise<Response> => {
+    if (request.method !== 'GET' && request.method !== 'OPTIONS') return json({ error: { code: 'METHOD_NOT_ALLOWED', message: 'Use GET' } }, { status: 405, headers: { allow: 'GET' } });
+    const guarded = await guard(deps, request, slug);
+    if (guarded instanceof Response) return guarded;
+    const llm = deps.llm().name;
+    return json(
+      { agent: slug, instanceId: guarded.instanceId, llm, ...(llm === 'scripted' ? { placeholder: scriptedPhrasesHint(guarded.unit.editableFields) } : {}) },
+      { headers: { ...cors(guarded.origin), 'cache-control': 'no-store' } },
+    );
   };
 }
 

@@ -2,7 +2,7 @@ import type { OutboundHttp } from '../../http/index.ts';
 import type { LlmProvider } from '../../llm/index.ts';
 import type { ConnectorInstances } from '../instances.ts';
 import { widgetChatTool, type ConnectorUnit } from '../connector-unit.ts';
-import { CMS_A, cmsAPrimitives, createCmsAContentEditor } from './primitives.ts';
+import { CMS_A, cmsAPrimitives, createCmsAContentEditor, EDITABLE } from './primitives.ts';
 
 /** The CMS-A (Drupal) connector unit: its primitives and its content-editor agent. */
 export function cmsAConnector(deps: { instances: ConnectorInstances; http: OutboundHttp; llm: () => LlmProvider }): ConnectorUnit {
@@ -13,6 +13,7 @@ export function cmsAConnector(deps: { instances: ConnectorInstances; http: Outbo
     contentEditor,
     primitives: cmsAPrimitives({ instances: deps.instances, http: deps.http, contentEditor }),
     restore: (actor, input) => contentEditor.restore(actor, input),
+    editableFields: EDITABLE,
     widgetChatTool: widgetChatTool(CMS_A, 'node'),
     stream: { slug: 'cms-a-content-editor', widgetAuthKey: 'cms_a_widget_auth' },
   };

@@ -14,7 +14,7 @@ export const CMS_A = 'cms_a';
 
 /** CMS-A node ids are strings; alphanumeric ids are allowed, and a number is taken as its digits. */
 const nodeId = z.preprocess((value) => (typeof value === 'number' && Number.isInteger(value) && value > 0 ? String(value) : value), z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a node id (letters, digits, _ or -)'));
-const EDITABLE = ['title', 'body', 'summary'] as const;
+export const EDITABLE = ['title', 'body', 'summary'] as const;
 
 async function clientFor(deps: { instances: ConnectorInstances; http: OutboundHttp }, id: string): Promise<CmsAClient> {
   const instance = await deps.instances.withCredential(CMS_A, id);

@@ -4,6 +4,7 @@ import type { ConnectorInstances } from '../instances.ts';
 import { widgetChatTool, type ConnectorUnit } from '../connector-unit.ts';
 import { createCmsBContentEditor } from './content-editor.ts';
 import { cmsBPrimitives, CMS_B } from './primitives.ts';
+import { EDITABLE_FIELDS } from './schemas.ts';
 
 /** The CMS-B (WordPress) connector unit: its primitives and its content-editor agent. */
 /** Tells the site something happened to its content (wired to signed notifications). */
@@ -18,6 +19,7 @@ export function cmsBConnector(deps: { instances: ConnectorInstances; http: Outbo
     contentEditor,
     primitives: cmsBPrimitives({ instances: deps.instances, http: deps.http, contentEditor, events }),
     restore: (actor, input) => contentEditor.restore(actor, { ...input, id: Number(input.id) }),
+    editableFields: EDITABLE_FIELDS,
     widgetChatTool: widgetChatTool(CMS_B, 'post'),
     stream: { slug: 'cms-b-content-editor', widgetAuthKey: 'cms_b_widget_auth' },
   };

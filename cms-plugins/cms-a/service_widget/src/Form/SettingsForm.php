@@ -96,7 +96,7 @@ class SettingsForm extends ConfigFormBase {
     $has_key = (string) $this->state->get(self::API_KEY_STATE, '') !== '';
     $form['api_key'] = [
       '#type' => 'password',
-      '#title' => $this->t('API key'),
+      '#title' => $this->t('Widget key'),
       '#description' => $has_key
         ? $this->t('A key is stored. Leave empty to keep it, or type a new key to replace it. It is kept in state, not in exported configuration.')
         : $this->t('No key is stored. The widget stays off until one is set.'),

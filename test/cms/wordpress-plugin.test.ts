@@ -164,6 +164,24 @@ describe('the WordPress plugin in a real WordPress', () => {
       .toEqual(['content.draft_restored', 'content.draft_updated']);
   }, 240_000);
 
+  it('keeps the classic editor in step with the assistant: its fields show what is stored, and its save keeps it', async () => {
+    const created = await fetch(`${wp.url}/wp-json/wp/v2/posts`, { method: 'POST', headers: { authorization: asEditor(), 'content-type': 'application/json' }, body: JSON.stringify({ title: 'Classic title', content: 'Classic body.', status: 'draft', slug: 'classic-one' }) });
+    const { id } = (await created.json()) as { id: number };
+    const page = await browser.newPage();
+    await signIn(page, 'admin', wp.adminPassword);
+    await page.goto(`${wp.url}/wp-admin/post.php?post=${id}&action=edit`);
+    expect(await page.locator('#title').inputValue()).toBe('Classic title');
+    await page.getByRole('button', { name: /Open assistant/ }).click();
+    await page.getByLabel('Message the assistant').fill('set title to "Classic retitled"');
+    await page.getByLabel('Message the assistant').press('Enter');
+    await expect.poll(() => page.getByRole('log').getByRole('table', { name: 'Changes' }).count(), { timeout: SLOW }).toBe(1);
+    // The form shows the stored title without a reload, and saving the form keeps it.
+    await expect.poll(() => page.locator('#title').inputValue(), { timeout: 30_000 }).toBe('Classic retitled');
+    await page.locator('#save-post').click();
+    await page.waitForURL(/message=/);
+    expect(await post(id)).toMatchObject({ status: 'draft', title: { raw: 'Classic retitled' } });
+  }, 240_000);
+
   it('does not load the bundle for a user without manage_options, nor on the front end', async () => {
     const id = await createPost('Editor post', 'draft');
     const page = await browser.newPage();

@@ -91,11 +91,13 @@ export async function startWordPress(options: { plugins?: { dir: string; main: s
     cpSync(WORDPRESS_SOURCE, root, { recursive: true, dereference: true });
     mkdirSync(path.join(root, 'wp-content', 'uploads'), { recursive: true });
     for (const plugin of options.plugins ?? []) cpSync(plugin.dir, path.join(root, 'wp-content', 'plugins', path.basename(plugin.dir)), { recursive: true });
-    // A meta field the REST API exposes, so meta writes can be read back.
+    // A meta field the REST API exposes, so meta writes can be read back; and posts whose slug
+    // starts with "classic-" open in the classic editor, so tests can drive both editors.
     mkdirSync(path.join(root, 'wp-content', 'mu-plugins'), { recursive: true });
     writeFileSync(
       path.join(root, 'wp-content', 'mu-plugins', 'service-test-meta.php'),
-      `<?php\nadd_action('init', function () {\n  register_post_meta('post', 'service_subtitle', ['show_in_rest' => true, 'single' => true, 'type' => 'string', 'auth_callback' => function () { return current_user_can('edit_posts'); }]);\n});\n`,
+      `<?php\nadd_action('init', function () {\n  register_post_meta('post', 'service_subtitle', ['show_in_rest' => true, 'single' => true, 'type' => 'string', 'auth_callback' => function () { return current_user_can('edit_posts'); }]);\n});\n` +
+        `add_filter('use_block_editor_for_post', function ($use, $post) { return str_starts_with($post->post_name, 'classic-') ? false : $use; }, 10, 2);\n`,
     );
     const port = await findFreePort();
     const host = `127.0.0.1:${port}`;

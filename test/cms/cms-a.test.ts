@@ -65,7 +65,7 @@ describe('CMS-A primitives against the _mcp_tools contract double over HTTP', ()
 
   it('a CMS error mid-way names the step and leaves the draft consistent', async () => {
     const error = await call('cms_a_content_editor_run', { instanceId: 'drupal', id: 'locked', task: 'set title to "Changed"' }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ message: expect.stringMatching(/^content editor failed at "write draft": .*locked by another editor/) });
+    expect(error).toMatchObject({ message: expect.stringMatching(/^content editor failed at "write draft": .*Access denied/) });
     const node = site.nodes.get('locked')!;
     expect(node.revisions.map((r) => [r.status, r.title])).toEqual([['published', 'Locked node'], ['draft', 'Locked node']]);
   });

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -7,8 +8,16 @@ import { z } from 'zod';
 
 /**
  * A contract double of CMS-A's `<siteUrl>/_mcp_tools` (docs/cms-a-mcp-tools.md): an MCP server
- * with a bearer check and nodes with revisions. It holds state in memory for one test file.
+ * with a bearer check and nodes with revisions. It holds state in memory for one test file,
+ * seeded from the contract fixture the Drupal module's endpoint is checked against as well.
  */
+export const CONTRACT_FIXTURE = new URL('../../cms-plugins/cms-a/service_widget/tests/fixtures/mcp_tools_contract.json', import.meta.url);
+
+export interface ContractFixture {
+  seed: { nid: string; type: string; title: string; fields: Revision['fields']; toolsUserMayEditFields?: boolean }[];
+  steps: { name: string; tool: string; arguments: Record<string, unknown>; result?: unknown; error?: string }[];
+}
+export const contractFixture = (): ContractFixture => JSON.parse(readFileSync(CONTRACT_FIXTURE, 'utf8')) as ContractFixture;
 interface Revision {
   revisionId: number;
   status: 'published' | 'draft';
@@ -19,6 +28,8 @@ interface StoredNode {
   nid: string;
   type: string;
   revisions: Revision[];
+  /** False for a node whose fields the tools user may not edit (Drupal's field access). */
+  fieldsEditable: boolean;
 }
 
 export interface CmsADouble {
@@ -33,12 +44,10 @@ export interface CmsADouble {
 export async function startCmsADouble(key: string): Promise<CmsADouble> {
   let nextRevision = 100;
   const nodes = new Map<string, StoredNode>();
-  const seed = (nid: string, title: string, body: string, media?: Revision['fields']['media']) =>
-    nodes.set(nid, { nid, type: 'article', revisions: [{ revisionId: nextRevision++, status: 'published', title, fields: { body, summary: '', ...(media ? { media } : {}) } }] });
-  seed('42', 'Published title', 'Teh body.', [{ url: 'https://media.example.test/cover.png', alt: 'Cover' }]);
-  seed('abc123', 'Alphanumeric node', 'Body of abc123.');
-  // A node whose updates the CMS refuses, to exercise failures in the middle of an edit.
-  seed('locked', 'Locked node', 'Locked body.');
+  // "locked" may get a draft revision but its fields may not be written: a failure in the middle of an edit.
+  for (const node of contractFixture().seed) {
+    nodes.set(node.nid, { nid: node.nid, type: node.type, fieldsEditable: node.toolsUserMayEditFields !== false, revisions: [{ revisionId: nextRevision++, status: 'published', title: node.title, fields: structuredClone(node.fields) }] });
+  }
 
   const latest = (node: StoredNode) => node.revisions.at(-1)!;
   const publishedOf = (node: StoredNode) => [...node.revisions].reverse().find((r) => r.status === 'published');
@@ -70,12 +79,13 @@ export async function startCmsADouble(key: string): Promise<CmsADouble> {
       node.revisions.push(revision);
       return json(view(node, revision));
     });
-    server.registerTool('node_update', { description: 'Write fields to the draft revision', inputSchema: { nid: z.string(), fields: z.record(z.string(), z.unknown()) } }, async ({ nid, fields }) => {
+    server.registerTool('node_update', { description: 'Write fields to the draft revision', inputSchema: { nid: z.string(), fields: z.record(z.string(), z.unknown()).optional() } }, async ({ nid, fields }) => {
+      if (!fields) return fail('fields is required: the title and field values to write');
       const node = find(nid);
       if (!node) return fail(`Node ${nid} not found`);
       const revision = latest(node);
       if (revision.status !== 'draft') return fail(`Node ${nid} has no draft revision; create one first`);
-      if (nid === 'locked') return fail(`Node ${nid} is locked by another editor`);
+      if (!node.fieldsEditable) return fail(`Access denied: the tools user may not edit the fields of node ${nid}`);
       const { title, ...rest } = fields as { title?: string } & Record<string, unknown>;
       if (typeof title === 'string') revision.title = title;
       Object.assign(revision.fields, rest);

@@ -13,21 +13,12 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { coreDistPath } from './core-dist.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const at = (...parts) => path.join(root, ...parts);
 const force = process.argv.includes('--force');
 const stampFile = at('node_modules', '.cache', 'service-build.json');
-
-/** `@service/core[/x]` as a path from `fromDir` to its compiled module in core/dist. */
-export function coreDistPath(specifier, fromDir) {
-  const exportsMap = JSON.parse(readFileSync(at('core', 'package.json'), 'utf8')).exports;
-  const subpath = `.${specifier.slice('@service/core'.length)}`;
-  const source = exportsMap[subpath] ?? exportsMap['./*'].replace('*', subpath.slice(2));
-  const compiled = at('core', source.replace(/^\.\/src\//, 'dist/').replace(/\.ts$/, '.js'));
-  const relative = path.relative(fromDir, compiled).split(path.sep).join('/');
-  return relative.startsWith('.') ? relative : `./${relative}`;
-}
 
 function filesUnder(entry) {
   const full = at(entry);
@@ -70,7 +61,7 @@ async function bundleEntry(entry, outfile) {
   });
 }
 
-const shared = ['pnpm-lock.yaml', 'tsconfig.json', 'scripts/build.mjs'];
+const shared = ['pnpm-lock.yaml', 'tsconfig.json', 'scripts/build.mjs', 'scripts/core-dist.mjs'];
 const parts = [
   { name: 'widget', inputs: ['widget/src', 'widget/package.json', 'widget/vite.config.ts', 'widget/tsconfig.json'], outputs: ['widget/dist/widget.js'], build: () => run('pnpm', ['--filter', '@service/widget', 'build']) },
   {

@@ -2,13 +2,9 @@ import { vitePlugin as remix } from '@remix-run/dev';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'vite';
 import path from 'node:path';
+import { coreDistPath } from '../scripts/core-dist.mjs';
 
-/** `@service/core[/x]` as the server build (web/build/server/) imports it: core/dist/[x/]index.js. */
-function compiledCore(id: string): string {
-  const subpath = id.slice('@service/core'.length).replace(/^\//, '');
-  const compiled = path.resolve(import.meta.dirname, '../core/dist', subpath, 'index.js');
-  return path.relative(path.resolve(import.meta.dirname, 'build/server'), compiled).split(path.sep).join('/');
-}
+const serverBuildDir = path.resolve(import.meta.dirname, 'build/server');
 
 export default defineConfig(({ isSsrBuild }) => ({
   plugins: [
@@ -29,7 +25,7 @@ export default defineConfig(({ isSsrBuild }) => ({
     // server loads too), so the server and the routes share one instance of it. Vite's ssr.external
     // cannot do this: it only externalizes packages whose entry is plain JavaScript.
     rollupOptions: {
-      ...(isSsrBuild ? { external: [/^@service\/core(\/|$)/], output: { paths: (id: string) => (id.startsWith('@service/core') ? compiledCore(id) : id) } } : {}),
+      ...(isSsrBuild ? { external: [/^@service\/core(\/|$)/], output: { paths: (id: string) => (id.startsWith('@service/core') ? coreDistPath(id, serverBuildDir) : id) } } : {}),
       // Resource routes (sign-out, the tRPC endpoint, the index redirect) have no browser code, so
       // their client chunks are empty by design; saying so on every start is noise.
       onwarn(warning, warn) {

@@ -5,7 +5,8 @@
  * key from the same place, and refuses at start, naming the variable, whatever would disagree.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -94,8 +95,6 @@ describe('one configuration for the web service and the MCP server', () => {
   });
 
   it('refuses to start on a data directory no service runs on, naming MONGODB_URI, and writes nothing there', async () => {
-    const { mkdtempSync, readdirSync, rmSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
     const empty = mkdtempSync(`${tmpdir()}/mcp-no-service-`);
     try {
       const refused = await refusal({ PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', SERVICE_DATA_DIR: empty }, '--http');

@@ -65,7 +65,8 @@ export function claimDataDir(dataDir: string): DataDirClaim {
     }
     const owner = readOwner(dataDir);
     // A lock being written this very moment has no JSON yet: its writer is alive.
-    const fresh = !owner && Date.now() - statSync(file, { throwIfNoEntry: false })!.mtimeMs < 5_000;
+    // (Gone by now: not fresh; the retry finds out.)
+    const fresh = !owner && Date.now() - (statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0) < 5_000;
     if ((owner && owner.pid !== process.pid && alive(owner.pid)) || fresh) {
       throw new ConfigError([
         {

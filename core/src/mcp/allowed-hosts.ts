@@ -1,7 +1,7 @@
 import type { ServiceConfig } from '../config/index.ts';
 
 const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
-const isLoopbackOrWildcard = (host: string) => LOOPBACK.includes(host) || host === '::1' || host === '0.0.0.0' || host === '::';
+const WILDCARD = ['0.0.0.0', '::'];
 
 /**
  * The Host names an MCP endpoint answers (DNS-rebinding protection, port-agnostic as the SDK's own
@@ -9,10 +9,10 @@ const isLoopbackOrWildcard = (host: string) => LOOPBACK.includes(host) || host =
  */
 export function mcpAllowedHostnames(config: Pick<ServiceConfig, 'baseUrl' | 'host'>): string[] {
   const names = new Set([new URL(config.baseUrl).hostname]);
-  if (config.host.includes(':')) names.add(`[${config.host}]`);
-  else names.add(config.host);
-  if (isLoopbackOrWildcard(config.host)) for (const name of LOOPBACK) names.add(name);
-  for (const wildcard of ['0.0.0.0', '[::]']) names.delete(wildcard);
+  const listen = config.host.includes(':') ? `[${config.host}]` : config.host;
+  // A wildcard is no name a request carries; listening on it (or on loopback) answers loopback names.
+  if (!WILDCARD.includes(config.host)) names.add(listen);
+  if (WILDCARD.includes(config.host) || LOOPBACK.includes(listen)) for (const name of LOOPBACK) names.add(name);
   return [...names];
 }
 

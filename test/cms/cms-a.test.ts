@@ -2,31 +2,39 @@ import { randomBytes } from 'node:crypto';
 import type { Services } from '@service/core';
 import { testServices, useTestDatabase } from '@service/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCmsADouble, type CmsADouble } from '../helpers/cms-a-double.ts';
+import { startCmsADouble, type CmsASite } from '../helpers/cms-a-double.ts';
+import { startCmsAPhp } from '../helpers/cms-a-php.ts';
 
 const t = useTestDatabase();
-let site: CmsADouble;
-let services: Services;
 const admin = { type: 'ui', id: 'admin', email: 'a@acme.test', role: 'admin' } as const;
 const worker = { type: 'worker', id: 'worker:test', job: 'test' } as const;
-const call = <T = any>(name: string, input: Record<string, unknown>) => services.primitives.call(worker, name, input) as Promise<T>;
 
-beforeAll(async () => {
-  site = await startCmsADouble(`mcpkey_${randomBytes(16).toString('hex')}`);
-  services = testServices(t.db, { SERVICE_VENDOR_SCOPE: '@acme' });
-  await services.connectorInstances.put(admin, { connector: 'cms_a', id: 'drupal', name: 'Drupal site', siteUrl: site.siteUrl, credential: site.key });
-  await services.connectorInstances.put(admin, { connector: 'cms_a', id: 'wrong-key', name: 'Wrong key', siteUrl: site.siteUrl, credential: 'not-the-key' });
-});
+// The same connector code, once against the TypeScript double and once against the Drupal
+// module's own endpoint (service_widget_tools under php -S over stand-ins of Drupal's storage).
+describe.each([
+  ['the _mcp_tools contract double', 'double', startCmsADouble],
+  ['the Drupal module\'s _mcp_tools (php -S)', 'php', (key: string) => startCmsAPhp(key)],
+] as const)('CMS-A primitives against %s over HTTP', (_name, prefix, start) => {
+  let site: CmsASite;
+  let services: Services;
+  const drupal = `${prefix}-drupal`;
+  const call = <T = any>(name: string, input: Record<string, unknown>) => services.primitives.call(worker, name, { ...input, ...('instanceId' in input ? { instanceId: input.instanceId === 'wrong-key' ? `${prefix}-wrong-key` : drupal } : {}) }) as Promise<T>;
 
-afterAll(async () => {
-  await site?.close();
-});
+  beforeAll(async () => {
+    site = await start(`mcpkey_${randomBytes(16).toString('hex')}`);
+    services = testServices(t.db, { SERVICE_VENDOR_SCOPE: '@acme' });
+    await services.connectorInstances.put(admin, { connector: 'cms_a', id: drupal, name: 'Drupal site', siteUrl: site.siteUrl, credential: site.key });
+    await services.connectorInstances.put(admin, { connector: 'cms_a', id: `${prefix}-wrong-key`, name: 'Wrong key', siteUrl: site.siteUrl, credential: 'not-the-key' });
+  });
 
-describe('CMS-A primitives against the _mcp_tools contract double over HTTP', () => {
+  afterAll(async () => {
+    await site?.close();
+  });
+
   it('status: connected with the MCP key, refused without it', async () => {
-    expect(await call('cms_a_status', { instanceId: 'drupal' })).toMatchObject({ connected: true, site: 'CMS-A double' });
+    expect(await call('cms_a_status', { instanceId: 'drupal' })).toMatchObject({ connected: true, site: site.siteName });
     expect(await call('cms_a_status', { instanceId: 'wrong-key' })).toMatchObject({ connected: false, reason: expect.stringContaining('refused the MCP key') });
-    expect((await call<any[]>('cms_a_instances_list', {})).map((i) => i.id)).toEqual(['drupal', 'wrong-key']);
+    expect((await call<any[]>('cms_a_instances_list', {})).map((i) => i.id)).toEqual(expect.arrayContaining([drupal, `${prefix}-wrong-key`]));
   });
 
   it('reads nodes by string id (alphanumeric too) with media inline, and lists them', async () => {
@@ -66,8 +74,7 @@ describe('CMS-A primitives against the _mcp_tools contract double over HTTP', ()
   it('a CMS error mid-way names the step and leaves the draft consistent', async () => {
     const error = await call('cms_a_content_editor_run', { instanceId: 'drupal', id: 'locked', task: 'set title to "Changed"' }).catch((e: unknown) => e);
     expect(error).toMatchObject({ message: expect.stringMatching(/^content editor failed at "write draft": .*Access denied/) });
-    const node = site.nodes.get('locked')!;
-    expect(node.revisions.map((r) => [r.status, r.title])).toEqual([['published', 'Locked node'], ['draft', 'Locked node']]);
+    expect(site.revisions('locked').map((r) => [r.status, r.title])).toEqual([['published', 'Locked node'], ['draft', 'Locked node']]);
   });
 
   it('validates node ids and fields, naming them', async () => {

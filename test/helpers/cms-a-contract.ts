@@ -1,5 +1,5 @@
 /**
- * Runs the `_mcp_tools` contract fixture (cms-plugins/cms-a/service_widget/tests/fixtures) against
+ * Runs the `_mcp_tools` contract fixture (cms-plugins/cms-a/service_widget/modules/service_widget_tools/tests/fixtures) against
  * an implementation at `<siteUrl>/_mcp_tools` through the MCP SDK's client, step by step, and
  * says where it departs from the fixture. The TypeScript double and the Drupal module's PHP
  * endpoint both answer it, so the two cannot drift apart unnoticed.

@@ -11,7 +11,7 @@ import { z } from 'zod';
  * with a bearer check and nodes with revisions. It holds state in memory for one test file,
  * seeded from the contract fixture the Drupal module's endpoint is checked against as well.
  */
-export const CONTRACT_FIXTURE = new URL('../../cms-plugins/cms-a/service_widget/tests/fixtures/mcp_tools_contract.json', import.meta.url);
+export const CONTRACT_FIXTURE = new URL('../../cms-plugins/cms-a/service_widget/modules/service_widget_tools/tests/fixtures/mcp_tools_contract.json', import.meta.url);
 
 export interface ContractFixture {
   seed: { nid: string; type: string; title: string; fields: Revision['fields']; toolsUserMayEditFields?: boolean }[];
@@ -32,14 +32,32 @@ interface StoredNode {
   fieldsEditable: boolean;
 }
 
-export interface CmsADouble {
+/** A CMS-A site answering `<siteUrl>/_mcp_tools`: the TypeScript double or the module's PHP endpoint. */
+export interface CmsASite {
   siteUrl: string;
   key: string;
-  nodes: Map<string, StoredNode>;
+  /** What site_info calls the site. */
+  siteName: string;
   /** The published revision as visitors see it. */
-  published(nid: string): Revision | undefined;
+  published(nid: string): SiteRevision | undefined;
+  /** Every revision of a node, oldest first. */
+  revisions(nid: string): SiteRevision[];
   close(): Promise<void>;
 }
+export interface SiteRevision {
+  revisionId: number;
+  status: 'published' | 'draft';
+  title: string;
+  body: string;
+}
+
+export interface CmsADouble extends CmsASite {
+  nodes: Map<string, StoredNode>;
+}
+
+const SITE_NAME = 'CMS-A double';
+const WRITABLE = ['title', 'body', 'summary'];
+const siteRevision = (revision: Revision): SiteRevision => ({ revisionId: revision.revisionId, status: revision.status, title: revision.title, body: revision.fields.body });
 
 export async function startCmsADouble(key: string): Promise<CmsADouble> {
   let nextRevision = 100;
@@ -58,7 +76,7 @@ export async function startCmsADouble(key: string): Promise<CmsADouble> {
 
   function buildServer(): McpServer {
     const server = new McpServer({ name: 'cms-a-mcp-tools-double', version: '1.0.0' });
-    server.registerTool('site_info', { description: 'Site name and version', inputSchema: {} }, async () => json({ name: 'CMS-A double', version: '11.0' }));
+    server.registerTool('site_info', { description: 'Site name and version', inputSchema: {} }, async () => json({ name: SITE_NAME, version: '11.0' }));
     server.registerTool(
       'node_search',
       { description: 'Search nodes; editContext returns the latest revision', inputSchema: { nid: z.string().optional(), text: z.string().optional(), status: z.string().optional(), limit: z.number().optional(), editContext: z.boolean().optional() } },
@@ -81,6 +99,8 @@ export async function startCmsADouble(key: string): Promise<CmsADouble> {
     });
     server.registerTool('node_update', { description: 'Write fields to the draft revision', inputSchema: { nid: z.string(), fields: z.record(z.string(), z.unknown()).optional() } }, async ({ nid, fields }) => {
       if (!fields) return fail('fields is required: the title and field values to write');
+      const unwritable = Object.keys(fields).filter((name) => !WRITABLE.includes(name));
+      if (unwritable.length > 0) return fail(`These fields cannot be written through _mcp_tools: ${unwritable.join(', ')}. Writable: ${WRITABLE.join(', ')}.`);
       const node = find(nid);
       if (!node) return fail(`Node ${nid} not found`);
       const revision = latest(node);
@@ -122,10 +142,13 @@ export async function startCmsADouble(key: string): Promise<CmsADouble> {
     siteUrl: `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`,
     key,
     nodes,
+    siteName: SITE_NAME,
     published: (nid) => {
       const node = nodes.get(nid);
-      return node ? [...node.revisions].reverse().find((r) => r.status === 'published') : undefined;
+      const revision = node ? publishedOf(node) : undefined;
+      return revision ? siteRevision(revision) : undefined;
     },
+    revisions: (nid) => (nodes.get(nid)?.revisions ?? []).map(siteRevision),
     close: () => new Promise((resolve) => httpServer.close(() => resolve())),
   };
 }

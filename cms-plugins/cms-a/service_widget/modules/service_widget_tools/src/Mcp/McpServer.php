@@ -1,0 +1,175 @@
+<?php
+
+namespace Drupal\service_widget_tools\Mcp;
+
+use Drupal\Core\Session\AccountInterface;
+use Drupal\Core\Session\AccountSwitcherInterface;
+use Psr\Log\LoggerInterface;
+
+/**
+ * The JSON-RPC 2.0 side of _mcp_tools: the MCP methods a tools client uses.
+ *
+ * Stateless: no session id is issued, every request stands alone, and each
+ * answer is one JSON object (Streamable HTTP allows a JSON response in place
+ * of an event stream).
+ */
+class McpServer {
+
+  /**
+   * The MCP protocol versions this server speaks, newest first.
+   */
+  const PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
+
+  /**
+   * JSON-RPC error codes.
+   */
+  const INVALID_REQUEST = -32600;
+  const METHOD_NOT_FOUND = -32601;
+  const INVALID_PARAMS = -32602;
+
+  /**
+   * The tools.
+   *
+   * @var \Drupal\service_widget_tools\Mcp\NodeTools
+   */
+  protected $tools;
+
+  /**
+   * The account switcher.
+   *
+   * @var \Drupal\Core\Session\AccountSwitcherInterface
+   */
+  protected $accountSwitcher;
+
+  /**
+   * The module's logger channel.
+   *
+   * @var \Psr\Log\LoggerInterface
+   */
+  protected $logger;
+
+  /**
+   * Constructs the server.
+   *
+   * @param \Drupal\service_widget_tools\Mcp\NodeTools $tools
+   *   The tools.
+   * @param \Drupal\Core\Session\AccountSwitcherInterface $account_switcher
+   *   The account switcher.
+   * @param \Psr\Log\LoggerInterface $logger
+   *   The module's logger channel.
+   */
+  public function __construct(NodeTools $tools, AccountSwitcherInterface $account_switcher, LoggerInterface $logger) {
+    $this->tools = $tools;
+    $this->accountSwitcher = $account_switcher;
+    $this->logger = $logger;
+  }
+
+  /**
+   * Answers one JSON-RPC message.
+   *
+   * @param array $message
+   *   The decoded message (a JSON object).
+   * @param \Drupal\Core\Session\AccountInterface|null $tools_user
+   *   The account the tools act as; NULL when none is set up.
+   *
+   * @return array|null
+   *   The response, or NULL for a notification (or a response), which gets
+   *   none.
+   */
+  public function handle(array $message, ?AccountInterface $tools_user): ?array {
+    $id = $message['id'] ?? NULL;
+    if (!array_key_exists('method', $message) && (array_key_exists('result', $message) || array_key_exists('error', $message))) {
+      return NULL;
+    }
+    if (($message['jsonrpc'] ?? NULL) !== '2.0' || !is_string($message['method'] ?? NULL) || !(is_string($id) || is_int($id) || $id === NULL)) {
+      return $this->error($id, self::INVALID_REQUEST, 'Invalid Request: expected a JSON-RPC 2.0 request with a method.');
+    }
+    if (!array_key_exists('id', $message)) {
+      // notifications/initialized, notifications/cancelled: nothing to answer.
+      return NULL;
+    }
+    $params = $message['params'] ?? [];
+    if (!is_array($params) || ($params !== [] && array_is_list($params))) {
+      return $this->error($id, self::INVALID_PARAMS, 'params must be an object.');
+    }
+    switch ($message['method']) {
+      case 'initialize':
+        $requested = $params['protocolVersion'] ?? NULL;
+        return $this->result($id, [
+          'protocolVersion' => in_array($requested, self::PROTOCOL_VERSIONS, TRUE) ? $requested : self::PROTOCOL_VERSIONS[0],
+          'capabilities' => ['tools' => ['listChanged' => FALSE]],
+          'serverInfo' => ['name' => 'service_widget_tools', 'version' => '1.0.0'],
+        ]);
+
+      case 'ping':
+        return $this->result($id, new \stdClass());
+
+      case 'tools/list':
+        return $this->result($id, ['tools' => $this->tools->definitions()]);
+
+      case 'tools/call':
+        return $this->callTool($id, $params, $tools_user);
+    }
+    return $this->error($id, self::METHOD_NOT_FOUND, "Method not found: {$message['method']}");
+  }
+
+  /**
+   * Answers tools/call: the tool runs as the tools user.
+   */
+  protected function callTool($id, array $params, ?AccountInterface $tools_user): array {
+    $name = $params['name'] ?? NULL;
+    if (!is_string($name) || !$this->tools->has($name)) {
+      return $this->error($id, self::INVALID_PARAMS, 'Unknown tool: ' . (is_string($name) ? $name : '(no name)'));
+    }
+    $arguments = $params['arguments'] ?? [];
+    if (!is_array($arguments) || ($arguments !== [] && array_is_list($arguments))) {
+      return $this->error($id, self::INVALID_PARAMS, 'arguments must be an object.');
+    }
+    if ($tools_user === NULL) {
+      return $this->result($id, $this->toolError('The tools user is not set up: choose an active user at /admin/config/services/service-widget/tools.'));
+    }
+    // Entity queries check access as the current user: for the tool's run it
+    // is the tools user, whoever else this request might have been.
+    $this->accountSwitcher->switchTo($tools_user);
+    try {
+      $result = $this->tools->call($name, $arguments, $tools_user);
+      return $this->result($id, [
+        'content' => [['type' => 'text', 'text' => json_encode($result, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE | JSON_INVALID_UTF8_SUBSTITUTE | JSON_THROW_ON_ERROR)]],
+        'structuredContent' => $result,
+      ]);
+    }
+    catch (ToolError $refusal) {
+      return $this->result($id, $this->toolError($refusal->getMessage()));
+    }
+    catch (\Throwable $failure) {
+      // The details stay in the site's log; they may name tables or paths.
+      $this->logger->error('Tool @tool failed: @message', ['@tool' => $name, '@message' => $failure->getMessage()]);
+      return $this->result($id, $this->toolError("The tool $name failed on the site; its log (channel service_widget_tools) has the details."));
+    }
+    finally {
+      $this->accountSwitcher->switchBack();
+    }
+  }
+
+  /**
+   * A tool result that reports a failure.
+   */
+  protected function toolError(string $message): array {
+    return ['content' => [['type' => 'text', 'text' => $message]], 'isError' => TRUE];
+  }
+
+  /**
+   * A JSON-RPC result.
+   */
+  protected function result($id, $result): array {
+    return ['jsonrpc' => '2.0', 'id' => $id, 'result' => $result];
+  }
+
+  /**
+   * A JSON-RPC error.
+   */
+  protected function error($id, int $code, string $message): array {
+    return ['jsonrpc' => '2.0', 'id' => $id, 'error' => ['code' => $code, 'message' => $message]];
+  }
+
+}

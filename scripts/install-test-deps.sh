@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # What the test suite needs on a fresh Debian machine whose Node (20 or later) runs pnpm; the
-# project's own Node 24 comes with `pnpm install`. Here: pnpm 10, Debian's
-# Chromium (browser tests), WordPress with PHP and MariaDB (CMS-B tests) and Python's venv
-# (the Python A2A SDK interop test). FerretDB, the test database, is built on first use by the
-# test setup through the Go module proxy (`pnpm db:install` does it ahead of time).
+# project's own Node 24 comes with `pnpm install`. Here: pnpm 10, Debian's Chromium (browser
+# tests), WordPress with PHP and MariaDB (CMS-B tests), PHPUnit and PHP_CodeSniffer (the Drupal
+# modules' tests) and Python's venv (the Python A2A SDK interop test). FerretDB, the test
+# database, is built on first use by the test setup through the Go module proxy
+# (`pnpm db:install` does it ahead of time).
 set -euo pipefail
 
 if ! command -v pnpm >/dev/null 2>&1 || ! pnpm --version 2>/dev/null | grep -q '^10\.'; then
@@ -17,6 +18,11 @@ packages=""
 if [ -z "${CHROMIUM_PATH:-}" ] && [ ! -x /usr/bin/chromium ]; then packages="chromium fonts-dejavu-core"; fi
 # CMS-B tests run a real WordPress: Debian's package, PHP's CLI server and a private MariaDB.
 if [ ! -f /usr/share/wordpress/wp-load.php ] || [ ! -x /usr/bin/php ] || [ ! -x /usr/sbin/mariadbd ]; then packages="$packages wordpress php-cli php-mysql mariadb-server"; fi
+# The Drupal modules' PHP tests (no Drupal here): PHPUnit, PHP_CodeSniffer, and the Symfony and
+# PSR libraries the module's classes use, all from Debian.
+if ! command -v phpunit >/dev/null 2>&1 || ! command -v phpcs >/dev/null 2>&1 || [ ! -f /usr/share/php/Symfony/Component/HttpFoundation/autoload.php ] || [ ! -f /usr/share/php/Symfony/Component/DependencyInjection/autoload.php ] || [ ! -f /usr/share/php/Psr/Log/autoload.php ]; then
+  packages="$packages phpunit php-codesniffer php-symfony-http-foundation php-symfony-dependency-injection php-psr-log"
+fi
 # The Python A2A SDK interop test builds a venv (python3 -m venv) and installs a2a-sdk from PyPI.
 if ! python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then packages="$packages python3 python3-venv"; fi
 if [ -n "$packages" ]; then

@@ -1,16 +1,27 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 
 const moduleDir = fileURLToPath(new URL('../../cms-plugins/cms-a/service_widget/', import.meta.url));
+const toolsDir = `${moduleDir}modules/service_widget_tools/`;
 const yaml = (file: string) => parse(readFileSync(`${moduleDir}${file}`, 'utf8')) as Record<string, any>;
 const source = (file: string) => readFileSync(`${moduleDir}${file}`, 'utf8');
+const phpFiles = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    return entry.isDirectory() ? phpFiles(full) : /\.(php|module|install|inc)$/.test(entry.name) ? [full] : [];
+  });
+const run = (command: string, args: string[], cwd = moduleDir) => {
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: 120_000 });
+  return { ...result, report: `${command} exit ${result.status}${result.error ? ` (${result.error.message})` : ''}\nstdout:\n${result.stdout}\nstderr:\n${result.stderr}` };
+};
 
 describe('the Drupal module (CMS-A)', () => {
   it('declares the settings route under /admin/config/services/, its permission and its form class', () => {
-    expect(yaml('service_widget.info.yml')).toMatchObject({ type: 'module', core_version_requirement: '^10 || ^11', configure: 'service_widget.settings' });
+    expect(yaml('service_widget.info.yml')).toMatchObject({ type: 'module', core_version_requirement: '^10.3 || ^11', configure: 'service_widget.settings', dependencies: ['drupal:node'] });
     const route = yaml('service_widget.routing.yml')['service_widget.settings'];
     expect(route.path).toMatch(/^\/admin\/config\/services\//);
     expect(route.defaults._form).toBe('\\Drupal\\service_widget\\Form\\SettingsForm');
@@ -35,6 +46,10 @@ describe('the Drupal module (CMS-A)', () => {
     // The form gets the state service injected and never writes the key to config or back into the page.
     const form = source('src/Form/SettingsForm.php');
     expect(form).toContain("$container->get('state')");
+    // Library definitions are cleared through their cache tag, not library.discovery's
+    // clearCachedDefinitions() (deprecated in 11.1, removed in 12) or the deprecated collector id.
+    expect(form).toContain("invalidateTags(['library_info'])");
+    expect(form).not.toMatch(/library\.discovery|clearCachedDefinitions/);
     expect(form).toContain("'service_widget.api_key'");
     expect(form).not.toMatch(/->set\('api_key'/);
     expect(form).not.toMatch(/'#default_value' => [^,]*(api_key|API_KEY_STATE)/);
@@ -51,5 +66,68 @@ describe('the Drupal module (CMS-A)', () => {
     const output = `exit ${result.status}${result.error ? ` (${result.error.message})` : ''}\nstdout:\n${result.stdout}\nstderr:\n${result.stderr}`;
     expect(result.status, output).toBe(0);
     expect(result.stdout, output).toMatch(/^[1-9]\d* passed, 0 failed$/m);
+  });
+
+  it('versions the external bundle: Drupal adds no ?v= to external assets', () => {
+    expect(yaml('service_widget.libraries.yml').bundle.version).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(source('service_widget.module')).toContain("'/api/cms-a-widget/bundle.js?v=' . $version");
+  });
+});
+
+describe('the _mcp_tools submodule (service_widget_tools)', () => {
+  const tools = (file: string) => parse(readFileSync(`${toolsDir}${file}`, 'utf8')) as Record<string, any>;
+
+  it('routes POST /_mcp_tools to its controller and guards its settings with a restricted permission', () => {
+    expect(tools('service_widget_tools.info.yml')).toMatchObject({ type: 'module', core_version_requirement: '^10.3 || ^11', dependencies: ['drupal:node', 'drupal:user'], configure: 'service_widget_tools.settings' });
+    const routes = tools('service_widget_tools.routing.yml');
+    expect(routes['service_widget_tools.mcp']).toEqual({
+      path: '/_mcp_tools',
+      methods: ['POST'],
+      defaults: { _controller: '\\Drupal\\service_widget_tools\\Controller\\McpToolsController::handle' },
+      requirements: { _access: 'TRUE' },
+      options: { no_cache: true },
+    });
+    expect(routes['service_widget_tools.settings'].requirements._permission).toBe('administer service widget tools');
+    expect(tools('service_widget_tools.permissions.yml')['administer service widget tools']).toMatchObject({ 'restrict access': true });
+    const schema = Object.keys(tools('config/schema/service_widget_tools.schema.yml')['service_widget_tools.settings'].mapping);
+    expect(schema).toEqual(Object.keys(tools('config/install/service_widget_tools.settings.yml')));
+  });
+
+  it('wires every service argument to a constructor parameter, in order and in number', () => {
+    const services = tools('service_widget_tools.services.yml').services as Record<string, { class?: string; arguments: string[] }>;
+    for (const [id, service] of Object.entries(services)) {
+      if (!service.class) continue;
+      const file = `${toolsDir}src/${service.class.replace('Drupal\\service_widget_tools\\', '').replaceAll('\\', '/')}.php`;
+      const signature = /public function __construct\(([^)]*)\)/.exec(readFileSync(file, 'utf8'))![1]!;
+      const parameters = signature.split(',').map((p) => p.trim());
+      expect(parameters.length, id).toBe(service.arguments.length);
+      service.arguments.forEach((argument, index) => expect(/= NULL$/.test(parameters[index]!), `${id} ${argument}`).toBe(argument.startsWith('@?')));
+    }
+  });
+
+  it('passes its PHPUnit tests (Debian phpunit): controller, tools and the contract fixture over Drupal stand-ins', () => {
+    const result = run('phpunit', ['-c', `${toolsDir}tests/phpunit.xml`]);
+    expect(result.status, result.report).toBe(0);
+    expect(result.stdout, result.report).toMatch(/^OK \((\d{2,}) tests, \d+ assertions\)$/m);
+  });
+});
+
+describe('both Drupal modules', () => {
+  it('pass phpcs with the written-down ruleset (phpcs.xml.dist)', () => {
+    const result = run('phpcs', ['--standard=phpcs.xml.dist']);
+    expect(result.status, result.report).toBe(0);
+  });
+
+  it('keep the two DrupalPractice rules no stock sniff checks: injected services in classes, comments within 80 columns', () => {
+    const classes = phpFiles(moduleDir).filter((file) => file.includes('/src/'));
+    expect(classes.length).toBeGreaterThanOrEqual(7);
+    for (const file of classes) expect(readFileSync(file, 'utf8').match(/\\Drupal::(?!VERSION\b)\w+/g) ?? [], file).toEqual([]);
+    const long = phpFiles(moduleDir).flatMap((file) =>
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .map((line, index) => ({ file: path.relative(moduleDir, file), line: index + 1, text: line }))
+        .filter(({ text }) => /^\s*(\/\/|\*|\/\*\*)/.test(text) && !/^\s*\* @/.test(text) && text.length > 80),
+    );
+    expect(long).toEqual([]);
   });
 });

@@ -2,12 +2,14 @@
 
 /**
  * @file
- * Behavioural test of service_widget_page_attachments() and the module's other hooks.
+ * Behavioural test of service_widget_page_attachments() and the module's other
+ * hooks.
  *
- * Plain PHP, no Drupal: the Drupal services the module calls are replaced by small stand-ins
- * below, then the real service_widget.module and service_widget.install are required and their
- * hooks called. Run: php tests/page_attachments_test.php (exit code 0 when every case passes).
- * The Cache and CacheableMetadata stand-ins follow Drupal core's implementations.
+ * Plain PHP, no Drupal: the Drupal services the module calls are replaced by
+ * small stand-ins below, then the real service_widget.module and
+ * service_widget.install are required and their hooks called. Run: php
+ * tests/page_attachments_test.php (exit code 0 when every case passes). The
+ * Cache and CacheableMetadata stand-ins follow Drupal core's implementations.
  */
 
 namespace Drupal\Core\Cache {
@@ -204,7 +206,8 @@ namespace ServiceWidgetTest {
   }
 
   /**
-   * Immutable config (\Drupal::config()) and editable config (getEditable()) in one.
+   * Immutable config (\Drupal::config()) and editable config (getEditable()) in
+   * one.
    */
   class Config {
 
@@ -326,7 +329,8 @@ namespace {
     return strtr($string, $args);
   }
 
-  // Any notice or warning (an undefined index, say) fails the case it happens in.
+  // Any notice or warning (an undefined index, say) fails the case it happens
+  // in.
   set_error_handler(function ($severity, $message, $file, $line) {
     throw new \ErrorException($message, 0, $severity, $file, $line);
   });
@@ -394,7 +398,8 @@ namespace {
     }
     catch (\Throwable $e) {
       $failed++;
-      // Report the line in the case that failed, not the line in the helper that threw.
+      // Report the line in the case that failed, not the line in the helper
+      // that threw.
       $line = $e->getLine();
       foreach ($e->getTrace() as $i => $frame) {
         if ($i > 0 && str_starts_with($frame['function'], '{closure') && isset($e->getTrace()[$i - 1]['line'])) {
@@ -449,7 +454,8 @@ namespace {
   test('allowed on node view: settings from config, key from state, access cacheability merged', function () {
     $account = editor();
     $node = new Node(42, new AccessResult(TRUE, ['user'], ['node:42'], 600));
-    // A stale api_key left in config (before update 10001) must not be what the page gets.
+    // A stale api_key left in config (before update 10001) must not be what the
+    // page gets.
     given($account, new RouteMatch('entity.node.canonical', ['node' => $node]), FALSE,
       ['service_url' => 'https://service.example/', 'instance_id' => 'site-1', 'api_key' => 'stale-config-key']);
     $a = attach(['#attached' => ['library' => ['other/lib']], '#cache' => ['contexts' => ['theme'], 'tags' => ['other:tag']]]);
@@ -517,10 +523,10 @@ namespace {
 
   test('hook_library_info_alter: external bundle from the service URL, other extensions untouched', function () {
     given(editor(), new RouteMatch(NULL));
-    $libraries = ['bundle' => ['js' => []]];
+    $libraries = ['bundle' => ['version' => '0.2.0', 'js' => []]];
     service_widget_library_info_alter($libraries, 'service_widget');
-    same(array_keys($libraries['bundle']['js']), ['https://service.example/api/cms-a-widget/bundle.js'], 'bundle js');
-    same($libraries['bundle']['js']['https://service.example/api/cms-a-widget/bundle.js']['type'], 'external', 'type');
+    same(array_keys($libraries['bundle']['js']), ['https://service.example/api/cms-a-widget/bundle.js?v=0.2.0'], 'bundle js, versioned');
+    same($libraries['bundle']['js']['https://service.example/api/cms-a-widget/bundle.js?v=0.2.0']['type'], 'external', 'type');
     $other = ['bundle' => ['js' => []]];
     service_widget_library_info_alter($other, 'node');
     same($other, ['bundle' => ['js' => []]], 'other extension');

@@ -2,7 +2,7 @@
 
 namespace Drupal\service_widget\Form;
 
-use Drupal\Core\Cache\CacheCollectorInterface;
+use Drupal\Core\Cache\CacheTagsInvalidatorInterface;
 use Drupal\Core\Config\ConfigFactoryInterface;
 use Drupal\Core\Config\TypedConfigManagerInterface;
 use Drupal\Core\Form\ConfigFormBase;
@@ -11,10 +11,12 @@ use Drupal\Core\State\StateInterface;
 use Symfony\Component\DependencyInjection\ContainerInterface;
 
 /**
- * Settings under /admin/config/services/service-widget: service URL, API key, instance ID.
+ * Settings under /admin/config/services/service-widget: service URL, API key,
+ * instance ID.
  *
- * The service URL and instance ID are configuration (service_widget.settings). The API key is
- * kept in the State API under service_widget.api_key, so a configuration export never holds it.
+ * The service URL and instance ID are configuration (service_widget.settings).
+ * The API key is kept in the State API under service_widget.api_key, so a
+ * configuration export never holds it.
  */
 class SettingsForm extends ConfigFormBase {
 
@@ -31,11 +33,11 @@ class SettingsForm extends ConfigFormBase {
   protected $state;
 
   /**
-   * The library discovery cache collector.
+   * The cache tags invalidator.
    *
-   * @var \Drupal\Core\Cache\CacheCollectorInterface
+   * @var \Drupal\Core\Cache\CacheTagsInvalidatorInterface
    */
-  protected $libraryDiscoveryCollector;
+  protected $cacheTagsInvalidator;
 
   /**
    * Constructs the settings form.
@@ -46,13 +48,13 @@ class SettingsForm extends ConfigFormBase {
    *   The typed config manager (ignored by ConfigFormBase before Drupal 10.2).
    * @param \Drupal\Core\State\StateInterface $state
    *   The state service.
-   * @param \Drupal\Core\Cache\CacheCollectorInterface $library_discovery_collector
-   *   The library discovery cache collector (library.discovery.collector).
+   * @param \Drupal\Core\Cache\CacheTagsInvalidatorInterface $cache_tags_invalidator
+   *   The cache tags invalidator.
    */
-  public function __construct(ConfigFactoryInterface $config_factory, TypedConfigManagerInterface $typed_config_manager, StateInterface $state, CacheCollectorInterface $library_discovery_collector) {
+  public function __construct(ConfigFactoryInterface $config_factory, TypedConfigManagerInterface $typed_config_manager, StateInterface $state, CacheTagsInvalidatorInterface $cache_tags_invalidator) {
     parent::__construct($config_factory, $typed_config_manager);
     $this->state = $state;
-    $this->libraryDiscoveryCollector = $library_discovery_collector;
+    $this->cacheTagsInvalidator = $cache_tags_invalidator;
   }
 
   /**
@@ -63,7 +65,7 @@ class SettingsForm extends ConfigFormBase {
       $container->get('config.factory'),
       $container->get('config.typed'),
       $container->get('state'),
-      $container->get('library.discovery.collector'),
+      $container->get('cache_tags.invalidator'),
     );
   }
 
@@ -92,7 +94,8 @@ class SettingsForm extends ConfigFormBase {
       '#default_value' => $config->get('service_url'),
       '#required' => TRUE,
     ];
-    // Write-only: the stored key is never sent back to the browser; an empty field keeps it.
+    // Write-only: the stored key is never sent back to the browser; an empty
+    // field keeps it.
     $has_key = (string) $this->state->get(self::API_KEY_STATE, '') !== '';
     $form['api_key'] = [
       '#type' => 'password',
@@ -120,15 +123,17 @@ class SettingsForm extends ConfigFormBase {
     if ($key !== '') {
       $this->state->set(self::API_KEY_STATE, $key);
     }
-    // Saved on every submit: this invalidates the config:service_widget.settings cache tag that
-    // the page attachments carry, so pages cached with the old key are rebuilt.
+    // Saved on every submit: this invalidates the
+    // config:service_widget.settings cache tag that the page attachments carry,
+    // so pages cached with the old key are rebuilt.
     $this->config('service_widget.settings')
       ->set('service_url', rtrim($form_state->getValue('service_url'), '/'))
       ->set('instance_id', $form_state->getValue('instance_id'))
       ->save();
-    // The library's bundle URL depends on the service URL. (Clearing the collector is what
-    // library.discovery's clearCachedDefinitions() does, deprecated since Drupal 11.1.)
-    $this->libraryDiscoveryCollector->clear();
+    // The library's bundle URL depends on the service URL: library definitions
+    // are cached under the library_info tag (the way core's own settings do it,
+    // on Drupal 10.3 and 11 alike, with no deprecated API).
+    $this->cacheTagsInvalidator->invalidateTags(['library_info']);
     parent::submitForm($form, $form_state);
   }
 

@@ -17,9 +17,11 @@ require_once __DIR__ . '/standins/drupal_api.php';
 require_once __DIR__ . '/standins/InMemorySite.php';
 
 spl_autoload_register(function (string $class): void {
-  $prefix = 'Drupal\\service_widget_tools\\';
-  if (str_starts_with($class, $prefix)) {
-    require dirname(__DIR__) . '/src/' . str_replace('\\', '/', substr($class, strlen($prefix))) . '.php';
+  $roots = ['Drupal\\service_widget_tools\\' => dirname(__DIR__) . '/src/', 'ServiceWidgetTools\\Tests\\' => __DIR__ . '/unit/'];
+  foreach ($roots as $prefix => $dir) {
+    if (str_starts_with($class, $prefix)) {
+      require $dir . str_replace('\\', '/', substr($class, strlen($prefix))) . '.php';
+    }
   }
 });
 

@@ -127,7 +127,7 @@ class McpToolsController implements ContainerInjectionInterface {
    */
   protected function bearer(Request $request): ?string {
     $header = (string) $request->headers->get('Authorization');
-    return preg_match('/^Bearer +(\S+)$/', $header, $match) ? $match[1] : NULL;
+    return preg_match('/^Bearer +(\S+)$/i', $header, $match) ? $match[1] : NULL;
   }
 
   /**

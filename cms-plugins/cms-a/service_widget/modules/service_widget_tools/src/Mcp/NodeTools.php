@@ -445,7 +445,8 @@ class NodeTools {
   }
 
   /**
-   * Whether a string can be a node id (numeric on Drupal; the contract allows letters).
+   * Whether a string can be a node id (numeric on Drupal; the contract allows
+   * letters).
    */
   protected function validNid(string $nid): bool {
     return (bool) preg_match('/^[A-Za-z0-9_-]{1,64}$/', $nid);

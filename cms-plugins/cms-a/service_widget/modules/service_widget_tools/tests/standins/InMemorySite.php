@@ -51,6 +51,7 @@ class InMemorySite {
     $this->state = new MemoryState($data['state'] ?? []);
     $this->settings = new Config($data['settings'] ?? ['tools_uid' => self::TOOLS_UID]);
     $this->switcher = new AccountSwitcher();
+    $this->nodes->switcher = $this->switcher;
     $this->logger = new MemoryLogger();
 
     $container = new ContainerBuilder();
@@ -120,6 +121,16 @@ class NodeStorage {
    * When set, the next storage call throws it (a database failure).
    */
   public ?\Throwable $failure = NULL;
+
+  /**
+   * The account switcher, to record who the current user was at each call.
+   */
+  public ?AccountSwitcher $switcher = NULL;
+
+  /**
+   * The current user's id at each storage call (NULL: nobody switched to).
+   */
+  public array $callers = [];
 
   public static function fromArray(array $data, bool $moderated): self {
     $storage = new self();
@@ -266,6 +277,7 @@ class NodeStorage {
   }
 
   protected function fail(): void {
+    $this->callers[] = $this->switcher?->current()?->id();
     if ($this->failure) {
       throw $this->failure;
     }

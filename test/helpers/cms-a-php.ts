@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { waitForOutput } from './child-output.ts';
 import type { CmsASite, SiteRevision } from './cms-a-double.ts';
 
 const TESTS = fileURLToPath(new URL('../../cms-plugins/cms-a/service_widget/modules/service_widget_tools/tests/', import.meta.url));
@@ -24,25 +25,7 @@ export async function startCmsAPhp(key: string, options: { moderated?: boolean }
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
-  let output = '';
-  const siteUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`php -S did not start:\n${output}`)), 15_000);
-    const read = (chunk: Buffer) => {
-      output = (output + chunk.toString()).slice(-8000);
-      const started = /Development Server \((http:\/\/127\.0\.0\.1:\d+)\) started/.exec(output);
-      if (started) {
-        clearTimeout(timer);
-        resolve(started[1]!);
-      }
-    };
-    php.stdout.on('data', read);
-    php.stderr.on('data', read);
-    php.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`php -S exited with ${code}:\n${output}`));
-    });
-  });
-  php.removeAllListeners('exit');
+  const { value: siteUrl } = await waitForOutput(php, /Development Server \((http:\/\/127\.0\.0\.1:\d+)\) started/, 'php -S', 15_000);
 
   const revisionsOf = (nid: string): (SiteRevision & { isDefault: boolean })[] => {
     const node = (JSON.parse(readFileSync(stateFile, 'utf8')) as StoredSite).nodes.nodes[nid];

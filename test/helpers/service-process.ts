@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { waitForOutput } from './child-output.ts';
 import { stopChild } from './stop-child.ts';
 
 const webDir = fileURLToPath(new URL('../../web/', import.meta.url));
@@ -51,28 +52,11 @@ export async function startService(options: { mongodbUri?: string; env?: Record<
     // Its own process group, so kill() reaches the runtime, database and registry children too.
     detached: true,
   });
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`service did not start within 60 s:\n${output}`)), 60_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /service listening on (http:\/\/[^\s"]+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`service exited with code ${code}:\n${output}`));
-    });
-  });
+  const { value: url, output } = await waitForOutput(child, /service listening on (http:\/\/[^\s"]+)/, 'service', 60_000);
   return {
     url,
     dataDir,
-    output: () => output,
+    output,
     stop: () => stopChild(child, dataDir),
     kill: () =>
       new Promise<void>((resolve) => {

@@ -143,9 +143,11 @@ class McpToolsController implements ContainerInjectionInterface {
    * A JSON response that no cache keeps.
    */
   protected function json(array $data, int $status): JsonResponse {
-    $response = new JsonResponse($data, $status, ['Cache-Control' => 'no-store']);
+    // The options are set before the data: the constructor would encode with
+    // the default ones, which throw on invalid UTF-8 in a node's text.
+    $response = new JsonResponse(NULL, $status, ['Cache-Control' => 'no-store']);
     $response->setEncodingOptions(JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE | JSON_INVALID_UTF8_SUBSTITUTE);
-    return $response;
+    return $response->setData($data);
   }
 
   /**

@@ -130,9 +130,6 @@ class ToolsSettingsForm extends ConfigFormBase {
     if ($user === NULL || !$user->isActive()) {
       $form_state->setErrorByName('tools_user', $this->t('Choose an active user.'));
     }
-    elseif ($user->hasPermission('bypass node access')) {
-      $this->messenger()->addWarning($this->t('%name bypasses node access: the assistant will be able to edit every node. A dedicated editor user is safer.', ['%name' => $user->getDisplayName()]));
-    }
     parent::validateForm($form, $form_state);
   }
 
@@ -140,10 +137,13 @@ class ToolsSettingsForm extends ConfigFormBase {
    * {@inheritdoc}
    */
   public function submitForm(array &$form, FormStateInterface $form_state) {
-    $this->config('service_widget_tools.settings')
-      ->set('tools_uid', (int) $form_state->getValue('tools_user'))
-      ->save();
+    $uid = (int) $form_state->getValue('tools_user');
+    $this->config('service_widget_tools.settings')->set('tools_uid', $uid)->save();
     parent::submitForm($form, $form_state);
+    $user = $this->entityTypeManager->getStorage('user')->load($uid);
+    if ($user !== NULL && $user->hasPermission('bypass node access')) {
+      $this->messenger()->addWarning($this->t('%name bypasses node access: the assistant will be able to edit every node. A dedicated editor user is safer.', ['%name' => $user->getDisplayName()]));
+    }
   }
 
   /**
@@ -151,6 +151,9 @@ class ToolsSettingsForm extends ConfigFormBase {
    */
   public function generateKey(array &$form, FormStateInterface $form_state) {
     $form_state->set('new_key', $this->key->generate());
+    // A rebuilt form is cached (key_value_expire) with its state unless told
+    // not to be: the key must not be stored anywhere.
+    $form_state->disableCache();
     $form_state->setRebuild();
   }
 

@@ -211,10 +211,20 @@ class NodeTools {
     if ($nid !== NULL) {
       // By id, through load(): it drops ids that cannot be node ids.
       $default = $this->validNid($nid) ? $storage->load($nid) : NULL;
-      $candidates = $default ? [[$default, $edit_context ? $this->latest($default) : $default]] : [];
+      $revision = $default === NULL ? NULL : ($edit_context ? $this->latest($default) : $default);
+      if ($revision === NULL || !$default->access($edit_context ? 'update' : 'view', $account)) {
+        return ['nodes' => []];
+      }
+      $found = ($status === 'any' || $this->statusOf($revision) === $status) && ($text === NULL || $text === '' || $this->contains($revision, $text));
+      return ['nodes' => $found ? [$this->present($default, $revision, $account)] : []];
     }
-    else {
-      $query = $storage->getQuery()->accessCheck(TRUE)->sort('changed', 'DESC')->range(0, $limit);
+
+    // Node access is checked per node (update access, for an edit context, is
+    // no query condition), so a page of ids may lose some: read further pages
+    // until the answer is full, at most five.
+    $nodes = [];
+    for ($page = 0; $page < 5 && count($nodes) < $limit; $page++) {
+      $query = $storage->getQuery()->accessCheck(TRUE)->sort('changed', 'DESC')->sort('nid', 'DESC')->range($page * $limit, $limit);
       if ($edit_context) {
         $query->latestRevision();
       }
@@ -232,26 +242,15 @@ class NodeTools {
       // A latest-revision query answers revision id => node id.
       $revisions = $edit_context ? $storage->loadMultipleRevisions(array_keys($ids)) : $storage->loadMultiple(array_values($ids));
       $defaults = $edit_context ? $storage->loadMultiple(array_values($ids)) : $revisions;
-      $candidates = [];
       foreach ($revisions as $revision) {
-        if (isset($defaults[$revision->id()])) {
-          $candidates[] = [$defaults[$revision->id()], $revision];
+        $default = $defaults[$revision->id()] ?? NULL;
+        if ($default !== NULL && count($nodes) < $limit && $default->access($edit_context ? 'update' : 'view', $account)) {
+          $nodes[] = $this->present($default, $revision, $account);
         }
       }
-    }
-
-    $nodes = [];
-    foreach ($candidates as [$default, $revision]) {
-      if (!$default->access($edit_context ? 'update' : 'view', $account)) {
-        continue;
+      if (count($ids) < $limit) {
+        break;
       }
-      if ($status !== 'any' && $this->statusOf($revision) !== $status) {
-        continue;
-      }
-      if ($text !== NULL && $text !== '' && !$this->contains($revision, $text)) {
-        continue;
-      }
-      $nodes[] = $this->present($default, $revision, $account);
     }
     return ['nodes' => $nodes];
   }
@@ -297,13 +296,19 @@ class NodeTools {
     }
     $default = $this->loadForUpdate($arguments, $account);
     $draft = $this->latest($default);
-    if ($this->statusOf($draft) !== 'draft') {
-      throw new ToolError("Node {$default->id()} has no draft revision: its latest revision is published. Create one with node_create_draft_revision first.");
+    if (!$this->isDraft($draft)) {
+      throw new ToolError("Node {$default->id()} has no draft revision: its latest revision is not a draft. Create one with node_create_draft_revision first.");
+    }
+    if (!$draft->access('update', $account)) {
+      throw new ToolError("Access denied: the tools user may not update the draft of node {$default->id()}.");
     }
     foreach ($fields as $field => $value) {
       $field_name = $field === 'title' ? 'title' : 'body';
       if (!$draft->hasField($field_name)) {
         throw new ToolError("Node {$default->id()} ({$draft->bundle()}) has no $field_name field.");
+      }
+      if ($field === 'summary' && $draft->getFieldDefinition('body')->getType() !== 'text_with_summary') {
+        throw new ToolError("The body field of node {$default->id()} has no summary.");
       }
       if (!$draft->get($field_name)->access('edit', $account)) {
         throw new ToolError("Access denied: the tools user may not edit the $field_name field of node {$default->id()}.");
@@ -322,7 +327,12 @@ class NodeTools {
     // Saved in place. (Content Moderation makes every save a new revision; the
     // result names the revision written either way.)
     $draft->setNewRevision(FALSE);
-    $draft->setRevisionUserId($account->id());
+    if ($this->isModerated($draft)) {
+      $this->stamp($draft, $account, 'Edited by the Service content editor.');
+    }
+    else {
+      $draft->setRevisionUserId($account->id());
+    }
     $draft->save();
     return $this->present($this->storage()->loadUnchanged($default->id()), $draft, $account);
   }
@@ -333,15 +343,25 @@ class NodeTools {
   protected function publish(array $arguments, AccountInterface $account): array {
     $default = $this->loadForUpdate($arguments, $account);
     $draft = $this->latest($default);
-    if ($this->statusOf($draft) !== 'draft') {
-      throw new ToolError("Node {$default->id()} has no draft revision to publish: its latest revision is already published.");
+    if (!$this->isDraft($draft)) {
+      throw new ToolError("Node {$default->id()} has no draft revision to publish: its latest revision is not a draft.");
+    }
+    if (!$draft->access('update', $account)) {
+      throw new ToolError("Access denied: the tools user may not update the draft of node {$default->id()}.");
     }
     $this->stamp($draft, $account, 'Published by the Service content editor.');
     if ($this->isModerated($draft)) {
-      // Content Moderation saves a new default revision for this state.
+      // Content Moderation checks the transition as the tools user (see
+      // assertValid below) and saves a new default revision for this state.
       $draft->set('moderation_state', 'published');
     }
     else {
+      // Publishing is changing the status field: Drupal lets only users with
+      // "administer nodes" (or, from 11.3, "administer node published status")
+      // edit it.
+      if (!$draft->get('status')->access('edit', $account)) {
+        throw new ToolError("Access denied: the tools user may not publish node {$default->id()} (Drupal's status field).");
+      }
       // As the node form's revert does: the draft's content is saved as a new
       // revision that becomes the default one.
       $draft->setNewRevision(TRUE);
@@ -383,14 +403,16 @@ class NodeTools {
   }
 
   /**
-   * The latest revision of a node, given its default revision.
+   * The latest revision of a node's default translation, given its default
+   * revision (another language's pending revision is not this one's draft).
    */
   protected function latest(NodeInterface $default): NodeInterface {
     if ($default->isLatestRevision()) {
       return $default;
     }
     $storage = $this->storage();
-    return $storage->loadRevision($storage->getLatestRevisionId($default->id()));
+    $vid = $storage->getLatestTranslationAffectedRevisionId($default->id(), $default->language()->getId());
+    return $vid === NULL || (int) $vid === (int) $default->getRevisionId() ? $default : $storage->loadRevision($vid);
   }
 
   /**
@@ -398,6 +420,22 @@ class NodeTools {
    */
   protected function statusOf(NodeInterface $revision): string {
     return $revision->isPublished() ? 'published' : 'draft';
+  }
+
+  /**
+   * Whether a latest revision is a draft the tools may write and publish.
+   *
+   * Without Content Moderation: an unpublished revision. With it: a revision
+   * in a state that is neither published nor a default-revision state (so an
+   * archived node is not a draft: a draft revision is created first).
+   */
+  protected function isDraft(NodeInterface $revision): bool {
+    if (!$this->isModerated($revision)) {
+      return !$revision->isPublished();
+    }
+    $workflow = $this->moderationInformation->getWorkflowForEntity($revision);
+    $state = $workflow->getTypePlugin()->getState($revision->get('moderation_state')->value);
+    return !$state->isPublishedState() && !$state->isDefaultRevisionState();
   }
 
   /**

@@ -47,7 +47,11 @@ class InMemorySite {
 
   public function __construct(array $data, bool $moderated = FALSE) {
     $this->nodes = NodeStorage::fromArray($data['nodes'] ?? ['nextVid' => 100, 'nodes' => []], $moderated);
-    $this->users = new UserStorage($data['users'] ?? [self::TOOLS_UID => ['name' => 'assistant', 'active' => TRUE, 'permissions' => ['edit any article content']]]);
+    $this->users = new UserStorage($data['users'] ?? [self::TOOLS_UID => [
+      'name' => 'assistant',
+      'active' => TRUE,
+      'permissions' => ['edit any article content', 'administer nodes', 'use editorial transition create_new_draft', 'use editorial transition publish', 'use basic_html'],
+    ]]);
     $this->state = new MemoryState($data['state'] ?? []);
     $this->settings = new Config($data['settings'] ?? ['tools_uid' => self::TOOLS_UID]);
     $this->switcher = new AccountSwitcher();
@@ -156,7 +160,7 @@ class NodeStorage {
       'revisions' => [$vid => [
         'title' => $title,
         'status' => TRUE,
-        'body' => ['value' => $fields['body'] ?? '', 'summary' => $fields['summary'] ?? '', 'format' => 'basic_html'],
+        'body' => ['value' => $fields['body'] ?? '', 'summary' => $fields['summary'] ?? '', 'format' => $fields['format'] ?? 'basic_html'],
         'images' => $images,
         'changed' => $this->requestTime,
         'moderation_state' => $this->moderated ? 'published' : NULL,
@@ -211,6 +215,13 @@ class NodeStorage {
   public function getLatestRevisionId($entity_id) {
     $entity_id = (string) $entity_id;
     return isset($this->nodes[$entity_id]) ? max(array_keys($this->nodes[$entity_id]['revisions'])) : NULL;
+  }
+
+  /**
+   * One language here: the latest revision is the latest that affected it.
+   */
+  public function getLatestTranslationAffectedRevisionId($entity_id, $langcode) {
+    return $langcode === 'en' ? $this->getLatestRevisionId($entity_id) : NULL;
   }
 
   /**
@@ -398,6 +409,20 @@ class Node implements NodeInterface {
     return $this;
   }
 
+  public function getFieldDefinition($name) {
+    return $this->getFieldDefinitions()[$name] ?? NULL;
+  }
+
+  public function language() {
+    return new class() {
+
+      public function getId() {
+        return 'en';
+      }
+
+    };
+  }
+
   public function getFieldDefinitions() {
     $definitions = ['title' => new FieldDefinition('string'), 'status' => new FieldDefinition('boolean'), 'body' => new FieldDefinition('text_with_summary'), 'field_image' => new FieldDefinition('image')];
     if ($this->storage->moderated) {
@@ -411,7 +436,10 @@ class Node implements NodeInterface {
   }
 
   /**
-   * Core's constraints on the fields the tools write, with core's messages.
+   * Core's constraints on the fields the tools write, with core's messages:
+   * the title's, the body's text format (AllowedValues: the formats the
+   * current user may use), and Content Moderation's transition check as the
+   * current user.
    */
   public function validate() {
     $violations = [];
@@ -421,6 +449,19 @@ class Node implements NodeInterface {
     }
     elseif (mb_strlen($title) > 255) {
       $violations[] = new Violation('title', 'This value is too long. It should have <em class="placeholder">255</em> characters or less.');
+    }
+    $user = $this->storage->switcher?->current();
+    $format = $this->values['body']['format'] ?? NULL;
+    if ($format !== NULL && !($user && $user->hasPermission("use $format"))) {
+      $violations[] = new Violation('body.0.format', 'The value you selected is not a valid choice.');
+    }
+    if ($this->storage->moderated) {
+      $from = $this->storage->nodes[$this->nid]['revisions'][$this->loadedVid]['moderation_state'];
+      $to = $this->values['moderation_state'];
+      $transition = Workflow::TRANSITIONS["$from>$to"] ?? NULL;
+      if ($transition === NULL || !($user && $user->hasPermission("use editorial transition $transition"))) {
+        $violations[] = new Violation('moderation_state', "You do not have access to transition from <em class=\"placeholder\">$from</em> to <em class=\"placeholder\">$to</em>.");
+      }
     }
     return new ViolationList($violations);
   }
@@ -440,10 +481,18 @@ class Node implements NodeInterface {
   }
 
   /**
-   * The access policy of a field of this node.
+   * Field access as NodeAccessControlHandler::checkFieldAccess() decides it
+   * for status (administer nodes), and the node's policy for the others.
    */
-  public function fieldAccess(string $operation): bool {
-    return $operation === 'edit' ? $this->storage->policy($this->nid, 'editFields') : TRUE;
+  public function fieldAccess(string $operation, string $field): bool {
+    if ($operation !== 'edit') {
+      return TRUE;
+    }
+    if ($field === 'status') {
+      $user = $this->storage->switcher?->current();
+      return $user !== NULL && $user->hasPermission('administer nodes');
+    }
+    return $this->storage->policy($this->nid, 'editFields');
   }
 
 }
@@ -457,7 +506,7 @@ class FieldItemList implements \IteratorAggregate {
   }
 
   public function access($operation = 'view', ?AccountInterface $account = NULL, $return_as_object = FALSE) {
-    return $this->node->fieldAccess($operation);
+    return $this->node->fieldAccess($operation, $this->name);
   }
 
   public function __get($property) {
@@ -589,10 +638,9 @@ class NodeQuery {
     $rows = [];
     foreach ($this->storage->nodes as $nid => $node) {
       $vid = $this->latest ? max(array_keys($node['revisions'])) : $node['default'];
+      // Without node grant modules, Drupal's query access check does not drop
+      // published nodes; node access is checked on the loaded entities.
       $values = $node['revisions'][$vid] + ['nid' => (string) $nid];
-      if ($this->accessCheck && !$this->storage->policy((string) $nid, 'view')) {
-        continue;
-      }
       if ($this->matches($values)) {
         $rows[] = [$vid, (string) $nid, $values];
       }
@@ -712,6 +760,57 @@ class ModerationInformation implements ModerationInformationInterface {
 
   public function isModeratedEntity($entity) {
     return $entity instanceof NodeInterface;
+  }
+
+  public function getWorkflowForEntity($entity) {
+    return new Workflow();
+  }
+
+}
+
+/**
+ * The editorial workflow of the standard profile: its states and transitions.
+ */
+class Workflow {
+
+  /**
+   * State => [published, default revision].
+   */
+  const STATES = ['draft' => [FALSE, FALSE], 'published' => [TRUE, TRUE], 'archived' => [FALSE, TRUE]];
+
+  /**
+   * "from>to" => transition id.
+   */
+  const TRANSITIONS = [
+    'draft>draft' => 'create_new_draft',
+    'published>draft' => 'create_new_draft',
+    'draft>published' => 'publish',
+    'published>published' => 'publish',
+    'published>archived' => 'archive',
+    'archived>draft' => 'archived_draft',
+    'archived>published' => 'archived_published',
+  ];
+
+  public function getTypePlugin() {
+    return $this;
+  }
+
+  public function getState($state_id) {
+    [$published, $default] = self::STATES[$state_id];
+    return new class($published, $default) {
+
+      public function __construct(protected bool $published, protected bool $default) {
+      }
+
+      public function isPublishedState() {
+        return $this->published;
+      }
+
+      public function isDefaultRevisionState() {
+        return $this->default;
+      }
+
+    };
   }
 
 }

@@ -107,6 +107,8 @@ namespace Drupal\content_moderation {
 
     public function isModeratedEntity($entity);
 
+    public function getWorkflowForEntity($entity);
+
   }
 
 }
@@ -155,6 +157,10 @@ namespace Drupal\node {
     public function set($field_name, $value, $notify = TRUE);
 
     public function getFieldDefinitions();
+
+    public function getFieldDefinition($name);
+
+    public function language();
 
     public function access($operation, $account = NULL, $return_as_object = FALSE);
 

@@ -117,6 +117,13 @@ class McpToolsControllerTest extends ToolsTestCase {
     $this->assertSame([], $this->site->switcher->stack, 'switched back after a failure too');
   }
 
+  public function testTextThatIsNotUtf8IsAnsweredNotAFailure(): void {
+    $this->site->nodes->seed('9', 'article', "Caf\xe9", ['body' => 'b']);
+    $response = $this->post(json_encode(['jsonrpc' => '2.0', 'id' => 1, 'method' => 'tools/call', 'params' => ['name' => 'node_search', 'arguments' => ['nid' => '9']]]));
+    $this->assertSame(200, $response->getStatusCode());
+    $this->assertSame("Caf\u{FFFD}", json_decode($response->getContent(), TRUE)['result']['structuredContent']['nodes'][0]['title']);
+  }
+
   /**
    * A raw JSON-RPC message answered with 200: the decoded response.
    */

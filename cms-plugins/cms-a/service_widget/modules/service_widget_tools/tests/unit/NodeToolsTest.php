@@ -149,6 +149,52 @@ class NodeToolsTest extends ToolsTestCase {
     $this->assertArrayNotHasKey('media', $this->ok('node_search', ['nid' => 'abc123'])['nodes'][0]['fields'], 'no images, no media key');
   }
 
+  public function testPublishingIsRefusedToAUserWhoMayNotChangeTheStatus(): void {
+    $this->site->users->data[2]['permissions'] = array_values(array_diff($this->site->users->data[2]['permissions'], ['administer nodes']));
+    $this->ok('node_create_draft_revision', ['nid' => '42']);
+    $saves = $this->site->nodes->saves;
+    $this->assertStringContainsString('Access denied: the tools user may not publish node 42', $this->refused('node_publish', ['nid' => '42']));
+    $this->assertSame($saves, $this->site->nodes->saves);
+  }
+
+  public function testWithContentModerationTheTransitionsAreTheToolsUsers(): void {
+    $this->site = InMemorySite::fromFixture(service_widget_tools_contract_fixture(), TRUE);
+    $this->site->setKey(self::KEY);
+    $this->site->users->data[2]['permissions'] = array_values(array_diff($this->site->users->data[2]['permissions'], ['use editorial transition publish']));
+    $this->ok('node_create_draft_revision', ['nid' => '42']);
+    $saves = $this->site->nodes->saves;
+    $this->assertStringContainsString('Drupal refused the change: moderation_state: You do not have access to transition from draft to published.', $this->refused('node_publish', ['nid' => '42']));
+    $this->assertSame($saves, $this->site->nodes->saves);
+  }
+
+  public function testWithContentModerationAnArchivedNodeIsNoDraft(): void {
+    $this->site = InMemorySite::fromFixture(service_widget_tools_contract_fixture(), TRUE);
+    $this->site->setKey(self::KEY);
+    $node = &$this->site->nodes->nodes['abc123'];
+    $node['revisions'][$node['default']]['moderation_state'] = 'archived';
+    $node['revisions'][$node['default']]['status'] = FALSE;
+    unset($node);
+    $this->assertStringContainsString('no draft revision', $this->refused('node_update', ['nid' => 'abc123', 'fields' => ['title' => 'x']]));
+    $this->assertStringContainsString('no draft revision to publish', $this->refused('node_publish', ['nid' => 'abc123']));
+    $this->assertSame([], $this->site->nodes->saves);
+  }
+
+  public function testABodyInAFormatTheToolsUserMayNotUseIsNotWritten(): void {
+    $this->site->nodes->seed('8', 'article', 'Full HTML page', ['body' => '<script>x</script>', 'format' => 'full_html']);
+    $this->ok('node_create_draft_revision', ['nid' => '8']);
+    $saves = $this->site->nodes->saves;
+    $this->assertStringContainsString('body.0.format: The value you selected is not a valid choice.', $this->refused('node_update', ['nid' => '8', 'fields' => ['body' => 'Plain now']]));
+    $this->assertSame($saves, $this->site->nodes->saves);
+    $this->assertSame('Retitled', $this->ok('node_update', ['nid' => '8', 'fields' => ['title' => 'Retitled']])['title'], 'the title is another field');
+  }
+
+  public function testSearchReadsFurtherPagesWhenAccessDropsNodes(): void {
+    $this->site->nodes->nodes['locked']['policy']['view'] = FALSE;
+    $this->assertSame(['abc123'], array_column($this->ok('node_search', ['text' => 'body', 'limit' => 1])['nodes'], 'nid'));
+    $this->assertSame(['abc123', '42'], array_column($this->ok('node_search', ['text' => 'body', 'limit' => 2])['nodes'], 'nid'));
+    $this->assertSame(['abc123', '42'], array_column($this->ok('node_search', ['text' => 'body', 'limit' => 5])['nodes'], 'nid'));
+  }
+
   public function testSiteInfo(): void {
     $this->assertSame(['name' => 'CMS-A stand-in', 'version' => \Drupal::VERSION], $this->ok('site_info'));
   }

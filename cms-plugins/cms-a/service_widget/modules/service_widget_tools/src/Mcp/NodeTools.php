@@ -295,13 +295,7 @@ class NodeTools {
       }
     }
     $default = $this->loadForUpdate($arguments, $account);
-    $draft = $this->latest($default);
-    if (!$this->isDraft($draft)) {
-      throw new ToolError("Node {$default->id()} has no draft revision: its latest revision is not a draft. Create one with node_create_draft_revision first.");
-    }
-    if (!$draft->access('update', $account)) {
-      throw new ToolError("Access denied: the tools user may not update the draft of node {$default->id()}.");
-    }
+    $draft = $this->draftForUpdate($default, $account, 'Create one with node_create_draft_revision first.');
     foreach ($fields as $field => $value) {
       $field_name = $field === 'title' ? 'title' : 'body';
       if (!$draft->hasField($field_name)) {
@@ -342,13 +336,7 @@ class NodeTools {
    */
   protected function publish(array $arguments, AccountInterface $account): array {
     $default = $this->loadForUpdate($arguments, $account);
-    $draft = $this->latest($default);
-    if (!$this->isDraft($draft)) {
-      throw new ToolError("Node {$default->id()} has no draft revision to publish: its latest revision is not a draft.");
-    }
-    if (!$draft->access('update', $account)) {
-      throw new ToolError("Access denied: the tools user may not update the draft of node {$default->id()}.");
-    }
+    $draft = $this->draftForUpdate($default, $account, 'There is no draft revision to publish.');
     $this->stamp($draft, $account, 'Published by the Service content editor.');
     if ($this->isModerated($draft)) {
       // Content Moderation checks the transition as the tools user (see
@@ -400,6 +388,31 @@ class NodeTools {
       throw new ToolError("Access denied: the tools user may not update node $nid.");
     }
     return $node;
+  }
+
+  /**
+   * The node's draft, which the account may update.
+   *
+   * @param \Drupal\node\NodeInterface $default
+   *   The node's default revision.
+   * @param \Drupal\Core\Session\AccountInterface $account
+   *   The account the tools act as.
+   * @param string $advice
+   *   What the refusal adds when the latest revision is not a draft.
+   *
+   * @throws \Drupal\service_widget_tools\Mcp\ToolError
+   *   When the latest revision is not a draft, or the account may not update
+   *   it.
+   */
+  protected function draftForUpdate(NodeInterface $default, AccountInterface $account, string $advice): NodeInterface {
+    $draft = $this->latest($default);
+    if (!$this->isDraft($draft)) {
+      throw new ToolError("Node {$default->id()} has no draft revision: its latest revision is not a draft. $advice");
+    }
+    if (!$draft->access('update', $account)) {
+      throw new ToolError("Access denied: the tools user may not update the draft of node {$default->id()}.");
+    }
+    return $draft;
   }
 
   /**

@@ -295,7 +295,7 @@ class NodeTools {
       }
     }
     $default = $this->loadForUpdate($arguments, $account);
-    $draft = $this->draftForUpdate($default, $account, 'Create one with node_create_draft_revision first.');
+    $draft = $this->draftForUpdate($default, $account, "Node {$default->id()} has no draft revision: its latest revision is not a draft. Create one with node_create_draft_revision first.");
     foreach ($fields as $field => $value) {
       $field_name = $field === 'title' ? 'title' : 'body';
       if (!$draft->hasField($field_name)) {
@@ -336,7 +336,7 @@ class NodeTools {
    */
   protected function publish(array $arguments, AccountInterface $account): array {
     $default = $this->loadForUpdate($arguments, $account);
-    $draft = $this->draftForUpdate($default, $account, 'There is no draft revision to publish.');
+    $draft = $this->draftForUpdate($default, $account, "Node {$default->id()} has no draft revision to publish: its latest revision is not a draft.");
     $this->stamp($draft, $account, 'Published by the Service content editor.');
     if ($this->isModerated($draft)) {
       // Content Moderation checks the transition as the tools user (see
@@ -397,17 +397,17 @@ class NodeTools {
    *   The node's default revision.
    * @param \Drupal\Core\Session\AccountInterface $account
    *   The account the tools act as.
-   * @param string $advice
-   *   What the refusal adds when the latest revision is not a draft.
+   * @param string $no_draft
+   *   The refusal when the latest revision is not a draft.
    *
    * @throws \Drupal\service_widget_tools\Mcp\ToolError
    *   When the latest revision is not a draft, or the account may not update
    *   it.
    */
-  protected function draftForUpdate(NodeInterface $default, AccountInterface $account, string $advice): NodeInterface {
+  protected function draftForUpdate(NodeInterface $default, AccountInterface $account, string $no_draft): NodeInterface {
     $draft = $this->latest($default);
     if (!$this->isDraft($draft)) {
-      throw new ToolError("Node {$default->id()} has no draft revision: its latest revision is not a draft. $advice");
+      throw new ToolError($no_draft);
     }
     if (!$draft->access('update', $account)) {
       throw new ToolError("Access denied: the tools user may not update the draft of node {$default->id()}.");

@@ -1,5 +1,5 @@
 import type { Database } from '@service/core/db';
-import { installExampleAgents } from '@service/core/testing';
+import { installExampleAgents } from '@service/core/testing/example-agents';
 import { testServices as createServicesForTest } from '@service/core/testing/services';
 import { startService } from './service-process.ts';
 

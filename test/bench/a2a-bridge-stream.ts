@@ -9,6 +9,7 @@ import { installExampleAgents } from '../helpers/a2a.ts';
 import { startService } from '../helpers/service-process.ts';
 import { benchDatabase } from './bench-environment.ts';
 import { percentile, report, sideBySide } from './harness.ts';
+import { recordFigure } from './results.ts';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 40);
 const dbA = await benchDatabase('bench_bridge_a');
@@ -44,7 +45,11 @@ try {
   console.log(`  database: ${dbA.kind}`);
   report(result);
   const eventsPerRun = 4;
-  console.log(`  events/s: direct ${(eventsPerRun * 1000 / percentile(result.baselineMs, 50)).toFixed(0)}, bridged ${(eventsPerRun * 1000 / percentile(result.candidateMs, 50)).toFixed(0)} (${direct} and ${bridged} events seen)`);
+  const directRate = (eventsPerRun * 1000) / percentile(result.baselineMs, 50);
+  const bridgedRate = (eventsPerRun * 1000) / percentile(result.candidateMs, 50);
+  recordFigure({ name: 'events/s read directly', value: directRate, unit: 'events/s' });
+  recordFigure({ name: 'events/s bridged into the local event log', value: bridgedRate, unit: 'events/s' });
+  console.log(`  events/s: direct ${directRate.toFixed(0)}, bridged ${bridgedRate.toFixed(0)} (${direct} and ${bridged} events seen)`);
 } finally {
   await b.stop();
   await dbA.stop();

@@ -13,6 +13,7 @@ import { createLogger } from '@service/core/log';
 import { createEventLog, createRunLeases, createRunStore } from '@service/core/runs';
 import { benchDatabase } from './bench-environment.ts';
 import { percentile } from './harness.ts';
+import { recordFigure } from './results.ts';
 
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 30);
@@ -133,8 +134,9 @@ try {
   for (const name of names) {
     const p50s = timings.get(name)!.map((values) => percentile(values, 50));
     const ratio = p50s[p50s.length - 1]! / p50s[0]!;
-    if (ratio > GOAL) failed++;
-    console.log(`  ${name.padEnd(48)}${p50s.map((ms) => `${ms.toFixed(2)} ms`.padStart(11)).join('')}   ${ratio.toFixed(2)}${ratio > GOAL ? '  NOT met' : ''}`);
+    const figure = recordFigure({ name: `${name}: p50 ratio ${largest}/${smallest}`, value: ratio, goal: { op: '<=', target: GOAL }, note: p50s.map((ms, index) => `${SIZES[index]}: ${ms.toFixed(2)} ms`).join(', ') });
+    if (!figure.met) failed++;
+    console.log(`  ${name.padEnd(48)}${p50s.map((ms) => `${ms.toFixed(2)} ms`.padStart(11)).join('')}   ${ratio.toFixed(2)}${figure.met ? '' : '  NOT met'}`);
   }
   console.log(failed ? `  ${failed} row(s) above the goal` : '  every row within the goal');
 } finally {

@@ -15,6 +15,7 @@ import type { LlmProvider } from '@service/core/llm';
 import { createWidgetStreamHandler, WIDGET_BUNDLE_PATH } from '@service/core/widget';
 import { benchDatabase } from './bench-environment.ts';
 import { percentile, report, sideBySide } from './harness.ts';
+import { recordFigure, verdict } from './results.ts';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 60);
 const OPEN_STREAMS = Number(process.env.BENCH_OPEN_STREAMS ?? 500);
@@ -83,7 +84,8 @@ try {
   report(result, 1.5);
 
   const gz = gzipSync(readFileSync(WIDGET_BUNDLE_PATH)).length;
-  console.log(`\nbundle: ${gz} bytes gzipped (goal <= ${15 * 1024}: ${gz <= 15 * 1024 ? 'met' : 'NOT met'})`);
+  const bundleFigure = recordFigure({ name: 'widget bundle gzipped', value: gz, unit: 'bytes', goal: { op: '<=', target: 15 * 1024 } });
+  console.log(`\nbundle: ${gz} bytes gzipped (goal <= ${15 * 1024}: ${verdict(bundleFigure)})`);
 
   global.gc?.();
   const before = process.memoryUsage();
@@ -94,8 +96,12 @@ try {
   }
   global.gc?.();
   const after = process.memoryUsage();
-  const perStream = (a: number, b: number) => ((b - a) / OPEN_STREAMS / 1024).toFixed(1);
-  console.log(`memory with ${open.length} open streams (client and server in this process): heap +${perStream(before.heapUsed, after.heapUsed)} KiB/stream, rss +${perStream(before.rss, after.rss)} KiB/stream`);
+  const perStream = (a: number, b: number) => (b - a) / OPEN_STREAMS / 1024;
+  const heapPerStream = perStream(before.heapUsed, after.heapUsed);
+  const rssPerStream = perStream(before.rss, after.rss);
+  recordFigure({ name: `heap per open stream (${open.length} open)`, value: heapPerStream, unit: 'KiB' });
+  recordFigure({ name: `RSS per open stream (${open.length} open)`, value: rssPerStream, unit: 'KiB' });
+  console.log(`memory with ${open.length} open streams (client and server in this process): heap +${heapPerStream.toFixed(1)} KiB/stream, rss +${rssPerStream.toFixed(1)} KiB/stream`);
   release();
   await Promise.all(open.map(({ reader }) => reader.cancel().catch(() => undefined)));
   void percentile;

@@ -2,9 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 
 const TICK_MS = 10; // USER_HZ is 100 on Linux
 
-/** CPU time (user + system, ms) of each process below `rootPid`, by pid with its name; Linux only, empty elsewhere. */
-export function cpuOfDescendants(rootPid: number = process.pid): Map<number, { name: string; ms: number }> {
-  const out = new Map<number, { name: string; ms: number }>();
+/** Pids of every process below `rootPid`, parents before their children; Linux only, empty elsewhere. */
+export function descendantPids(rootPid: number = process.pid): number[] {
+  const out: number[] = [];
   const visit = (pid: number) => {
     let children: number[] = [];
     try {
@@ -15,19 +15,28 @@ export function cpuOfDescendants(rootPid: number = process.pid): Map<number, { n
       return;
     }
     for (const child of children) {
-      try {
-        const stat = readFileSync(`/proc/${child}/stat`, 'utf8');
-        const close = stat.lastIndexOf(')');
-        const fields = stat.slice(close + 2).split(' ');
-        const cmdline = readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0').filter(Boolean);
-        out.set(child, { name: processName(cmdline), ms: (Number(fields[11]) + Number(fields[12])) * TICK_MS });
-      } catch {
-        continue;
-      }
+      out.push(child);
       visit(child);
     }
   };
   visit(rootPid);
+  return out;
+}
+
+/** CPU time (user + system, ms) of each process below `rootPid`, by pid with its name; Linux only, empty elsewhere. */
+export function cpuOfDescendants(rootPid: number = process.pid): Map<number, { name: string; ms: number }> {
+  const out = new Map<number, { name: string; ms: number }>();
+  for (const pid of descendantPids(rootPid)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const close = stat.lastIndexOf(')');
+      const fields = stat.slice(close + 2).split(' ');
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+      out.set(pid, { name: processName(cmdline), ms: (Number(fields[11]) + Number(fields[12])) * TICK_MS });
+    } catch {
+      continue;
+    }
+  }
   return out;
 }
 

@@ -8,6 +8,7 @@
 import { createExtensionReader, listingKey } from '@service/core/extensions';
 import { benchDatabase } from './bench-environment.ts';
 import { percentile, report, sideBySide } from './harness.ts';
+import { insertInBatches } from './insert-batches.ts';
 import { recordFigure, verdict } from './results.ts';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 100_000);
@@ -21,30 +22,28 @@ async function seeded(records: number) {
   const { Extension, ExtensionListing } = database.db.models;
   const { ObjectId } = Extension.base.Types;
   const started = performance.now();
-  for (let offset = 0; offset < records; offset += 2_000) {
-    const batch = [];
-    for (let i = offset; i < Math.min(records, offset + 2_000); i++) {
-      const scope = `@s${i % SCOPES}`;
-      const visibility = i % 4 === 0 ? 'public' : 'private';
-      const kind = i % 3 === 0 ? 'skill' : 'agent';
-      const packageName = `${scope}/pkg-${String(i).padStart(6, '0')}`;
-      batch.push({
-        _id: new ObjectId(),
-        packageName,
-        kind,
-        version: '1.0.0',
-        status: 'installed',
-        active: true,
-        source: { manifest: { name: packageName }, flow: {} },
-        compiled: { packageName, card: { name: packageName, description: 'bench', tags: [] }, agentDependencies: {} },
-        searchText: packageName,
-        origin: { packageName, version: '1.0.0', destinationId: null, scope, visibility, registryUrl: 'http://r.test/' },
-      });
-    }
-    // The writer lists each record it writes; seeding in bulk writes both collections directly.
-    await Extension.collection.insertMany(batch, { ordered: false });
-    await ExtensionListing.collection.insertMany(batch.map((row) => ({ _id: listingKey(row as never), extensionId: row._id, packageName: row.packageName, searchText: row.searchText })) as never[], { ordered: false });
+  const rows = [];
+  for (let i = 0; i < records; i++) {
+    const scope = `@s${i % SCOPES}`;
+    const visibility = i % 4 === 0 ? 'public' : 'private';
+    const kind = i % 3 === 0 ? 'skill' : 'agent';
+    const packageName = `${scope}/pkg-${String(i).padStart(6, '0')}`;
+    rows.push({
+      _id: new ObjectId(),
+      packageName,
+      kind,
+      version: '1.0.0',
+      status: 'installed',
+      active: true,
+      source: { manifest: { name: packageName }, flow: {} },
+      compiled: { packageName, card: { name: packageName, description: 'bench', tags: [] }, agentDependencies: {} },
+      searchText: packageName,
+      origin: { packageName, version: '1.0.0', destinationId: null, scope, visibility, registryUrl: 'http://r.test/' },
+    });
   }
+  // The writer lists each record it writes; seeding in bulk writes both collections directly.
+  await insertInBatches(Extension.collection, rows, { ordered: false });
+  await insertInBatches(ExtensionListing.collection, rows.map((row) => ({ _id: listingKey(row as never), extensionId: row._id, packageName: row.packageName, searchText: row.searchText })) as never[], { ordered: false });
   console.log(`  seeded ${records} records in ${((performance.now() - started) / 1000).toFixed(1)} s (${database.kind})`);
   const reader = createExtensionReader(database.db.models, { vendorScope: '@s7' });
   const first = await reader.marketplace({ limit: 50 });

@@ -1,9 +1,8 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import mongoose from 'mongoose';
 import type { TestProject } from 'vitest/node';
-import { detectServerKind, startEmbeddedDatabase, type EmbeddedDatabase, type ServerKind } from '../db/index.ts';
+import { createDatabase, detectServerKind, startEmbeddedDatabase, type EmbeddedDatabase, type ServerKind } from '../db/index.ts';
 import { createLogger, type Logger } from '../log/index.ts';
 
 import type {} from './test-database.ts'; // brings the ProvidedContext typing
@@ -85,11 +84,12 @@ async function startServer(logger: Logger): Promise<StartedServer> {
 }
 
 async function serverKindAt(uri: string): Promise<ServerKind> {
-  const client = await mongoose.mongo.MongoClient.connect(uri, { serverSelectionTimeoutMS: 10_000 });
+  const database = createDatabase(uri);
   try {
-    return await detectServerKind(client.db('admin'));
+    await database.connection.asPromise();
+    return await detectServerKind(database.connection.db!);
   } finally {
-    await client.close();
+    await database.close();
   }
 }
 

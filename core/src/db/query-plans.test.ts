@@ -1,14 +1,13 @@
 import { inject, describe, expect, it } from 'vitest';
 import { Types, type Query } from 'mongoose';
-import { useTestDatabase } from '../testing/index.ts';
+import { expectIndexed as expectIndexedOn, useTestDatabase, type ServedByIndex } from '../testing/index.ts';
 import { runEventId, runEventsAfter, runHeads, runLeaseId, runLeaseRange, runListPrefix } from './index.ts';
-import { expectIndexed as expectIndexedOn, type ServedByIndex } from './query-plan-assertions.ts';
 
 /**
  * The hot reads of the service are served by an index on every server it runs on: IXSCAN/IDHACK
  * on MongoDB, the `_id` index (with filter, sort and limit pushed down) on the embedded FerretDB,
  * whose build carries the repository's patch (ADR 0009), the primary key on FerretDB 2 (asked
- * with a hint there, see query-plan-assertions.ts). These are the queries as the code issues them.
+ * with a hint there, see testing/query-plan-assertions.ts). These are the queries as the code issues them.
  */
 const t = useTestDatabase();
 const kind = inject('mongoKind');

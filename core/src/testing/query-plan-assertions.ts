@@ -1,6 +1,6 @@
 import mongoose, { type Query } from 'mongoose';
 import { expect } from 'vitest';
-import type { ServerKind } from './server-kind.ts';
+import type { ServerKind } from '../db/index.ts';
 
 /**
  * Test assertions that a query is served by an index, on each kind of server the service runs on.

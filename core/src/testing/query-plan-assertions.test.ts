@@ -1,6 +1,6 @@
 import { describe, expect, inject, it } from 'vitest';
 import { Schema } from 'mongoose';
-import { useTestDatabase } from '../testing/index.ts';
+import { useTestDatabase } from './test-database.ts';
 import { expectIndexUsed } from './query-plan-assertions.ts';
 
 const t = useTestDatabase();

@@ -2,3 +2,4 @@ export { useTestDatabase, testDatabaseUri, uniqueDatabaseName } from './test-dat
 export { testServices, testConfig } from './test-services.ts';
 export { fuzzParameters, within } from './fuzz.ts';
 export { installExampleAgents } from './example-agents.ts';
+export { expectIndexed, expectIndexUsed, type ServedByIndex } from './query-plan-assertions.ts';

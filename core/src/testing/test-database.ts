@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
-import { connectDatabase, type Database } from '../db/index.ts';
+import { connectDatabase, type Database, type ServerKind } from '../db/index.ts';
 
 /** What the global setup hands every test file. */
 declare module 'vitest' {
   export interface ProvidedContext {
     mongoUri: string;
-    mongoKind: string;
+    mongoKind: ServerKind;
   }
 }
 

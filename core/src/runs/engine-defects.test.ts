@@ -1,0 +1,251 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import mongoose from 'mongoose';
+import { connectDatabase, runEventsAfter, runLeaseId, type Database } from '../db/index.ts';
+import { createMemoryLogger } from '../log/index.ts';
+import type { LlmProvider } from '../llm/index.ts';
+import { createServices, type Services } from '../services.ts';
+import { installExampleAgents, testConfig, useTestDatabase, within } from '../testing/index.ts';
+import { createA2aOperations } from '../a2a/operations.ts';
+import { compileSource, loadExample } from '../agents/index.ts';
+import { createExtensionReader, createExtensionWriter } from '../extensions/index.ts';
+import { createEventLog } from './event-log.ts';
+import { createRunExecutor } from './executor.ts';
+import { createRunLeases } from './leases.ts';
+import { createRunStore } from './run-store.ts';
+
+/**
+ * The run engine's defects found by reading it line by line (issue 24), each as a scenario that
+ * two processes (two connections, two service instances) on one database can reach.
+ */
+const t = useTestDatabase();
+let second: Database;
+
+/** An LLM whose answers wait for the test: `release(text)` answers the oldest waiting turn. */
+function gatedLlm() {
+  const waiting: { resolve: (text: string) => void }[] = [];
+  const arrived: (() => void)[] = [];
+  const provider: LlmProvider = {
+    name: 'gated',
+    model: 'gated',
+    async *stream() {},
+    complete: () =>
+      new Promise((resolve) => {
+        waiting.push({ resolve: (text) => resolve({ text, toolCalls: [], finishReason: 'stop' } as never) });
+        arrived.splice(0).forEach((notify) => notify());
+      }),
+  };
+  return {
+    provider,
+    async turnStarted() {
+      while (waiting.length === 0) await new Promise<void>((resolve) => arrived.push(resolve));
+    },
+    release(text: string) {
+      waiting.shift()!.resolve(text);
+    },
+  };
+}
+
+function servicesOn(database: Database, llm?: LlmProvider): Services {
+  return createServices({ config: testConfig({ SERVICE_VENDOR_SCOPE: '@acme' }), logger: createMemoryLogger(), database, ...(llm ? { llm } : {}) });
+}
+
+const client = { type: 'a2a', id: 'client-defects', clientId: 'c', grants: { allowedAgents: ['*'], permissions: ['list', 'read', 'execute'] } } as never;
+const message = (text: string, extra: Record<string, unknown> = {}) => ({ kind: 'message' as const, messageId: crypto.randomUUID(), role: 'user' as const, parts: [{ kind: 'text' as const, text }], ...extra });
+
+async function storedEvents(runId: string) {
+  const rows = await t.db.models.RunEvent.find({ _id: runEventsAfter(runId, 0) }).sort({ _id: 1 }).lean();
+  return rows.map((row) => ({ seq: row.seq, event: JSON.parse(row.payload as string) as { kind: string; final?: boolean; status?: { state: string; message?: { parts: { text?: string }[] } }; artifact?: { parts: { text?: string }[] } } }));
+}
+
+async function settled(services: Services, runId: string, states = ['completed', 'failed', 'canceled', 'input-required']) {
+  for (let i = 0; i < 400; i++) {
+    const run = await services.runs.get(runId);
+    if (run && states.includes(run.state)) return run;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`run ${runId} did not settle`);
+}
+
+/** Makes a run's lease look lapsed and its run quiet, as after its worker stalled for longer than a lease. */
+async function lapseLease(runId: string) {
+  await t.db.models.RunLease.updateOne({ _id: runLeaseId(runId) }, { $set: { until: new Date(Date.now() - 60_000) } });
+  await t.db.models.Run.collection.updateOne({ _id: runId as never }, { $set: { updatedAt: new Date(Date.now() - 60_000) } });
+}
+
+beforeAll(async () => {
+  second = await connectDatabase(t.uri);
+  await installExampleAgents(t.db, '@acme', ['summarizer', 'editorial-review']);
+});
+afterAll(() => second?.close());
+
+describe('run engine defects (issue 24)', () => {
+  it.fails('a cancel racing another process\'s append leaves no gap below the terminal event, and a follower ends', async () => {
+    const a = servicesOn(t.db);
+    const b = servicesOn(second);
+    const { run } = await a.runs.create(client, { agent: '@acme/summarizer', message: message('Hold on.'), working: true });
+    // Process B stores the next event and is slow to update the run head.
+    const collection = second.models.Run.collection;
+    const updateOne = collection.updateOne.bind(collection);
+    let releaseB!: () => void;
+    const gate = new Promise<void>((resolve) => (releaseB = resolve));
+    let held = false;
+    collection.updateOne = (async (...args: Parameters<typeof updateOne>) => {
+      if (!held) {
+        held = true;
+        await gate;
+      }
+      return updateOne(...args);
+    }) as typeof collection.updateOne;
+    try {
+      const bAppend = b.eventLog.append(run.id, { kind: 'status-update', taskId: run.id, contextId: run.contextId, status: { state: 'working', timestamp: new Date().toISOString() }, final: false }).catch((error: unknown) => error);
+      while (!held) await new Promise((resolve) => setTimeout(resolve, 5));
+      await a.executor.cancel(run.id);
+      releaseB();
+      await bAppend;
+    } finally {
+      collection.updateOne = updateOne as typeof collection.updateOne;
+    }
+    const events = await storedEvents(run.id);
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+    expect(events.filter((e) => e.event.kind === 'status-update' && e.event.status?.state === 'canceled')).toHaveLength(1);
+    // A follower from the start reaches the end.
+    const followed = await within(3_000, (async () => {
+      const seen: number[] = [];
+      for await (const stored of a.eventLog.follow(run.id, 0)) seen.push(stored.seq);
+      return seen;
+    })());
+    expect(followed.at(-1)).toBe(events.at(-1)!.seq);
+  });
+
+  it.fails('a worker that lost its lease writes nothing after the takeover', async () => {
+    const llmA = gatedLlm();
+    const llmB = gatedLlm();
+    const a = servicesOn(t.db, llmA.provider);
+    const b = servicesOn(second, llmB.provider);
+    const { run } = await a.runs.create(client, { agent: '@acme/summarizer', message: message('Stall.'), working: true });
+    const finishedA = a.executor.start(run.id, run);
+    await llmA.turnStarted();
+    // A stalls past its lease; B takes the run over and starts the same step.
+    await lapseLease(run.id);
+    expect(await b.executor.recoverOrphans()).toContain(run.id);
+    await llmB.turnStarted();
+    // A wakes up before its next renewal would have told it.
+    llmA.release('answer from A');
+    await finishedA;
+    llmB.release('answer from B');
+    await settled(a, run.id, ['completed', 'failed', 'canceled']);
+    const texts = (await storedEvents(run.id)).flatMap((e) => (e.event.kind === 'artifact-update' ? (e.event.artifact?.parts ?? []).map((p) => p.text) : []));
+    expect(texts).toEqual(['answer from B']);
+    expect((await a.runs.get(run.id))!.state).toBe('completed');
+  });
+
+  it.fails('a pause takes one answer: of two different answers racing from two processes, one is refused', async () => {
+    const a = servicesOn(t.db);
+    const b = servicesOn(second);
+    const { run } = await a.runs.create(client, { agent: '@acme/editorial-review', message: message('Review this.') });
+    await a.executor.start(run.id);
+    await settled(a, run.id);
+    const outcomes = await Promise.allSettled([
+      a.executor.resume(run.id, { screenId: 'approve-summary', values: { approved: true, notes: 'from A' } }),
+      b.executor.resume(run.id, { screenId: 'approve-summary', values: { approved: false, notes: 'from B' } }),
+    ]);
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    const refused = outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult | undefined;
+    expect(refused?.reason).toMatchObject({ code: 'CONFLICT' });
+    expect(String((refused?.reason as Error).message)).toMatch(/working|completed/);
+  });
+
+  it.fails('a step that calls a peer and is run again after a crash carries the same step key, so the peer writes once', async () => {
+    const writes = new Map<string, number>();
+    let calls = 0;
+    const peer = (crash: boolean) => async (_agent: string, input: string, options?: { idempotencyKey?: string }) => {
+      calls++;
+      const key = options?.idempotencyKey ?? crypto.randomUUID();
+      writes.set(key, (writes.get(key) ?? 0) + 1);
+      // The first process dies right after the peer stored the call: its answer never arrives.
+      return crash ? new Promise<string>(() => {}) : `peer answer to ${input}`;
+    };
+    const a = engineWithPeer(t.db, peer(true));
+    const b = engineWithPeer(second, peer(false));
+    await installCallingAgent();
+    const { run } = await a.runs.create(client, { agent: '@acme/caller', message: message('Ask the peer.'), working: true });
+    void a.executor.start(run.id, run);
+    while (calls < 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    await lapseLease(run.id);
+    expect(await b.executor.recoverOrphans()).toContain(run.id);
+    const done = await settled(b as never, run.id, ['completed', 'failed']);
+    expect(done.state).toBe('completed');
+    expect(calls).toBe(2);
+    expect(writes.size).toBe(1);
+  });
+
+  it.fails('an answer whose wait starts from a lagging run head answers with the state after the answer', async () => {
+    const a = servicesOn(t.db);
+    const ops = createA2aOperations({ card: a.agentCard, cardV1: async () => ({}), defaultAgent: async () => null, runs: a.runs, eventLog: a.eventLog, executor: a.executor });
+    const { run } = await a.runs.create(client, { agent: '@acme/editorial-review', message: message('Review this draft.') });
+    await a.executor.start(run.id);
+    const paused = await settled(a, run.id);
+    // The head's `lastSeq` is a hint that can lag the log (its update lands after the event).
+    await t.db.models.Run.collection.updateOne({ _id: run.id as never }, { $set: { lastSeq: paused.lastSeq - 1 } });
+    const done = await ops.sendAndWait(client, { message: message('', { taskId: run.id, parts: [{ kind: 'data', data: { approved: true, notes: 'ok' } }] }) as never }, null, null, { returnImmediately: false, signal: new AbortController().signal });
+    expect(done.state).toBe('completed');
+  });
+
+  it.fails('ListTasks counts every task of a client exactly, past 2 000', async () => {
+    const a = servicesOn(t.db);
+    const owner = { ...(client as object), id: 'client-many' } as never;
+    for (let from = 0; from < 2_050; from += 50) {
+      await Promise.all(Array.from({ length: 50 }, (_, i) => a.runs.create(owner, { agent: '@acme/summarizer', message: message(`task ${from + i}`) })));
+    }
+    const page = await a.runs.listOwned(owner, { pageSize: 10 });
+    expect(page.total).toBe(2_050);
+  }, 120_000);
+
+  it.fails('a run head stays the same size however many status messages its run stores', async () => {
+    const a = servicesOn(t.db);
+    const { run } = await a.runs.create(client, { agent: '@acme/summarizer', message: message('Loop.') });
+    const sizeOf = async () => mongoose.mongo.BSON.calculateObjectSize((await t.db.models.Run.collection.findOne({ _id: run.id as never }))!);
+    const status = (i: number) => ({ kind: 'status-update' as const, taskId: run.id, contextId: run.contextId, final: false, status: { state: 'working' as const, timestamp: new Date().toISOString(), message: { kind: 'message' as const, messageId: `m${i}`, role: 'agent' as const, parts: [{ kind: 'text' as const, text: `step ${i} `.repeat(20) }] } } });
+    await a.eventLog.append(run.id, status(0));
+    const before = await sizeOf();
+    for (let i = 1; i <= 100; i++) await a.eventLog.append(run.id, status(i));
+    expect(await sizeOf()).toBeLessThan(before + 512);
+  });
+
+  it.fails('retention removes everything of a run: its events, keys and listing rows', async () => {
+    const a = servicesOn(t.db);
+    const owner = { ...(client as object), id: 'client-retention' } as never;
+    const { run } = await a.runs.create(owner, { agent: '@acme/summarizer', message: message('Forget me.'), idempotencyKey: 'forget-me', working: true });
+    await a.executor.start(run.id, run);
+    await settled(a, run.id);
+    const { createRetention } = await import('../retention/index.ts');
+    const later = Date.now() + 3 * 86_400_000;
+    await createRetention(t.db.models, { runsDays: 1, auditDays: null, jobsDays: null }, () => later).sweep();
+    const left: string[] = [];
+    for (const name of (await t.db.connection.db!.listCollections().toArray()).map((c) => c.name)) {
+      const rows = await t.db.connection.db!.collection(name).find({}).toArray();
+      for (const row of rows) if (JSON.stringify(row).includes(run.id)) left.push(`${name}:${String(row._id)}`);
+    }
+    expect(left).toEqual([]);
+  });
+});
+
+/** The run engine as the services wire it, with sub-agent calls to peers answered by `peer`. */
+function engineWithPeer(database: Database, peer: (agent: string, input: string, options?: { idempotencyKey?: string }) => Promise<string>) {
+  const leases = createRunLeases(database.models);
+  const eventLog = createEventLog(database.models, { finished: leases.finished });
+  const runs = createRunStore({ models: database.models, eventLog, leases });
+  const config = testConfig({ SERVICE_VENDOR_SCOPE: '@acme' });
+  const executor = createRunExecutor({ models: database.models, runs, eventLog, extensions: createExtensionReader(database.models, config.identity), llm: servicesOn(database).llm, logger: createMemoryLogger(), leases, remoteAgent: peer as never });
+  return { runs, executor, eventLog };
+}
+
+async function installCallingAgent() {
+  const example = loadExample('summarizer', '@acme');
+  const base = example.manifest as { service: Record<string, unknown> };
+  const manifest = { ...base, name: '@acme/caller', service: { ...base.service, agentDependencies: { '@globex/far-away': '^1.0.0' } } };
+  const flow = { ...(example.flow as Record<string, unknown>), id: 'caller', type: 'flow', steps: [{ kind: 'call', id: 'ask-peer', agent: '@globex/far-away', input: '{{input}}' }] };
+  const source = { manifest, flow };
+  const compiled = compileSource(source as never);
+  await createExtensionWriter(t.db.models).install({ source: source as never, compiled, origin: { packageName: '@acme/caller', version: '1.0.0', destinationId: null, scope: '@acme', visibility: 'public', registryUrl: 'http://registry.invalid/' } });
+}

@@ -136,20 +136,19 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     syncIntervalMs: config.imports.syncIntervalMs,
   });
   // One lease holder per process: runs it creates are leased to it from their first write.
-  const leases = createRunLeases(database.models, logger.child({ component: 'runs' }));
-  const eventLog = createEventLog(database.models, { finished: leases.finished });
+  const leases = createRunLeases(database.models, { profile: database.profile, serverTime: database.serverTime, logger: logger.child({ component: 'runs' }) });
+  const eventLog = createEventLog(database.models, { finished: leases.finished, logger: logger.child({ component: 'runs' }) });
   const runs = createRunStore({ models: database.models, eventLog, leases });
   const peers = createRemotePeers({ models: database.models, sealer, audit });
   const a2aClient = createA2aClient({ peers, logger: logger.child({ component: 'a2a-client' }), http: outbound });
   const executor = createRunExecutor({
-    models: database.models,
     runs,
     eventLog,
     extensions,
     llm,
     logger: logger.child({ component: 'runs' }),
     leases,
-    remoteAgent: (agent, input) => callRemoteAgent({ peers, client: a2aClient }, agent, input),
+    remoteAgent: (agent, input, options) => callRemoteAgent({ peers, client: a2aClient }, agent, input, options),
   });
   const settings = createSettings({ models: database.models, audit });
   const featureFlags = createFeatureFlagStore({ settings });

@@ -41,15 +41,19 @@ describe('following a remote run across a local restart', () => {
     a = await startService({ mongodbUri: dbA.uri, env: envA });
     await expect.poll(async () => (await dbA.db.models.Run.findById(runId).lean())?.state, { timeout: 30_000, interval: 250 }).toBe('completed');
 
-    // Payloads are stored as JSON text (core/src/runs/stored-json.ts).
-    const read = async (db: typeof dbA.db, id: string) => (await db.models.RunEvent.find({ _id: runEventsAfter(id, 0) }).sort({ _id: 1 }).lean()).map((e) => ({ seq: e.seq, payload: JSON.parse(e.payload as string) as unknown }));
+    // Events are stored as JSON text (core/src/runs/stored-json.ts).
+    type Stored = { type: string; status?: unknown; artifact?: unknown; metadata?: { remote?: { taskId: string; eventId: number | null } } };
+    const read = async (db: typeof dbA.db, id: string) => (await db.models.RunEvent.find({ _id: runEventsAfter(id, 0) }).sort({ _id: 1 }).lean()).map((e) => ({ seq: e.seq, event: JSON.parse(e.event) as Stored }));
     const local = await read(dbA.db, runId);
     expect(local.map((e) => e.seq)).toEqual(local.map((_, i) => i + 1));
-    const remoteTaskId = (local.at(-1)!.payload as { metadata: { remote: { taskId: string } } }).metadata.remote.taskId;
+    // The process that took over said so with an event of its own (no remote event id); the rest came from B.
+    const bridged = local.filter((e) => typeof e.event.metadata?.remote?.eventId === 'number');
+    const remoteTaskId = bridged.at(-1)!.event.metadata!.remote!.taskId;
     const remote = await read(dbB.db, remoteTaskId);
-    // Every remote event after the opening Task, exactly once and in order, with local ids.
-    const statuses = (events: typeof local) => events.slice(1).map((e) => JSON.stringify((e.payload as { status?: unknown; artifact?: unknown }).status ?? (e.payload as { artifact?: unknown }).artifact));
-    expect(statuses(local)).toEqual(statuses(remote));
+    // Every remote event after the opening Task, exactly once and in order.
+    const shown = (events: typeof local) => events.map((e) => JSON.stringify(e.event.status ?? e.event.artifact));
+    expect(shown(bridged)).toEqual(shown(remote.slice(1)));
+    expect(bridged.map((e) => e.event.metadata!.remote!.eventId)).toEqual(remote.slice(1).map((e) => e.seq));
     expect(a.output()).toContain('following a remote run again after a restart');
   });
 });

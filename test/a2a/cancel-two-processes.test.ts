@@ -40,11 +40,11 @@ describe('cancel across web processes', () => {
     await new Promise((resolve) => setTimeout(resolve, 2_500));
     expect((await rpc(a, 'tasks/get', { id: taskId })).result?.status.state).toBe('canceled');
     const events = await t.db.models.RunEvent.find({ _id: runEventsAfter(taskId, 0) }).sort({ _id: 1 }).lean();
-    const payloads = events.map((e) => JSON.parse(e.payload as string) as { kind: string; final?: boolean; status?: { state: string } });
-    const states = payloads.map((p) => p.status?.state ?? p.kind);
+    const payloads = events.map((e) => JSON.parse(e.event) as { type: string; final?: boolean; status?: { state: string } });
+    const states = payloads.map((p) => p.status?.state ?? p.type);
     expect(states.filter((s) => s === 'canceled')).toHaveLength(1);
     expect(states).not.toContain('completed');
-    expect(payloads.at(-1)).toMatchObject({ kind: 'status-update', final: true, status: { state: 'canceled' } });
+    expect(payloads.at(-1)).toMatchObject({ type: 'status', final: true, status: { state: 'canceled' } });
 
     // A second cancel is refused: the run ended once.
     expect((await rpc(a, 'tasks/cancel', { id: taskId })).error?.code).toBe(-32002);

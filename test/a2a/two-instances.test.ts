@@ -48,24 +48,25 @@ describe('instance A calls agents on instance B over A2A', () => {
   });
 
   it('calls a leaf agent with message/send and with a stream bridged into A\'s local event log', async () => {
-    const reply = await localA.a2aClient.send('globex', { message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text: 'Two instances talk. Over HTTP.' }], metadata: { skillId: '@globex/summarizer' } } });
+    const reply = await localA.a2aClient.send('globex', { message: { id: crypto.randomUUID(), role: 'user', parts: [{ type: 'text', text: 'Two instances talk. Over HTTP.' }], metadata: { skillId: '@globex/summarizer' } } });
     expect(reply).toMatchObject({ kind: 'task', status: { state: 'completed' } });
 
     const run = await localA.remote.call(adminA, { peerId: 'globex', skillId: '@globex/summarizer', text: 'Bridged streams work. Locally.' });
     expect(run.state).toBe('completed');
     const local = await localA.eventLog.readAfter(run.id, 0);
     expect(local.map((e) => e.seq)).toEqual([1, 2, 3, 4]);
-    expect(local.map((e) => e.event.kind)).toEqual(['task', 'status-update', 'artifact-update', 'status-update']);
-    expect(local.slice(1).every((e) => 'taskId' in e.event && e.event.taskId === run.id)).toBe(true);
-    expect(run.artifacts![0]!.parts[0]).toEqual({ kind: 'text', text: '[scripted] Summarize: Bridged streams work. Locally.' });
+    expect(local.map((e) => e.event.type)).toEqual(['created', 'status', 'artifact', 'status']);
+    // Each bridged event says where in the remote stream it came from.
+    expect(local.slice(1).map((e) => (e.event as { metadata?: { remote?: { peerId: string; eventId: number } } }).metadata?.remote)).toEqual([2, 3, 4].map((eventId) => expect.objectContaining({ peerId: 'globex', eventId })));
+    expect(run.artifacts[0]!.parts[0]).toEqual({ type: 'text', text: '[scripted] Summarize: Bridged streams work. Locally.' });
   });
 
   it('speaks v0.3 to a peer registered for it: send, and a stream bridged into A\'s log', async () => {
-    const reply = await localA.a2aClient.send('globex-legacy', { message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text: 'Old peers talk. Still.' }], metadata: { skillId: '@globex/summarizer' } } });
+    const reply = await localA.a2aClient.send('globex-legacy', { message: { id: crypto.randomUUID(), role: 'user', parts: [{ type: 'text', text: 'Old peers talk. Still.' }], metadata: { skillId: '@globex/summarizer' } } });
     expect(reply).toMatchObject({ kind: 'task', status: { state: 'completed' } });
     const run = await localA.remote.call(adminA, { peerId: 'globex-legacy', skillId: '@globex/summarizer', text: 'Legacy bridge works. Locally.' });
     expect(run.state).toBe('completed');
-    expect((await localA.eventLog.readAfter(run.id, 0)).map((e) => e.event.kind)).toEqual(['task', 'status-update', 'artifact-update', 'status-update']);
+    expect((await localA.eventLog.readAfter(run.id, 0)).map((e) => e.event.type)).toEqual(['created', 'status', 'artifact', 'status']);
   });
 
   it('runs a local flow whose call step targets an agent only B has, through the outbound client', async () => {
@@ -76,7 +77,7 @@ describe('instance A calls agents on instance B over A2A', () => {
     const compiled = compileSource(source);
     await createExtensionWriter(dbA.db.models).install({ source, compiled, origin: { packageName: compiled.packageName, version: compiled.version, destinationId: null, scope: '@acme', visibility: 'public', registryUrl: 'http://registry.invalid/' } });
 
-    const { run } = await localA.runs.create(adminA, { agent: '@acme/cross-review', message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text: 'Cross-instance call. Inside a flow.' }] } });
+    const { run } = await localA.runs.create(adminA, { agent: '@acme/cross-review', message: { id: crypto.randomUUID(), role: 'user', parts: [{ type: 'text', text: 'Cross-instance call. Inside a flow.' }] } });
     await localA.executor.start(run.id);
     const paused = (await localA.runs.get(run.id))!;
     expect(paused.state).toBe('input-required');
@@ -91,8 +92,9 @@ describe('instance A calls agents on instance B over A2A', () => {
     expect(paused.state).toBe('input-required');
     const events = await localA.eventLog.readAfter(paused.id, 0);
     const interrupt = events.at(-1)!.event;
-    expect(interrupt).toMatchObject({ kind: 'status-update', final: true, status: { state: 'input-required' }, metadata: { interrupt: { type: 'INTERRUPT', screenId: 'approve-summary', runId: paused.id } } });
     const remoteTaskId = (interrupt as unknown as { metadata: { remote: { taskId: string } } }).metadata.remote.taskId;
+    expect(interrupt).toMatchObject({ type: 'status', final: true, status: { state: 'input-required' }, interrupt: { screenId: 'approve-summary', remoteRunId: remoteTaskId } });
+    expect(paused.interrupt).toMatchObject({ screenId: 'approve-summary' });
     expect((await dbB.db.models.Run.findById(remoteTaskId).lean())!.state).toBe('input-required');
 
     await expect(localA.remote.resume(paused.id, { screenId: 'approve-summary', values: { approved: 'not a boolean' } })).rejects.toMatchObject({ code: 'UPSTREAM_FAILED' });

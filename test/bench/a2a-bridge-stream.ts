@@ -30,7 +30,7 @@ try {
     {
       name: 'A2A client reads the remote stream directly',
       run: async () => {
-        const message = { kind: 'message' as const, messageId: randomUUID(), role: 'user' as const, parts: [{ kind: 'text' as const, text: 'Bench. Stream.' }], metadata: { skillId: '@globex/summarizer' } };
+        const message = { id: randomUUID(), role: 'user' as const, parts: [{ type: 'text' as const, text: 'Bench. Stream.' }], metadata: { skillId: '@globex/summarizer' } };
         for await (const _ of a.a2aClient.stream('globex', { message })) direct++;
       },
     },

@@ -1,16 +1,17 @@
 /**
  * Cost against history: each hot path of the service on a database holding 1k runs and on one
- * holding 10k and 100k (events ×4, audit rows ×1, task-list rows ×2, a small set of unfinished runs with their leases), interleaved in
+ * holding 10k and 100k (events ×4, audit rows ×1, a small set of unfinished runs with their leases), interleaved in
  * one process. Goal: every row's 100k/1k ratio <= 2, on the embedded default and on MONGODB_URI.
  *
  *   BENCH_SIZES=1000,10000,100000 (default)   BENCH_ITERATIONS=30 (default)
  */
 import { randomUUID } from 'node:crypto';
 import { createAuditLog } from '@service/core/audit';
-import { runEventId, runLeaseId, runListId, runOwnerDigest } from '@service/core/db';
+import { runEventId } from '@service/core/db';
 import { uuidv7 } from '@service/core/ids';
 import { createLogger } from '@service/core/log';
-import { createEventLog, createRunLeases, createRunStore } from '@service/core/runs';
+import { createEventLog, createRunLeases, createRunStore, listKeyOf } from '@service/core/runs';
+import { insertInBatches } from './insert-batches.ts';
 import { benchDatabase } from './bench-environment.ts';
 import { percentile } from './harness.ts';
 import { recordFigure } from './results.ts';
@@ -23,7 +24,7 @@ const BATCH = 5_000;
 const GOAL = 2;
 
 const status = (state: string) => ({ state, timestamp: '2026-01-01T00:00:00.000Z' });
-const message = { kind: 'message', messageId: 'm', role: 'user', parts: [{ kind: 'text', text: 'hello' }] };
+const message = JSON.stringify({ id: 'm', role: 'user', parts: [{ type: 'text', text: 'hello' }] });
 
 interface Fixture {
   size: number;
@@ -51,41 +52,40 @@ async function seed(size: number): Promise<Fixture> {
       const id = uuidv7(at);
       const unfinished = i >= size - UNFINISHED;
       const state = unfinished ? 'working' : 'completed';
-      runs.push({ _id: id, contextId: randomUUID(), agent: '@bench/echo', state, lastSeq: EVENTS_PER_RUN, actorType: 'a2a', actorId: 'client', input: message, status: status(state), artifacts: [], progress: {}, createdAt: new Date(at), updatedAt: new Date(at) });
+      const statusText = JSON.stringify(status(state));
+      runs.push({ _id: id, contextId: randomUUID(), agent: '@bench/echo', state, lastSeq: EVENTS_PER_RUN, actorType: 'a2a', actorId: 'client', input: message, status: statusText, remote: null, v: 2, createdAt: new Date(at), updatedAt: new Date(at), listKey: listKeyOf(at, id) });
       for (let seq = 1; seq <= EVENTS_PER_RUN; seq++) {
-        events.push({ _id: runEventId(id, seq), runId: id, seq, kind: 'status-update', payload: { kind: 'status-update', taskId: id, contextId: 'c', final: seq === EVENTS_PER_RUN, status: status(seq === EVENTS_PER_RUN ? state : 'working') }, at: new Date(at) });
+        const eventState = seq === EVENTS_PER_RUN ? state : 'working';
+        events.push({ _id: runEventId(id, seq), runId: id, seq, type: 'status', event: JSON.stringify({ type: 'status', final: seq === EVENTS_PER_RUN, status: status(eventState) }), state: eventState, generation: 0, at: new Date(at) });
       }
-      // Two task-list rows per run, as a working and a final status write them (ADR 0012).
-      const owner = runOwnerDigest('a2a', 'client');
-      events.push({ _id: runListId(owner, at - 1, id, 2), runId: id, contextId: 'c', state: 'working' }, { _id: runListId(owner, at, id, EVENTS_PER_RUN), runId: id, contextId: 'c', state });
       audit.push({ actorType: 'a2a', actorId: 'client', action: 'a2a.message.send', resourceType: 'run', resourceId: id, details: {}, at: new Date(at) });
-      if (unfinished) active.push({ _id: runLeaseId(id), owner: null, until: null, generation: 0 });
+      if (unfinished) active.push({ _id: id, owner: null, generation: 0, renewedAt: new Date() });
       if (i === size - 1) liveRun = id;
     }
     await Promise.all([
-      Run.collection.insertMany(runs as never[], { ordered: false }),
-      RunEvent.collection.insertMany(events as never[], { ordered: false }),
-      AuditEvent.insertMany(audit, { ordered: false }),
+      insertInBatches(Run.collection as never, runs, { ordered: false }),
+      insertInBatches(RunEvent.collection as never, events, { ordered: false }),
+      insertInBatches(AuditEvent.collection as never, audit, { ordered: false }),
       active.length ? RunLease.collection.insertMany(active as never[], { ordered: false }) : Promise.resolve(),
     ]);
   }
   console.log(`  seeded ${size} runs, ${size * EVENTS_PER_RUN} events, ${size} audit rows on ${database.kind} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
   const models = database.db.models;
-  const eventLog = createEventLog(models);
-  const leases = createRunLeases(models);
+  const leases = createRunLeases(models, { profile: database.db.profile, serverTime: database.db.serverTime });
+  const eventLog = createEventLog(models, { finished: leases.finished });
   const runs = createRunStore({ models, eventLog, leases });
   const audit = createAuditLog(models, createLogger({ level: 'error' }));
-  const working = { kind: 'status-update', taskId: liveRun, contextId: 'c', final: false, status: status('working') } as const;
+  const working = { type: 'status', final: false, status: status('working') } as const;
   return {
     size,
     kind: database.kind,
     liveRun,
     paths: {
-      'eventLog.append (insert + $max update)': () => eventLog.append(liveRun, working as never),
+      'eventLog.append (insert + head projection)': () => eventLog.append(liveRun, working as never),
       'eventLog.readAfter (replay the last 2)': async () => {
-        const run = await Run.findById(liveRun, { lastSeq: 1 }).lean();
-        const events = await eventLog.readAfter(liveRun, run!.lastSeq - 2);
+        const tail = await eventLog.readTail(liveRun);
+        const events = await eventLog.readAfter(liveRun, tail.seq - 2);
         if (events.length !== 2) throw new Error(`replay returned ${events.length} events`);
       },
       'Run.findById': () => Run.findById(liveRun).lean(),

@@ -1,6 +1,6 @@
 import type { ExtensionReader } from '../extensions/index.ts';
 import { json } from '../http/index.ts';
-import { A2A_PROTOCOL_VERSION } from './protocol.ts';
+import { A2A_PROTOCOL_VERSION } from './compat/v03/protocol.ts';
 import { AGUI_EXTENSION_URI } from './agui.ts';
 
 export const A2A_PATH = '/api/a2a';

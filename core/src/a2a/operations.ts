@@ -1,14 +1,10 @@
 import { assertAgentAccess, mayAccessRun, type AgentAccessActor } from '../auth/index.ts';
-import { TERMINAL_STATES, type TaskState } from '../db/index.ts';
 import { DomainError } from '../errors/index.ts';
-import type { EventLog, RunExecutor, RunStore, RunView } from '../runs/index.ts';
+import { isSettled, isTerminal, isVisible, type EventLog, type Metadata, type RunExecutor, type RunMessage, type RunState, type RunStore, type RunView, type VisibleRunEvent } from '../runs/index.ts';
 import type { AgentCard } from './agent-card.ts';
 import { answerOf } from './hitl-answer.ts';
 import type { JsonRpcId } from './jsonrpc.ts';
 import { sseFrame } from './sse.ts';
-import type { A2aEvent, MessageSendParams } from './protocol.ts';
-
-const SETTLED: readonly string[] = [...TERMINAL_STATES, 'input-required'];
 
 export interface A2aOperationsDeps {
   card: () => Promise<AgentCard>;
@@ -21,12 +17,18 @@ export interface A2aOperationsDeps {
   executor: RunExecutor;
 }
 
+/** A message sent to the service, in the run model's terms, with the request's metadata. */
+export interface SendParams {
+  message: RunMessage;
+  metadata?: Metadata;
+}
+
 /**
- * What both protocol versions do, on the one internal run model: start or continue a run, wait
- * for it, follow its log, read, cancel and list. The version modules only translate shapes.
+ * What both protocol versions do, on the run model: start or continue a run, wait for it,
+ * follow its log, read, cancel and list. The version modules only translate shapes.
  */
 export function createA2aOperations(deps: A2aOperationsDeps) {
-  async function targetAgent(sendParams: MessageSendParams, fixed: string | null): Promise<string> {
+  async function targetAgent(sendParams: SendParams, fixed: string | null): Promise<string> {
     const wanted = sendParams.message.metadata?.skillId ?? sendParams.metadata?.skillId;
     const skills = (await deps.card()).skills;
     if (fixed) {
@@ -53,29 +55,39 @@ export function createA2aOperations(deps: A2aOperationsDeps) {
     return run;
   }
 
-  /** Starts a run, continues a paused one with an answer, or finds the retried one. */
-  async function send(actor: AgentAccessActor, sendParams: MessageSendParams, idempotencyKey: string | null, fixedAgent: string | null = null): Promise<{ run: RunView; startSeq: number; execution?: Promise<RunView | null> }> {
+  /** The event of `run` that took this caller's message, when a retried answer (same messageId) comes again. */
+  async function answered(run: RunView, messageId: string): Promise<number | null> {
+    const events = await deps.runs.readAll(run.id);
+    return events.find((stored) => stored.event.type === 'status' && stored.event.received?.id === messageId)?.seq ?? null;
+  }
+
+  /**
+   * Starts a run, continues a paused one with an answer, or finds the retried one. `startSeq` is
+   * where the caller's stream starts: after the events it has already seen.
+   */
+  async function send(actor: AgentAccessActor, sendParams: SendParams, idempotencyKey: string | null, fixedAgent: string | null = null): Promise<{ run: RunView; startSeq: number; execution?: Promise<RunView | null> }> {
     const { message } = sendParams;
-    if (message.taskId) {
-      const run = await visibleRun(actor, message.taskId, 'execute');
+    if (message.runId) {
+      const run = await visibleRun(actor, message.runId, 'execute');
       if (fixedAgent && run.agent !== fixedAgent) throw new DomainError('NOT_FOUND', 'Task not found');
-      if (TERMINAL_STATES.includes(run.state)) throw new DomainError('UNSUPPORTED_OPERATION', `Task ${run.id} is ${run.state}: a task in a terminal state cannot be restarted; start a new task`);
-      const resume = answerOf(message, run.progress.interrupt ?? null);
-      if (!resume) {
+      // A retried answer (same messageId) replays from the answer instead of answering twice.
+      const replay = await answered(run, message.id);
+      if (replay !== null) return { run, startSeq: replay - 1 };
+      if (isTerminal(run.state)) throw new DomainError('UNSUPPORTED_OPERATION', `Task ${run.id} is ${run.state}: a task in a terminal state cannot be restarted; start a new task`);
+      const answer = answerOf(message, run.interrupt);
+      if (!answer) {
         throw new DomainError('VALIDATION_FAILED', run.state === 'input-required'
           ? 'The task is waiting for input: answer with a data part { "resume": { "screenId", "values" } }, a data part of just the values, or (for a screen with one text field) plain text'
           : `Task ${run.id} is ${run.state} and takes no messages until it asks for input`);
       }
-      // A retried answer (same messageId) replays instead of resuming twice.
-      if (!(await deps.runs.claimMessage(actor, message.messageId, run.id))) return { run, startSeq: run.lastSeq };
-      const startSeq = run.lastSeq;
-      try {
-        await deps.executor.resume(run.id, resume, { ...message, taskId: run.id, contextId: run.contextId });
-      } catch (error) {
-        await deps.runs.releaseMessage(actor, message.messageId);
-        throw error;
-      }
-      return { run: (await deps.runs.get(run.id))!, startSeq };
+      const answerSeq = await deps.executor.resume(run.id, answer, { ...message, runId: run.id, contextId: run.contextId }).catch(async (error: unknown) => {
+        // The same answer sent twice at once: the one stored first counts, the other replays it.
+        const first = error instanceof DomainError && error.code === 'CONFLICT' ? await answered(run, message.id) : null;
+        if (first === null) throw error;
+        return first;
+      });
+      // The stream of an answer starts with the answer's own event.
+      return { run: (await deps.runs.get(run.id))!, startSeq: answerSeq - 1 };
     }
     const agent = await targetAgent(sendParams, fixedAgent);
     assertAgentAccess(actor, agent, 'execute');
@@ -89,13 +101,13 @@ export function createA2aOperations(deps: A2aOperationsDeps) {
   }
 
   /** A send that answers once the task completes, fails or pauses (unless asked to return at once). */
-  async function sendAndWait(actor: AgentAccessActor, sendParams: MessageSendParams, idempotencyKey: string | null, fixedAgent: string | null, options: { returnImmediately: boolean; signal: AbortSignal }): Promise<RunView> {
+  async function sendAndWait(actor: AgentAccessActor, sendParams: SendParams, idempotencyKey: string | null, fixedAgent: string | null, options: { returnImmediately: boolean; signal: AbortSignal }): Promise<RunView> {
     const { run, startSeq, execution } = await send(actor, sendParams, idempotencyKey, fixedAgent);
     if (options.returnImmediately) return run;
     // Executing here: wait for the executor itself rather than following the event log, unless
     // another worker holds the run (then the log tells when it settles).
-    let done = execution ? await execution.then(async (finished) => finished ?? (await deps.runs.get(run.id))!) : null;
-    if (!done || !SETTLED.includes(done.state)) {
+    let done = execution ? await execution : null;
+    if (!done || !isSettled(done.state)) {
       for await (const stored of deps.eventLog.follow(run.id, startSeq, options.signal)) void stored;
       done = (await deps.runs.get(run.id))!;
     }
@@ -103,9 +115,9 @@ export function createA2aOperations(deps: A2aOperationsDeps) {
   }
 
   /** The run's log after `afterSeq` as SSE frames, each event written by `shape`. */
-  async function* frames(rpcId: JsonRpcId, runId: string, afterSeq: number, signal: AbortSignal, shape: (event: A2aEvent, seq: number) => unknown): AsyncGenerator<string> {
-    for await (const stored of deps.eventLog.follow(runId, afterSeq, signal)) {
-      yield sseFrame(rpcId, stored.seq, shape(stored.event, stored.seq));
+  async function* frames(rpcId: JsonRpcId, run: { id: string; contextId: string }, afterSeq: number, signal: AbortSignal, shape: (event: VisibleRunEvent, seq: number) => unknown): AsyncGenerator<string> {
+    for await (const stored of deps.eventLog.follow(run.id, afterSeq, signal)) {
+      if (isVisible(stored.event)) yield sseFrame(rpcId, stored.seq, shape(stored.event, stored.seq));
     }
   }
 
@@ -115,7 +127,7 @@ export function createA2aOperations(deps: A2aOperationsDeps) {
     visibleRun,
     frames,
     cancel: (runId: string) => deps.executor.cancel(runId),
-    listOwned: (actor: AgentAccessActor, options: { pageSize: number; after?: string | null; contextId?: string; state?: TaskState; updatedAfter?: number }) => deps.runs.listOwned(actor, options),
+    listOwned: (actor: AgentAccessActor, options: { pageSize: number; after?: string | null; contextId?: string; state?: RunState; updatedAfter?: number; whole?: boolean }) => deps.runs.listOwned(actor, options),
     ownsListToken: (actor: AgentAccessActor, token: string) => deps.runs.ownsListToken(actor, token),
     cardV1: deps.cardV1,
   };

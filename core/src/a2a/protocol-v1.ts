@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { TERMINAL_STATES as TERMINAL, type TaskState } from '../db/index.ts';
 import { DomainError } from '../errors/index.ts';
-import type { A2aEvent, Artifact, Message, Part, Task, TaskStatus } from './protocol.ts';
+import { INTERRUPTED_STATES, TERMINAL_STATES, type Interrupt, type Metadata, type RunArtifact, type RunEvent, type RunMessage, type RunPart, type RunState, type RunStatus, type RunView, type VisibleRunEvent } from '../runs/index.ts';
+import { interruptFromPayload, interruptPayload } from './hitl-answer.ts';
 
 /**
- * A2A protocol v1.0 on the JSON-RPC binding, translated at the seam: requests are read into the
- * v0.3 shapes the run store and event log hold (one internal model), and answers are written
- * back in v1.0 shapes. So a task started over either version reads the same over both.
+ * A2A protocol v1.0 on the JSON-RPC binding, the service's primary protocol: its shapes and
+ * their translation to and from the run model (runs/model.ts). A task started over either
+ * version reads the same over both (v0.3 lives in compat/v03).
  */
 export const A2A_V1_VERSION = '1.0';
 
@@ -69,7 +69,7 @@ export type MessageV1 = z.infer<typeof messageV1Schema>;
 export type PartV1 = z.infer<typeof partV1Schema>;
 export type SendMessageV1 = z.infer<typeof sendMessageV1Schema>;
 
-const STATE_TO_V1: Record<TaskState, string> = {
+const STATE_TO_V1: Record<RunState, string> = {
   submitted: 'TASK_STATE_SUBMITTED',
   working: 'TASK_STATE_WORKING',
   'input-required': 'TASK_STATE_INPUT_REQUIRED',
@@ -80,128 +80,138 @@ const STATE_TO_V1: Record<TaskState, string> = {
   'auth-required': 'TASK_STATE_AUTH_REQUIRED',
   unknown: 'TASK_STATE_UNSPECIFIED',
 };
-const STATE_FROM_V1 = new Map(Object.entries(STATE_TO_V1).map(([internal, v1]) => [v1, internal as TaskState]));
+const STATE_FROM_V1 = new Map(Object.entries(STATE_TO_V1).map(([internal, v1]) => [v1, internal as RunState]));
 
-export const stateToV1 = (state: TaskState): string => STATE_TO_V1[state] ?? 'TASK_STATE_UNSPECIFIED';
+export const stateToV1 = (state: RunState): string => STATE_TO_V1[state] ?? 'TASK_STATE_UNSPECIFIED';
 
 /** A v1.0 state name (or the v0.3 one) as the internal state; unknown names are invalid params. */
-export function stateFromV1(name: string): TaskState {
-  const state = STATE_FROM_V1.get(name) ?? (name in STATE_TO_V1 && name !== 'unknown' ? (name as TaskState) : undefined);
+export function stateFromV1(name: string): RunState {
+  const state = STATE_FROM_V1.get(name) ?? (name in STATE_TO_V1 && name !== 'unknown' ? (name as RunState) : undefined);
   if (!state || state === 'unknown') throw new DomainError('VALIDATION_FAILED', `Invalid params: unknown task state "${name}"`, { details: [{ path: 'status', reason: `one of ${[...STATE_FROM_V1.keys()].filter((s) => s !== 'TASK_STATE_UNSPECIFIED').join(', ')}` }] });
   return state;
 }
 
-function partFromV1(part: PartV1): Part {
-  const metadata = part.metadata ? { metadata: part.metadata } : {};
-  if (part.text !== undefined) return { kind: 'text', text: part.text, ...metadata };
-  if (part.data !== undefined) {
-    // The internal data part holds an object; any other JSON value is wrapped, and said so.
-    const value = part.data;
-    const data = value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : { value };
-    return { kind: 'data', data, ...metadata };
-  }
-  const file = { ...(part.filename ? { name: part.filename } : {}), ...(part.mediaType ? { mimeType: part.mediaType } : {}) };
-  return part.raw !== undefined ? { kind: 'file', file: { ...file, bytes: part.raw }, ...metadata } : { kind: 'file', file: { ...file, uri: part.url! }, ...metadata };
+const withMetadata = (metadata: Metadata | undefined) => (metadata ? { metadata } : {});
+const isObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
+
+function partFromV1(part: PartV1): RunPart {
+  const metadata = withMetadata(part.metadata);
+  if (part.text !== undefined) return { type: 'text', text: part.text, ...metadata };
+  if (part.data !== undefined) return { type: 'data', data: part.data, ...metadata };
+  const file = { ...(part.filename ? { name: part.filename } : {}), ...(part.mediaType ? { mediaType: part.mediaType } : {}) };
+  return part.raw !== undefined ? { type: 'file', ...file, bytes: part.raw, ...metadata } : { type: 'file', ...file, url: part.url!, ...metadata };
 }
 
-function partToV1(part: Part): Record<string, unknown> {
-  const metadata = part.metadata ? { metadata: part.metadata } : {};
-  switch (part.kind) {
+function partToV1(part: RunPart): Record<string, unknown> {
+  const metadata = withMetadata(part.metadata);
+  switch (part.type) {
     case 'text':
       return { text: part.text, ...metadata };
     case 'data':
       return { data: part.data, mediaType: 'application/json', ...metadata };
     case 'file':
       return {
-        ...(part.file.bytes !== undefined ? { raw: part.file.bytes } : { url: part.file.uri ?? '' }),
-        ...(part.file.name ? { filename: part.file.name } : {}),
-        ...(part.file.mimeType ? { mediaType: part.file.mimeType } : {}),
+        ...(part.bytes !== undefined ? { raw: part.bytes } : { url: part.url ?? '' }),
+        ...(part.name ? { filename: part.name } : {}),
+        ...(part.mediaType ? { mediaType: part.mediaType } : {}),
         ...metadata,
       };
   }
 }
 
-/** A v1.0 message as the internal (v0.3-shaped) one. */
-export function messageFromV1(message: MessageV1): Message {
+export function messageFromV1(message: MessageV1): RunMessage {
   return {
-    kind: 'message',
-    messageId: message.messageId,
+    id: message.messageId,
     role: ROLES[message.role],
     parts: message.parts.map(partFromV1),
-    ...(message.taskId ? { taskId: message.taskId } : {}),
+    ...(message.taskId ? { runId: message.taskId } : {}),
     ...(message.contextId ? { contextId: message.contextId } : {}),
-    ...(message.referenceTaskIds ? { referenceTaskIds: message.referenceTaskIds } : {}),
-    ...(message.metadata ? { metadata: message.metadata } : {}),
+    ...(message.referenceTaskIds ? { referenceRunIds: message.referenceTaskIds } : {}),
+    ...(message.extensions ? { extensions: message.extensions } : {}),
+    ...withMetadata(message.metadata),
   };
 }
 
-export function messageToV1(message: Message): Record<string, unknown> {
+export function messageToV1(message: RunMessage): Record<string, unknown> {
   return {
-    messageId: message.messageId,
+    messageId: message.id,
     role: message.role === 'agent' ? 'ROLE_AGENT' : 'ROLE_USER',
     parts: message.parts.map(partToV1),
-    ...(message.taskId ? { taskId: message.taskId } : {}),
+    ...(message.runId ? { taskId: message.runId } : {}),
     ...(message.contextId ? { contextId: message.contextId } : {}),
-    ...(message.referenceTaskIds?.length ? { referenceTaskIds: message.referenceTaskIds } : {}),
-    ...(message.metadata ? { metadata: message.metadata } : {}),
+    ...(message.referenceRunIds?.length ? { referenceTaskIds: message.referenceRunIds } : {}),
+    ...(message.extensions?.length ? { extensions: message.extensions } : {}),
+    ...withMetadata(message.metadata),
   };
 }
 
-function statusToV1(status: TaskStatus): Record<string, unknown> {
-  return { state: stateToV1(status.state), ...(status.message ? { message: messageToV1(status.message) } : {}), timestamp: status.timestamp };
+/** A status as v1.0 shows it; a pause's message also carries the INTERRUPT as a data part. */
+function statusToV1(status: RunStatus, runId: string, interrupt?: Interrupt | null): Record<string, unknown> {
+  const message = status.message ? messageToV1(status.message) : undefined;
+  if (message && interrupt) message.parts = [...(message.parts as unknown[]), partToV1({ type: 'data', data: { interrupt: interruptPayload(runId, interrupt) } })];
+  return { state: stateToV1(status.state), ...(message ? { message } : {}), timestamp: status.timestamp };
 }
 
-function artifactToV1(artifact: Artifact): Record<string, unknown> {
-  return { artifactId: artifact.artifactId, ...(artifact.name ? { name: artifact.name } : {}), parts: artifact.parts.map(partToV1), ...(artifact.metadata ? { metadata: artifact.metadata } : {}) };
+function artifactToV1(artifact: RunArtifact): Record<string, unknown> {
+  return { artifactId: artifact.id, ...(artifact.name ? { name: artifact.name } : {}), ...(artifact.description ? { description: artifact.description } : {}), parts: artifact.parts.map(partToV1), ...withMetadata(artifact.metadata) };
 }
 
-/** The v1.0 Task; `history` and `artifacts` only when the task has them (the caller trims). */
-export function taskToV1(task: Task): Record<string, unknown> {
+/**
+ * The v1.0 Task for a run: the history holds every message of the task (the input, the agent's
+ * messages, the caller's answers), the newest `historyLength` of them when that is given (0:
+ * none); `history` and `artifacts` only when there are any.
+ */
+export function taskToV1(run: RunView, options: { historyLength?: number; artifacts?: boolean } = {}): Record<string, unknown> {
+  const all = [run.input, ...run.history];
+  const length = options.historyLength;
+  const history = length === undefined ? all : length === 0 ? [] : all.slice(-length);
+  const artifacts = options.artifacts === false ? [] : run.artifacts;
   return {
-    id: task.id,
-    contextId: task.contextId,
-    status: statusToV1(task.status),
-    ...(task.artifacts?.length ? { artifacts: task.artifacts.map(artifactToV1) } : {}),
-    ...(task.history?.length ? { history: task.history.map(messageToV1) } : {}),
-    ...(task.metadata ? { metadata: task.metadata } : {}),
+    id: run.id,
+    contextId: run.contextId,
+    status: statusToV1(run.status, run.id, run.interrupt),
+    ...(artifacts.length ? { artifacts: artifacts.map(artifactToV1) } : {}),
+    ...(history.length ? { history: history.map(messageToV1) } : {}),
+    metadata: { agent: run.agent },
   };
 }
 
 /** A stored event as a v1.0 StreamResponse: exactly one of task, message, statusUpdate, artifactUpdate. */
-export function streamResponseV1(event: A2aEvent): Record<string, unknown> {
-  switch (event.kind) {
-    case 'task':
-      return { task: taskToV1(event) };
+export function streamResponseV1(event: VisibleRunEvent, run: { id: string; contextId: string }): Record<string, unknown> {
+  switch (event.type) {
+    case 'created':
+      return { task: { id: run.id, contextId: run.contextId, status: statusToV1(event.status, run.id), history: [messageToV1(event.input)], metadata: { agent: event.agent } } };
     case 'message':
-      return { message: messageToV1(event) };
-    case 'status-update':
-      return { statusUpdate: { taskId: event.taskId, contextId: event.contextId, status: statusToV1(event.status), ...(event.metadata ? { metadata: event.metadata } : {}) } };
-    case 'artifact-update':
+      return { message: messageToV1({ ...event.message, runId: run.id, contextId: run.contextId }) };
+    case 'status': {
+      const metadata = { ...(event.metadata ?? {}), ...(event.interrupt ? { interrupt: interruptPayload(run.id, event.interrupt) } : {}) };
+      return { statusUpdate: { taskId: run.id, contextId: run.contextId, status: statusToV1(event.status, run.id, event.interrupt), ...(Object.keys(metadata).length ? { metadata } : {}) } };
+    }
+    case 'artifact':
       return {
         artifactUpdate: {
-          taskId: event.taskId,
-          contextId: event.contextId,
+          taskId: run.id,
+          contextId: run.contextId,
           artifact: artifactToV1(event.artifact),
           ...(event.append !== undefined ? { append: event.append } : {}),
           ...(event.lastChunk !== undefined ? { lastChunk: event.lastChunk } : {}),
-          ...(event.metadata ? { metadata: event.metadata } : {}),
+          ...withMetadata(event.metadata),
         },
       };
   }
 }
 
-// Reading a v1.0 peer's answers (the outbound client): lenient, into the internal shapes.
+// Reading a v1.0 peer's answers (the outbound client): lenient, into the run model.
 
 /** A peer's JSON, read field by field with checks at each use (never trusted as a whole). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Wire = Record<string, any>;
-const INTERRUPTED: readonly TaskState[] = ['input-required', 'auth-required'];
 
-function wireState(name: unknown): TaskState {
+function wireState(name: unknown): RunState {
   return (typeof name === 'string' && STATE_FROM_V1.get(name)) || 'unknown';
 }
 
-function wireParts(parts: unknown): Part[] {
+function wireParts(parts: unknown): RunPart[] {
   if (!Array.isArray(parts)) return [];
   return parts.flatMap((part: Wire) => {
     if (!part || typeof part !== 'object') return [];
@@ -210,62 +220,74 @@ function wireParts(parts: unknown): Part[] {
   });
 }
 
-function wireMessage(message: Wire | undefined): Message | undefined {
+function wireMessage(message: Wire | undefined): RunMessage | undefined {
   if (!message || typeof message !== 'object') return undefined;
   return {
-    kind: 'message',
-    messageId: String(message.messageId ?? ''),
+    id: String(message.messageId ?? ''),
     role: message.role === 'ROLE_AGENT' ? 'agent' : 'user',
     parts: wireParts(message.parts),
-    ...(message.taskId ? { taskId: String(message.taskId) } : {}),
+    ...(message.taskId ? { runId: String(message.taskId) } : {}),
     ...(message.contextId ? { contextId: String(message.contextId) } : {}),
-    ...(message.metadata && typeof message.metadata === 'object' ? { metadata: message.metadata } : {}),
+    ...(isObject(message.metadata) ? { metadata: message.metadata } : {}),
   };
 }
 
-function wireStatus(status: Wire | undefined): TaskStatus {
+/** A peer's status: its INTERRUPT (if any) is read out of the message's data part into the pause it describes. */
+function wireStatus(status: Wire | undefined, metadata: unknown): { status: RunStatus; interrupt?: Interrupt } {
   const message = wireMessage(status?.message);
-  return { state: wireState(status?.state), timestamp: typeof status?.timestamp === 'string' ? status.timestamp : new Date().toISOString(), ...(message ? { message } : {}) };
+  const interrupt = interruptFromPayload(isObject(metadata) ? metadata.interrupt : undefined);
+  if (message && interrupt) message.parts = message.parts.filter((part) => !(part.type === 'data' && isObject(part.data) && 'interrupt' in part.data));
+  return { status: { state: wireState(status?.state), timestamp: typeof status?.timestamp === 'string' ? status.timestamp : new Date().toISOString(), ...(message ? { message } : {}) }, ...(interrupt ? { interrupt } : {}) };
 }
 
-function wireArtifact(artifact: Wire): Artifact {
-  return { artifactId: String(artifact?.artifactId ?? ''), ...(artifact?.name ? { name: String(artifact.name) } : {}), parts: wireParts(artifact?.parts), ...(artifact?.metadata ? { metadata: artifact.metadata } : {}) };
+function wireArtifact(artifact: Wire): RunArtifact {
+  return { id: String(artifact?.artifactId ?? ''), ...(artifact?.name ? { name: String(artifact.name) } : {}), parts: wireParts(artifact?.parts), ...(isObject(artifact?.metadata) ? { metadata: artifact.metadata } : {}) };
 }
 
-/** A v1.0 Task from a peer, as the internal Task. */
-export function taskFromV1(task: Wire): Task {
+/** A v1.0 Task from a peer: its id, state, status and artifacts. */
+export function taskFromV1(task: Wire): { id: string; contextId: string; status: RunStatus; artifacts: RunArtifact[]; history: RunMessage[] } {
   return {
-    kind: 'task',
     id: String(task?.id ?? ''),
     contextId: String(task?.contextId ?? ''),
-    status: wireStatus(task?.status),
+    status: wireStatus(task?.status, task?.metadata).status,
     history: Array.isArray(task?.history) ? task.history.flatMap((m: Wire) => wireMessage(m) ?? []) : [],
     artifacts: Array.isArray(task?.artifacts) ? task.artifacts.map(wireArtifact) : [],
-    ...(task?.metadata ? { metadata: task.metadata } : {}),
   };
 }
 
+const withoutInterrupt = (metadata: unknown): Metadata | undefined => {
+  if (!isObject(metadata)) return undefined;
+  const { interrupt: _interrupt, ...rest } = metadata;
+  return Object.keys(rest).length ? rest : undefined;
+};
+
 /**
- * A v1.0 StreamResponse (or SendMessageResponse) from a peer, as the internal event. v1.0 has no
+ * A v1.0 StreamResponse (or SendMessageResponse) from a peer, as a run event. v1.0 has no
  * `final`: a status that ends the task or pauses it for input ends its stream.
  */
-export function eventFromV1(response: Wire): A2aEvent | null {
-  if (response?.task) return taskFromV1(response.task);
-  if (response?.message) return wireMessage(response.message) as Message & { kind: 'message' };
-  const status = response?.statusUpdate ?? response?.status_update;
-  if (status) {
-    const parsed = wireStatus(status.status);
-    const ends = [...TERMINAL, ...INTERRUPTED].includes(parsed.state);
-    return { kind: 'status-update', taskId: String(status.taskId ?? ''), contextId: String(status.contextId ?? ''), status: parsed, final: ends, ...(status.metadata ? { metadata: status.metadata } : {}) };
+export function eventFromV1(response: Wire): RunEvent | null {
+  if (response?.task) {
+    const task = taskFromV1(response.task);
+    return { type: 'created', runId: task.id, contextId: task.contextId, agent: String(response.task?.metadata?.agent ?? ''), input: task.history[0] ?? { id: '', role: 'user', parts: [] }, status: task.status };
+  }
+  if (response?.message) {
+    const message = wireMessage(response.message);
+    return message ? { type: 'message', message } : null;
+  }
+  const update = response?.statusUpdate ?? response?.status_update;
+  if (update) {
+    const { status, interrupt } = wireStatus(update.status, update.metadata);
+    const final = [...TERMINAL_STATES, ...INTERRUPTED_STATES].includes(status.state);
+    return { type: 'status', status, final, ...(interrupt ? { interrupt } : {}), ...withMetadata(withoutInterrupt(update.metadata)) };
   }
   const artifact = response?.artifactUpdate ?? response?.artifact_update;
   if (artifact) {
-    return { kind: 'artifact-update', taskId: String(artifact.taskId ?? ''), contextId: String(artifact.contextId ?? ''), artifact: wireArtifact(artifact.artifact), ...(artifact.append !== undefined ? { append: Boolean(artifact.append) } : {}), ...(artifact.lastChunk !== undefined ? { lastChunk: Boolean(artifact.lastChunk) } : {}) };
+    return { type: 'artifact', artifact: wireArtifact(artifact.artifact), ...(artifact.append !== undefined ? { append: Boolean(artifact.append) } : {}), ...(artifact.lastChunk !== undefined ? { lastChunk: Boolean(artifact.lastChunk) } : {}), ...(isObject(artifact.metadata) ? { metadata: artifact.metadata } : {}) };
   }
   return null;
 }
 
-/** Internal send params as a v1.0 SendMessageRequest. */
-export function sendParamsToV1(params: { message: Message; metadata?: Record<string, unknown> }): Record<string, unknown> {
-  return { message: messageToV1(params.message), ...(params.metadata ? { metadata: params.metadata } : {}) };
+/** A message (and request metadata) as a v1.0 SendMessageRequest. */
+export function sendParamsToV1(params: { message: RunMessage; metadata?: Metadata }): Record<string, unknown> {
+  return { message: messageToV1(params.message), ...withMetadata(params.metadata) };
 }

@@ -2,13 +2,11 @@ import { z } from 'zod';
 import { ACCESS_DENIED, mayAccessAgent, mayAccessRun, mayActorDo, type AgentAccessActor } from '../auth/index.ts';
 import { DomainError, parseOrThrow } from '../errors/index.ts';
 import { json } from '../http/index.ts';
-import { taskOf, type RunView } from '../runs/index.ts';
-import { TERMINAL_STATES } from '../db/index.ts';
+import { isTerminal, type RunView, type VisibleRunEvent } from '../runs/index.ts';
 import { rpcResult, type JsonRpcRequest } from './jsonrpc.ts';
 import { messageFromV1, sendMessageV1Schema, stateFromV1, streamResponseV1, taskIdV1Schema, taskToV1 } from './protocol-v1.ts';
-import type { MessageSendParams } from './protocol.ts';
 import { sseResponse, sseSnapshotFrame } from './sse.ts';
-import type { A2aOperations } from './operations.ts';
+import type { A2aOperations, SendParams } from './operations.ts';
 
 /** The v1.0 method names of the JSON-RPC binding. */
 export const V1_METHODS = new Set([
@@ -58,12 +56,10 @@ function camelKeys(value: unknown, depth = 0): unknown {
 
 const params = <T>(schema: z.ZodType<T>, value: unknown): T => parseOrThrow(schema, camelKeys(value ?? {}), 'Invalid params');
 
-/** A v1.0 Task as an answer: history trimmed to `historyLength`, artifacts unless left out. */
-function task(run: RunView, options: { historyLength?: number; artifacts?: boolean } = {}) {
-  return taskToV1(taskOf(run, options));
-}
+const task = (run: RunView, options: { historyLength?: number; artifacts?: boolean } = {}) => taskToV1(run, options);
+const shapeFor = (run: { id: string; contextId: string }) => (event: VisibleRunEvent) => streamResponseV1(event, run);
 
-/** Page tokens are opaque to clients: the base64url of the last task-list row shown. */
+/** Page tokens are opaque to clients: the base64url of the service's own token (it names the caller and the last task shown). */
 const encodeToken = (rowId: string) => Buffer.from(rowId, 'utf8').toString('base64url');
 function decodeToken(actor: AgentAccessActor, token: string, owns: (actor: AgentAccessActor, rowId: string) => boolean): string {
   const rowId = /^[A-Za-z0-9_-]+$/.test(token) ? Buffer.from(token, 'base64url').toString('utf8') : '';
@@ -79,7 +75,7 @@ export async function dispatchV1(ops: A2aOperations, request: Request, rpc: Json
   const idempotencyKey = request.headers.get('idempotency-key')?.slice(0, 200) || null;
   const lastEventId = Number.parseInt(request.headers.get('last-event-id') ?? '', 10);
 
-  const sendParams = (): { internal: MessageSendParams; returnImmediately: boolean; historyLength?: number } => {
+  const sendParams = (): { internal: SendParams; returnImmediately: boolean; historyLength?: number } => {
     const p = params(sendMessageV1Schema, rpc.params);
     const configuration = p.configuration ?? {};
     if (configuration.taskPushNotificationConfig !== undefined || configuration.pushNotificationConfig !== undefined) {
@@ -102,7 +98,7 @@ export async function dispatchV1(ops: A2aOperations, request: Request, rpc: Json
       const { internal } = sendParams();
       const { run, startSeq } = await ops.send(actor, internal, idempotencyKey, agent);
       const from = Number.isFinite(lastEventId) && lastEventId >= 0 ? lastEventId : startSeq;
-      return sseResponse((signal) => ops.frames(rpc.id, run.id, from, signal, streamResponseV1), request.signal);
+      return sseResponse((signal) => ops.frames(rpc.id, run, from, signal, shapeFor(run)), request.signal);
     }
     case 'GetTask': {
       const p = params(taskIdV1Schema, rpc.params);
@@ -116,14 +112,14 @@ export async function dispatchV1(ops: A2aOperations, request: Request, rpc: Json
     case 'SubscribeToTask': {
       const p = params(taskIdV1Schema, rpc.params);
       const run = await ops.visibleRun(actor, p.id, 'read');
-      if (TERMINAL_STATES.includes(run.state) && !Number.isFinite(lastEventId)) {
+      if (isTerminal(run.state) && !Number.isFinite(lastEventId)) {
         throw new DomainError('UNSUPPORTED_OPERATION', `Task ${run.id} is ${run.state}: a finished task has nothing to subscribe to`);
       }
       const from = Number.isFinite(lastEventId) && lastEventId >= 0 ? lastEventId : run.lastSeq;
       return sseResponse(async function* (signal) {
         // The current Task first (no id: it is not an event of the log), then what follows Last-Event-ID.
         yield sseSnapshotFrame(rpc.id, { task: task(run) });
-        if (!TERMINAL_STATES.includes(run.state) || from < run.lastSeq) yield* ops.frames(rpc.id, run.id, from, signal, streamResponseV1);
+        if (!isTerminal(run.state) || from < run.lastSeq) yield* ops.frames(rpc.id, run, from, signal, shapeFor(run));
       }, request.signal);
     }
     case 'ListTasks': {
@@ -132,7 +128,8 @@ export async function dispatchV1(ops: A2aOperations, request: Request, rpc: Json
       const pageSize = p.pageSize ?? DEFAULT_PAGE_SIZE;
       const after = p.pageToken ? decodeToken(actor, p.pageToken, ops.ownsListToken) : null;
       const state = p.status !== undefined && p.status !== '' && p.status !== 'TASK_STATE_UNSPECIFIED' ? stateFromV1(p.status) : undefined;
-      const page = await ops.listOwned(actor, { pageSize, after, ...(p.contextId ? { contextId: p.contextId } : {}), ...(state ? { state } : {}), ...(p.statusTimestampAfter !== undefined ? { updatedAfter: p.statusTimestampAfter } : {}) });
+      const whole = p.historyLength !== 0 || p.includeArtifacts === true;
+      const page = await ops.listOwned(actor, { pageSize, after, whole, ...(p.contextId ? { contextId: p.contextId } : {}), ...(state ? { state } : {}), ...(p.statusTimestampAfter !== undefined ? { updatedAfter: p.statusTimestampAfter } : {}) });
       // Tasks of agents this client may no longer read (its grants narrowed since) are left out.
       const visible = page.items.filter((run) => mayAccessRun(actor, run, 'read'));
       return json(

@@ -1,6 +1,5 @@
 import { createClaims } from '../db/index.ts';
 import type { Logger } from '../log/index.ts';
-import { createRunLeases } from '../runs/index.ts';
 import type { Services } from '../services.ts';
 
 /**
@@ -34,15 +33,8 @@ function repeat(logger: Logger, failure: string, intervalMs: number, work: () =>
 export function startBackgroundWork(services: Services, options: { recoveryIntervalMs?: number } = {}): () => void {
   const { logger } = services;
   const claims = createClaims(services.database.models);
-  const leases = createRunLeases(services.database.models);
-  let untracked = true;
   const stops = [
     repeat(logger, 'run recovery pass failed', options.recoveryIntervalMs ?? 1_000, async () => {
-      if (untracked) {
-        const adopted = await leases.trackUnfinishedRuns();
-        untracked = false;
-        if (adopted) logger.info(`recovery now tracks ${adopted} unfinished run(s) stored before active_runs existed`);
-      }
       const recovered = [...(await services.executor.recoverOrphans()), ...(await services.remote.recoverOrphans())];
       if (recovered.length) logger.info(`continuing ${recovered.length} run(s) whose worker stopped`, { runIds: recovered });
     }, { immediately: true }),
@@ -51,6 +43,8 @@ export function startBackgroundWork(services: Services, options: { recoveryInter
         services.imports.jobs.failInterrupted().then((count) => count && logger.warn(`marked ${count} interrupted import job(s) failed`)),
         // Claims decide races that are over within minutes; a day keeps them well past that.
         claims.forgetOlderThan(24 * 3_600_000),
+        // Where the server has TTL indexes it deletes expired keys itself; elsewhere this does.
+        services.runs.forgetExpiredKeys(),
         services.retention.sweep().then((swept) => {
           if (swept.runs + swept.audit + swept.jobs > 0) logger.info(`retention: deleted ${swept.runs} run(s) with ${swept.events} event(s), ${swept.audit} audit row(s), ${swept.jobs} job row(s)`);
         }),

@@ -4,7 +4,7 @@ import { ConfigError, loadConfig, parseEnv, type Env, type ServiceConfig } from 
 import { connectDatabase, startEmbeddedDatabase, type EmbeddedDatabase } from '../db/index.ts';
 import { createExtensionWriter } from '../extensions/index.ts';
 import { createLogger, type Logger } from '../log/index.ts';
-import { moveRunsIntoOneCollection } from '../runs/index.ts';
+import { migrateRunsToLayout2 } from '../migrations/index.ts';
 import { createServices, type Services } from '../services.ts';
 import { startEmbeddedRegistry, type EmbeddedRegistry } from '../registry/embedded/embedded-registry.ts';
 import { claimDataDir, dataDirOwner, type DataDirClaim } from './data-dir-lock.ts';
@@ -81,7 +81,7 @@ export async function startServices(
       config = agreed.config;
       if (agreed.identity) logger.info(`serving the instance at ${config.baseUrl}`);
     }
-    await moveRunsIntoOneCollection(database.models, logger);
+    await migrateRunsToLayout2(database, logger);
     const listed = await createExtensionWriter(database.models).backfillListing();
     if (listed) logger.info(`listed ${listed} extension record(s) stored before the marketplace listing existed`);
     const services = createServices({ config, logger, database, ...(embedded ? { databaseServer: { kind: embedded.kind, description: embedded.description } } : {}) });

@@ -1,5 +1,6 @@
 import mongoose, { type Connection } from 'mongoose';
 import { bindModels, type Models } from './models/index.ts';
+import { readServerProfile, serverTime, type ServerProfile } from './server-profile.ts';
 
 export interface Database {
   connection: Connection;
@@ -8,6 +9,10 @@ export interface Database {
   ping(timeoutMs?: number): Promise<boolean>;
   /** Creates the indexes every model declares (idempotent). */
   syncIndexes(): Promise<void>;
+  /** What the server can be trusted with (read once per connection). */
+  profile(): Promise<ServerProfile>;
+  /** The server's clock. */
+  serverTime(): Promise<Date>;
   close(): Promise<void>;
 }
 
@@ -31,6 +36,12 @@ export function createDatabase(uri: string, options: ConnectOptions = {}): Datab
   // The initial connect is awaited through `ready()`; this keeps an unhandled rejection away.
   connection.asPromise().catch(() => undefined);
   const models = bindModels(connection);
+  let profile: Promise<ServerProfile> | undefined;
+  const readProfile = () => {
+    profile ??= connection.asPromise().then(() => readServerProfile(connection.db!));
+    profile.catch(() => (profile = undefined));
+    return profile;
+  };
 
   return {
     connection,
@@ -53,12 +64,28 @@ export function createDatabase(uri: string, options: ConnectOptions = {}): Datab
     },
     async syncIndexes() {
       await connection.asPromise();
-      for (const model of Object.values(models)) await model.createIndexes();
+      const { ttlIndexes } = await readProfile();
+      for (const model of Object.values(models)) {
+        if (ttlIndexes) await model.createIndexes();
+        // Without TTL indexes the same index serves the sweep that deletes expired rows.
+        else for (const [fields, options] of model.schema.indexes()) await model.collection.createIndex(fields as Record<string, 1 | -1>, withoutExpiry(options));
+      }
+    },
+    profile: readProfile,
+    serverTime: async () => {
+      await connection.asPromise();
+      return serverTime(connection.db!);
     },
     async close() {
       await connection.close().catch(() => undefined);
     },
   };
+}
+
+/** Index options less `expireAfterSeconds`, for servers that refuse it. */
+function withoutExpiry(options: Record<string, unknown>): Record<string, unknown> {
+  const { expireAfterSeconds: _ignored, ...rest } = options;
+  return rest;
 }
 
 /** Waits for the first connection, failing with a readable message. */

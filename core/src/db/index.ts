@@ -3,5 +3,6 @@ export { startEmbeddedDatabase, ensureFerretdb, FERRETDB_VERSION, type EmbeddedD
 export { USER_ROLES, type Models, type UserRole, type UserRecord, type SessionRecord, type AuditEventRecord } from './models/index.ts';
 export { isDuplicateKeyError } from './errors.ts';
 export { detectServerKind, type ServerKind } from './server-kind.ts';
-export { A2A_PERMISSIONS, type A2aPermission, TASK_STATES, TERMINAL_STATES, type TaskState, type RunRecord, runEventId, runEventsAfter, runHeads, runLeaseId, runIdOfLease, runLeaseRange, runIdempotencyId, runEndId, RUN_HEADS_END, runListPrefix, runListId, parseRunListId, runOwnerDigest } from './models/index.ts';
+export { readServerProfile, type ServerProfile } from './server-profile.ts';
+export { A2A_PERMISSIONS, type A2aPermission, type RunRecord, runEventId, runEventsAfter, type RunEventRecord, type RunLeaseRecord, RUN_KEY_TTL_MS, type RunKeyRecord } from './models/index.ts';
 export { createClaims, type Claims } from './claims.ts';

@@ -21,12 +21,13 @@ describe('models against the real test database', () => {
     expect(await User.countDocuments({ email: 'dup@example.com' })).toBe(1);
   });
 
-  it('keeps the history collections on their primary key alone (docs/data-model.md)', async () => {
-    // Runs, events and audit rows are read by `_id` and `_id` ranges only; a secondary index there
+  it('keeps the append-only history on its primary key alone, and gives run heads an index per listing (docs/data-model.md)', async () => {
+    // Events, leases and audit rows are read by `_id` and `_id` ranges only; a secondary index there
     // would cost every write and serve nothing.
-    for (const model of [t.db.models.Run, t.db.models.RunEvent, t.db.models.AuditEvent, t.db.models.RunLease]) {
+    for (const model of [t.db.models.RunEvent, t.db.models.AuditEvent, t.db.models.RunLease]) {
       expect(model.schema.indexes(), model.collection.name).toEqual([]);
     }
+    expect(t.db.models.Run.schema.indexes().map(([, options]) => options.name).sort()).toEqual(['agent_newest', 'caller_context_recent', 'caller_newest', 'caller_recent', 'caller_state_recent', 'state_newest']);
     await t.db.models.Extension.createIndexes();
     const indexes = await t.db.models.Extension.collection.indexes();
     expect(indexes.map((i) => i.key)).toEqual(expect.arrayContaining([{ packageName: 1 }, { 'origin.visibility': 1, packageName: 1 }]));

@@ -1,7 +1,7 @@
 import { inject, describe, expect, it } from 'vitest';
 import { Types, type Query } from 'mongoose';
-import { expectIndexed as expectIndexedOn, useTestDatabase, type ServedByIndex } from '../testing/index.ts';
-import { runEventId, runEventsAfter, runHeads, runLeaseId, runLeaseRange, runListPrefix } from './index.ts';
+import { expectIndexed as expectIndexedOn, expectIndexUsed as expectIndexUsedOn, useTestDatabase, type ServedByIndex } from '../testing/index.ts';
+import { runEventId, runEventsAfter } from './index.ts';
 
 /**
  * The hot reads of the service are served by an index on every server it runs on: IXSCAN/IDHACK
@@ -12,28 +12,32 @@ import { runEventId, runEventsAfter, runHeads, runLeaseId, runLeaseRange, runLis
 const t = useTestDatabase();
 const kind = inject('mongoKind');
 const expectIndexed = (query: Query<unknown, unknown>, served?: ServedByIndex) => expectIndexedOn(query, kind, served);
+const expectIndexUsed = (query: Query<unknown, unknown>, name: string, served?: ServedByIndex) => expectIndexUsedOn(query, kind, name, served);
 
 describe(`query plans of the hot reads (${kind})`, () => {
-  it('serves runs, their events, leases, the audit page and sessions from the primary key', async () => {
-    const { Run, RunEvent, RunLease, AuditEvent, Session, ImportJob, ExtensionListing, Extension } = t.db.models;
+  it('serves runs, their events, leases, keys, the audit page and sessions from the primary key', async () => {
+    const { Run, RunEvent, RunLease, RunKey, AuditEvent, Session, ImportJob, ExtensionListing, Extension } = t.db.models;
     const runId = '0190f5e4-0000-7000-8000-000000000001';
-    await Run.create({ _id: runId, contextId: 'c', agent: '@acme/a', state: 'working', lastSeq: 2, actorType: 'a2a', actorId: 'x', input: {}, status: {} });
-    await RunEvent.insertMany([1, 2].map((seq) => ({ _id: runEventId(runId, seq), runId, seq, kind: 'status-update', payload: {}, at: new Date() })));
-    await RunLease.create({ _id: runLeaseId(runId), owner: null, until: null });
+    await Run.collection.insertOne({ _id: runId as never, contextId: 'c', agent: '@acme/a', state: 'working', lastSeq: 2, actorType: 'a2a', actorId: 'x', input: '{}', status: '{}', remote: null, v: 2, createdAt: new Date(), updatedAt: new Date(), listKey: `0000000000001/${runId}` });
+    await RunEvent.collection.insertMany([1, 2].map((seq) => ({ _id: runEventId(runId, seq), runId, seq, type: 'status', event: '{}', state: 'working', generation: 0, at: new Date() })) as never[]);
+    await RunLease.collection.insertOne({ _id: runId as never, owner: null, generation: 0, renewedAt: new Date() });
+    await RunKey.collection.insertOne({ _id: 'message:abc' as never, runId, expiresAt: new Date() });
     // An explain on a collection that does not exist yet has no plan to show.
     for (const model of [AuditEvent, Session, ImportJob, Extension]) await model.collection.insertOne({ probe: true });
     await ExtensionListing.create({ _id: 'public/agent/@acme/a', extensionId: new Types.ObjectId(), packageName: '@acme/a' });
 
     await expectIndexed(Run.findById(runId));
+    // The runs page, newest run first (run ids are UUIDv7), and its next page.
+    await expectIndexed(Run.find({ _id: { $lt: '~' } }).sort({ _id: -1 }).limit(51), { sort: true, limit: true });
     await expectIndexed(Run.find({ _id: { $lt: runId } }).sort({ _id: -1 }).limit(51), { sort: true, limit: true });
-    await expectIndexed(Run.find(runHeads()).sort({ _id: -1 }).limit(51), { sort: true, limit: true });
     await expectIndexed(Run.find({ _id: { $in: [runId, 'other'] } }));
-    // The conditional run update (only an unfinished run takes events) selects by `_id` first.
-    await expectIndexed(Run.find({ _id: runId, state: { $nin: ['completed', 'failed'] } }));
-    // A client's task list (ADR 0012): a backwards range over its task-list rows.
-    await expectIndexed(Run.find({ _id: { $lt: `${runListPrefix('abc')}~`, $gt: runListPrefix('abc') } }).sort({ _id: -1 }).limit(500), { sort: true, limit: true });
-    await expectIndexed(RunLease.find({ _id: runLeaseRange() }));
-    await expectIndexed(RunEvent.find({ _id: runEventsAfter(runId, 0) }).sort({ _id: 1 }), { sort: true });
+    // A run's log: its tail (the last event, read before an append), a replay, a take-over's read.
+    await expectIndexed(RunEvent.find({ _id: runEventsAfter(runId, 0) }).sort({ _id: -1 }).limit(1), { sort: true, limit: true });
+    await expectIndexed(RunEvent.find({ _id: runEventsAfter(runId, 1) }).sort({ _id: 1 }), { sort: true });
+    // The conditional head projection selects by `_id` first.
+    await expectIndexed(Run.find({ _id: runId, lastSeq: { $lt: 3 } }));
+    await expectIndexed(RunLease.find({ _id: runId, owner: 'me', generation: 0 }));
+    await expectIndexed(RunKey.findById('message:abc'));
     await expectIndexed(AuditEvent.find({ _id: { $lt: new Types.ObjectId() } }).sort({ _id: -1 }).limit(51), { sort: true, limit: true });
     // A whole-collection page: on FerretDB 2 PostgreSQL walks the primary key backwards only once the
     // table has statistics (ANALYZE, not reachable through the wire); on a fresh table it sorts instead.
@@ -42,6 +46,26 @@ describe(`query plans of the hot reads (${kind})`, () => {
     // The marketplace: a listing range per visible prefix, then the records by `_id`.
     await expectIndexed(ExtensionListing.find({ _id: { $gt: 'public/agent/', $lt: 'public/agent/\u007f' } }).sort({ _id: 1 }).limit(51), { sort: true, limit: true });
     await expectIndexed(Extension.find({ _id: { $in: [new Types.ObjectId(), new Types.ObjectId()] } }));
+  });
+
+  it('serves every listing of runs from a compound index (ordered by it on MongoDB; DocumentDB 0.106 sorts what the index selects)', async () => {
+    const { Run, RunKey } = t.db.models;
+    // FerretDB 2 orders by the primary key only: a listing's filter is an index range, its order a sort of that range.
+    const ordered = kind === 'mongodb';
+    const caller = { actorType: 'a2a', actorId: 'x' };
+    const page = { listKey: { $lt: '~' } };
+    await expectIndexUsed(Run.find({ ...caller, ...page }).sort({ listKey: -1 }).limit(51), 'caller_recent', { sort: ordered, limit: ordered });
+    await expectIndexUsed(Run.find({ ...caller, state: 'working', ...page }).sort({ listKey: -1 }).limit(51), 'caller_state_recent', { sort: ordered, limit: ordered });
+    await expectIndexUsed(Run.find({ ...caller, contextId: 'c', ...page }).sort({ listKey: -1 }).limit(51), 'caller_context_recent', { sort: ordered, limit: ordered });
+    await expectIndexUsed(Run.find({ ...caller, _id: { $lt: '~' } }).sort({ _id: -1 }).limit(51), 'caller_newest', { sort: ordered, limit: ordered });
+    await expectIndexUsed(Run.find({ state: 'failed', _id: { $lt: '~' } }).sort({ _id: -1 }).limit(51), 'state_newest', { sort: ordered, limit: ordered });
+    await expectIndexUsed(Run.find({ agent: '@acme/a', _id: { $lt: '~' } }).sort({ _id: -1 }).limit(51), 'agent_newest', { sort: ordered, limit: ordered });
+    // ListTasks' exact count, and retention's finished runs, oldest first per state.
+    await expectIndexUsed(Run.find({ ...caller }), 'caller_recent');
+    await expectIndexUsed(Run.find({ state: 'completed', _id: { $lt: '0190' } }).sort({ _id: 1 }).limit(500), 'state_newest', { sort: ordered, limit: ordered });
+    // Expired idempotency keys, and a run's keys when retention deletes it.
+    await expectIndexUsed(RunKey.find({ expiresAt: { $lt: new Date() } }), 'expires');
+    await expectIndexUsed(RunKey.find({ runId: { $in: ['r'] } }), 'run');
   });
 
   it('answers _id ranges, $in and sorts exactly as MongoDB does', async () => {

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { runEventId } from '../db/index.ts';
 import { uuidv7 } from '../ids/index.ts';
 import { useTestDatabase } from '../testing/index.ts';
 import { createOverview } from './overview.ts';
@@ -12,7 +11,7 @@ describe('the overview status', () => {
     const head = (at: number, state: string) => ({ _id: uuidv7(at), contextId: 'c', agent: '@a/b', state, lastSeq: 1, actorType: 'a2a', actorId: 'x', input: '{}', status: '{}', artifacts: [], progress: '{}' });
     const now = Date.now();
     const recent = head(now - 60_000, 'failed');
-    await Run.collection.insertMany([head(now - 3 * 86_400_000, 'failed'), recent, head(now - 120_000, 'completed'), { _id: runEventId(recent._id, 1), runId: recent._id, seq: 1, kind: 'task', payload: '{}', at: new Date() }] as never[]);
+    await Run.collection.insertMany([head(now - 3 * 86_400_000, 'failed'), recent, head(now - 120_000, 'completed')] as never[]);
     await OauthClient.create([
       { clientId: 'svc_a', name: 'a', secretHash: 'x', secretRotatedAt: new Date(), allowedAgents: [], permissions: [], createdBy: 'x' },
       { clientId: 'svc_b', name: 'b', secretHash: 'x', secretRotatedAt: new Date(), allowedAgents: [], permissions: [], createdBy: 'x', revokedAt: new Date() },

@@ -1,4 +1,4 @@
-import { RUN_HEADS_END, type Models } from '../db/index.ts';
+import type { Models } from '../db/index.ts';
 import { uuidv7Floor } from '../ids/index.ts';
 
 export interface OverviewStatus {
@@ -16,7 +16,7 @@ export interface OverviewStatus {
  */
 export function createOverview(models: Pick<Models, 'Run' | 'OauthClient' | 'ConnectorInstance'>) {
   return async function status(now = Date.now()): Promise<OverviewStatus> {
-    const lastDay = { _id: { $gte: uuidv7Floor(now - 86_400_000), $lt: RUN_HEADS_END } };
+    const lastDay = { _id: { $gte: uuidv7Floor(now - 86_400_000) } };
     const [runsLastDay, failedLastDay, clients, connectorInstances, widgetKeys] = await Promise.all([
       models.Run.countDocuments(lastDay),
       models.Run.countDocuments({ ...lastDay, state: 'failed' }),

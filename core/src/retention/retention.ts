@@ -1,5 +1,6 @@
 import { Types } from 'mongoose';
-import { runEndId, runEventsAfter, TERMINAL_STATES, type Models, type TaskState } from '../db/index.ts';
+import { runEventsAfter, type Models } from '../db/index.ts';
+import { TERMINAL_STATES } from '../runs/index.ts';
 import { uuidv7Floor } from '../ids/index.ts';
 
 export interface RetentionPolicy {
@@ -24,28 +25,30 @@ const FINISHED_JOB_STATES = ['succeeded', 'failed', 'discarded'];
 /**
  * Deletes history older than the operator's retention settings (null keeps everything), in
  * bounded batches from the oldest `_id` up: ids are time-ordered (UUIDv7 runs, ObjectId audit
- * rows and jobs), so each batch is an `_id` range. Unfinished runs and jobs are never deleted;
- * a per-process cursor steps over them so they cannot stall the sweep. A run's events go before
- * the run, so an interrupted sweep leaves nothing unreachable.
+ * rows and jobs), so each batch is an index range. Unfinished runs and jobs are never deleted;
+ * for jobs a per-process cursor steps over them so they cannot stall the sweep.
  */
 export function createRetention(models: Models, policy: RetentionPolicy, now: () => number = Date.now) {
-  const { Run, RunEvent, AuditEvent, ImportJob, PublishJob, ImportSyncEvent } = models;
-  const cursors = { runs: '', importJobs: null as Types.ObjectId | null, publishJobs: null as Types.ObjectId | null };
+  const { Run, RunEvent, RunKey, RunLease, AuditEvent, ImportJob, PublishJob, ImportSyncEvent } = models;
+  const cursors = { importJobs: null as Types.ObjectId | null, publishJobs: null as Types.ObjectId | null };
 
+  /**
+   * Finished runs created before the cutoff, oldest first, per terminal state (each an index
+   * range on `state` + `_id`), at most a batch per pass. Everything of a run goes: its events,
+   * idempotency keys and lease row first, its head last, so an interrupted sweep leaves nothing
+   * unreachable (the head is what the next pass finds).
+   */
   async function sweepRuns(days: number): Promise<{ runs: number; events: number }> {
     const cutoff = now() - days * DAY_MS;
-    const range = { $lt: uuidv7Floor(cutoff), ...(cursors.runs ? { $gt: cursors.runs } : {}) };
-    const rows = await Run.find({ _id: range }, { state: 1, createdAt: 1 }).sort({ _id: 1 }).limit(RETENTION_BATCH).lean();
-    cursors.runs = rows.length < RETENTION_BATCH ? '' : rows[rows.length - 1]!._id;
+    const rows = (await Promise.all(TERMINAL_STATES.map((state) => Run.collection.find({ state, _id: { $lt: uuidv7Floor(cutoff) } as never }, { projection: { createdAt: 1 } }).sort({ _id: 1 }).limit(RETENTION_BATCH).toArray()))).flat();
     // Older ids not made by uuidv7 (random UUIDs) are judged by their creation time.
-    const expired = rows.filter((row) => TERMINAL_STATES.includes(row.state as TaskState) && (row.createdAt?.getTime() ?? 0) < cutoff).map((row) => row._id);
+    const expired = rows.filter((row) => ((row.createdAt as Date | undefined)?.getTime() ?? 0) < cutoff).map((row) => String(row._id)).slice(0, RETENTION_BATCH);
+    if (expired.length === 0) return { runs: 0, events: 0 };
     let events = 0;
-    for (const runId of expired) {
-      events += (await RunEvent.deleteMany({ _id: runEventsAfter(runId, 0) })).deletedCount;
-    }
-    // The end rows, then the heads (last, so an interrupted sweep leaves nothing unreachable).
-    if (expired.length) await RunEvent.deleteMany({ _id: { $in: expired.map(runEndId) } });
-    const runs = expired.length ? (await Run.deleteMany({ _id: { $in: expired } })).deletedCount : 0;
+    for (const runId of expired) events += (await RunEvent.collection.deleteMany({ _id: runEventsAfter(runId, 0) as never })).deletedCount;
+    await RunKey.collection.deleteMany({ runId: { $in: expired } });
+    await RunLease.collection.deleteMany({ _id: { $in: expired } as never });
+    const runs = (await Run.collection.deleteMany({ _id: { $in: expired } as never })).deletedCount;
     return { runs, events };
   }
 

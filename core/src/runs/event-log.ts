@@ -1,82 +1,98 @@
 import { EventEmitter } from 'node:events';
-import { isDuplicateKeyError, runEndId, runEventId, runEventsAfter, runLeaseId, runListId, runOwnerDigest, TERMINAL_STATES, type Models, type TaskState } from '../db/index.ts';
+import { isDuplicateKeyError, runEventId, runEventsAfter, type Models } from '../db/index.ts';
 import { DomainError } from '../errors/index.ts';
-import type { A2aEvent, Message } from '../a2a/protocol.ts';
-import { fromStored, storedProgress, toStored } from './stored-json.ts';
+import type { Logger } from '../log/index.ts';
+import { isFinalEvent, isSettled, isTerminal, isVisible, stateAfter, type RunEvent, type RunState, type RunStatus } from './model.ts';
+import { fromStored, toStored } from './stored-json.ts';
 
 export interface StoredEvent {
   seq: number;
-  event: A2aEvent;
+  event: RunEvent;
+  /** The run's state after this event. */
+  state: RunState;
+  /** The lease generation this event was written under. */
+  generation: number;
 }
 
+/** Where a run's log ends: its last sequence number, the state it leaves and the generation in force. */
+export interface Tail {
+  seq: number;
+  state: RunState;
+  generation: number;
+}
+
+/** A run with no event yet (its first insert has not landed). */
+const EMPTY_TAIL: Tail = { seq: 0, state: 'submitted', generation: 0 };
 const POLL_MS = 200;
-const SETTLED_STATES: readonly string[] = [...TERMINAL_STATES, 'input-required'] satisfies TaskState[];
-
-export function isFinalEvent(event: A2aEvent): boolean {
-  return event.kind === 'status-update' && event.final;
-}
-
-/** A status that ends the run for good (a pause for input is final for its stream, not for the run). */
-export function isEndEvent(event: A2aEvent): boolean {
-  return event.kind === 'status-update' && event.final && TERMINAL_STATES.includes(event.status.state);
-}
+/** Events read per query while replaying or following. */
+const READ_BATCH = 500;
 
 /** The run ended before this append (another process canceled or finished it). */
 export class RunEndedError extends DomainError {
   override name = 'RunEndedError';
-  constructor(runId: string) {
-    super('CONFLICT', `Run ${runId} has already ended`);
+  constructor(runId: string, readonly state: RunState) {
+    super('CONFLICT', `Run ${runId} has already ended (${state})`);
   }
 }
 
-/**
- * A run's event log, the single source of truth for its stream: every event is stored with the
- * next sequence number before anyone sees it; readers replay what they missed by sequence and
- * then follow live (notified in process, polling the run's `lastSeq` across processes).
- */
+/** Another worker took the run over: this one's lease generation is behind the log's. */
+export class LeaseLostError extends DomainError {
+  override name = 'LeaseLostError';
+  constructor(runId: string, readonly generation: number) {
+    super('CONFLICT', `Run ${runId} is worked on elsewhere now (lease generation ${generation})`);
+  }
+}
+
 export interface AppendOptions {
-  /** The caller just created the run and knows its `lastSeq`, so it need not be read. */
-  knownLastSeq?: number;
-  /** Executor progress to store with the run in the same update (saves a round trip). */
-  progress?: Record<string, unknown>;
-  /** Messages for the task's history besides the status messages of these events (a caller's answer). */
-  history?: Message[];
-  /** The run owner's digest (`runOwnerDigest`), when the caller knows it; else read once per run. */
-  owner?: string;
+  /** The lease generation this writer holds: the append is refused once the log has moved past it. */
+  fence?: number;
+  /** Starts this lease generation with these events (a takeover, an answer); the log's must be lower. */
+  generation?: number;
+  /** Refuses the append (by throwing) unless the log ends as this writer expects; checked again after every collision. */
+  expect?: (tail: Tail) => void;
+  /** The tail as the caller knows it (it just wrote it), so it need not be read. */
+  knownTail?: Tail;
 }
 
 /**
- * `finished` takes a run out of the recovery working set once its terminal state is stored
- * (the run leases do it, so the holder also stops renewing); by default its lease row is deleted.
+ * A run's event log: the one record of what happened to a run. Every change (a status, an
+ * artifact, a finished step, an answer, a takeover) is an event, stored under the next sequence
+ * number before anyone sees it. An append inserts at the number after the tail its writer has
+ * read, and the unique `_id` lets exactly one writer have each number: a writer that loses reads
+ * what was stored first and decides again (the run ended: stop; another worker's generation:
+ * stop; the pause it answers was answered: refuse), so nothing is ever taken back and no number
+ * is ever skipped. The run head is moved forward after each status event (a projection for
+ * listings; readers that need the truth fold the log).
  */
-export function createEventLog(models: Models, hooks: { finished?: (runId: string) => Promise<void> } = {}) {
-  const { Run, RunEvent, RunLease } = models;
-  const finished = hooks.finished ?? (async (runId: string) => void (await RunLease.deleteOne({ _id: runLeaseId(runId) })));
+export function createEventLog(models: Models, hooks: { finished?: (runId: string) => Promise<void>; logger?: Logger } = {}) {
+  const { Run, RunEvent } = models;
   const appended = new EventEmitter();
   appended.setMaxListeners(0);
-  /** The newest sequence stored by this process per run, so a follower never waits for an append it missed. */
-  const latest = new Map<string, number>();
-  /** Owner digests of runs this process appends to, for their task-list rows; forgotten with `latest`. */
-  const owners = new Map<string, string>();
-  /** The task-list row this process wrote last per run: replaced (deleted) when the next status is stored. */
-  const listRows = new Map<string, string>();
+  /** The tail this process last wrote per run, so its next append need not read it; dropped at a final event. */
+  const tails = new Map<string, Tail>();
+  /** Appends to one run are serialised in this process, so this process never collides with itself. */
+  const chains = new Map<string, Promise<unknown>>();
 
-  /**
-   * Drops a run's superseded task-list row, in the background and by `_id` alone (a delete the
-   * embedded FerretDB serves from its index; a delete by `$in` would scan the collection).
-   */
-  function dropListRow(rowId: string | undefined): void {
-    if (rowId) void RunEvent.collection.deleteOne({ _id: rowId as never }).catch(() => undefined);
+  function eventDocument(runId: string, seq: number, event: RunEvent, state: RunState, generation: number) {
+    return { _id: runEventId(runId, seq), runId, seq, type: event.type, event: toStored(event), state, generation, at: new Date() };
   }
 
-  // Appends to one run are serialised in this process, so sequence numbers are stored in order.
-  const chains = new Map<string, Promise<unknown>>();
-  function append(runId: string, event: A2aEvent, options: AppendOptions = {}): Promise<number> {
+  function toStoredEvent(row: { seq: number; event: unknown; state: string; generation: number }): StoredEvent {
+    return { seq: row.seq, event: fromStored<RunEvent>(row.event), state: row.state as RunState, generation: row.generation };
+  }
+
+  /** The last event's sequence, state and generation: one backwards `_id` range read with limit 1. */
+  async function readTail(runId: string, afterSeq = 0): Promise<Tail> {
+    const [row] = await RunEvent.collection.find({ _id: runEventsAfter(runId, afterSeq) as never }, { projection: { seq: 1, state: 1, generation: 1 } }).sort({ _id: -1 }).limit(1).toArray();
+    return row ? { seq: row.seq as number, state: row.state as RunState, generation: row.generation as number } : EMPTY_TAIL;
+  }
+
+  function append(runId: string, event: RunEvent, options: AppendOptions = {}): Promise<Tail> {
     return appendAll(runId, [event], options);
   }
 
-  /** Appends events produced together in one insert and one run update; resolves to the last sequence number. */
-  function appendAll(runId: string, events: A2aEvent[], options: AppendOptions = {}): Promise<number> {
+  /** Appends events produced together (one insert); resolves to the tail after them. */
+  function appendAll(runId: string, events: RunEvent[], options: AppendOptions = {}): Promise<Tail> {
     const previous = chains.get(runId) ?? Promise.resolve();
     const next = previous.catch(() => undefined).then(() => appendNow(runId, events, options));
     chains.set(runId, next);
@@ -86,133 +102,91 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
     return next;
   }
 
-  /**
-   * Stores the events under the next free sequence numbers, then moves the run's `lastSeq` (a
-   * hint for readers), status and artifacts. The event rows come first and their `_id`s are
-   * unique, so a crash at any point leaves no hole: a sequence number exists only once its event does.
-   *
-   * A run ends once: a terminal event is inserted behind the run's end row (`~f/<runId>`) in the
-   * same ordered insert, so a second end (a cancel racing a completion in another process) meets
-   * the taken `_id` and nothing of it is stored. Anything else appended after the end is refused
-   * by the run update (it matches unfinished runs only) and its rows are taken back.
-   */
-  async function appendNow(runId: string, events: A2aEvent[], { knownLastSeq, progress, history = [], owner }: AppendOptions): Promise<number> {
-    const storedLastSeq = async () => {
-      const run = await Run.findById(runId, { lastSeq: 1, actorType: 1, actorId: 1 }).lean();
-      if (!run) throw new Error(`run ${runId} does not exist`);
-      owners.set(runId, runOwnerDigest(run.actorType, run.actorId));
-      return run.lastSeq;
-    };
-    if (owner) owners.set(runId, owner);
-    const changesStatus = events.some((event) => event.kind === 'status-update' || event.kind === 'task');
-    // A status change also writes the run's task-list row, which names its owner.
-    if (changesStatus && !owners.has(runId)) await storedLastSeq();
-    // While this process appends to a run it knows the newest sequence; a guess that is behind
-    // (another process appended) meets a taken `_id` below and moves on.
-    let seq = (latest.get(runId) ?? knownLastSeq ?? (await storedLastSeq())) + 1;
-    /** The `_id`s stored by this append, to take back if the run turns out to have ended. */
-    const written: string[] = [];
-    const ends = events.some(isEndEvent);
-    let claimEnd = ends;
+  async function appendNow(runId: string, events: RunEvent[], options: AppendOptions): Promise<Tail> {
+    let tail = options.knownTail ?? tails.get(runId) ?? (await readTail(runId));
     let pending = events;
-    for (let collisions = 0; pending.length > 0; ) {
-      const endRow = claimEnd ? [{ _id: runEndId(runId), runId, at: new Date() }] : [];
+    let fence = options.fence;
+    let generation = options.generation;
+    let stored = 0;
+    for (;;) {
+      if (isTerminal(tail.state)) throw new RunEndedError(runId, tail.state);
+      // The precondition is the writer's reason to append at all: it holds for the whole append once its first event is in.
+      if (stored === 0) options.expect?.(tail);
+      if (fence !== undefined && tail.generation !== fence) throw new LeaseLostError(runId, tail.generation);
+      if (generation !== undefined && tail.generation >= generation) throw new LeaseLostError(runId, tail.generation);
+      const writeGeneration = generation ?? tail.generation;
+      let state = tail.state;
+      const documents = pending.map((event, i) => {
+        state = stateAfter(state, event);
+        return eventDocument(runId, tail.seq + 1 + i, event, state, writeGeneration);
+      });
       try {
-        const rows = pending.flatMap((event, i) => (event.kind === 'status-update' || event.kind === 'task' ? [listRow(owners.get(runId)!, runId, seq + i, event.status, event.contextId)] : []));
-        await RunEvent.collection.insertMany([...endRow, ...pending.map((event, i) => eventDocument(runId, seq + i, event)), ...rows] as never[], { ordered: true });
-        written.push(...rows.map((row) => row._id));
-        for (const row of rows) {
-          dropListRow(listRows.get(runId));
-          listRows.set(runId, row._id);
-        }
-        written.push(...pending.map((_, i) => runEventId(runId, seq + i)));
-        seq += pending.length;
-        pending = [];
+        await RunEvent.collection.insertMany(documents as never[], { ordered: true });
+        tail = { seq: tail.seq + documents.length, state, generation: writeGeneration };
+        break;
       } catch (error) {
         if (!isDuplicateKeyError(error)) throw error;
-        let stored = (error as { writeErrors?: { index: number }[] }).writeErrors?.[0]?.index ?? 0;
-        if (claimEnd) {
-          if (stored === 0) throw new RunEndedError(runId);
-          claimEnd = false;
-          stored -= 1;
+        const inserted = (error as { writeErrors?: { index: number }[] }).writeErrors?.[0]?.index ?? (error as { index?: number }).index ?? 0;
+        if (inserted > 0) {
+          const last = documents[inserted - 1]!;
+          tail = { seq: last.seq, state: last.state, generation: writeGeneration };
+          pending = pending.slice(inserted);
+          stored += inserted;
+          // The rest belongs to the generation the first part started.
+          fence = writeGeneration;
+          generation = undefined;
         }
-        // Taken by an append whose run update never landed (or another process): the events
-        // before it are stored; the rest go on from the next free number.
-        const taken = seq + stored;
-        written.push(...pending.slice(0, stored).map((_, i) => runEventId(runId, seq + i)));
-        pending = pending.slice(stored);
-        seq = collisions++ === 0 ? Math.max(taken, await storedLastSeq()) + 1 : taken + 1;
+        // Someone stored the next number first: read where the log ends now and decide again.
+        tail = await readTail(runId, tail.seq);
       }
     }
-    const lastSeq = seq - 1;
-    const statuses = events.filter((event) => event.kind === 'status-update' || event.kind === 'task');
-    const status = statuses.at(-1)?.status;
-    const artifacts = events.flatMap((event) => (event.kind === 'artifact-update' ? [event.artifact] : []));
-    const messages = [...history, ...statuses.flatMap((event) => (event.status.message ? [event.status.message] : []))];
-    // Written as stored (no mongoose casting on this hot path), so `updatedAt` is set here.
-    const set: Record<string, unknown> = { ...(progress ? { progress: storedProgress(progress) } : {}), ...(status ? { status: toStored(status), state: status.state } : {}), updatedAt: new Date() };
-    const update: Record<string, unknown> = { $max: { lastSeq }, $set: set };
-    const push: Record<string, unknown> = {};
-    if (artifacts.length) push.artifacts = { $each: artifacts.map(toStored) };
-    if (messages.length) push.history = { $each: messages.map(toStored) };
-    if (artifacts.length || messages.length) update.$push = push;
-    const updated = await Run.collection.updateOne(ends ? { _id: runId as never } : { _id: runId as never, state: { $nin: TERMINAL_STATES } }, update);
-    if (!ends && updated.matchedCount === 0) {
-      // The run ended meanwhile: its stream stopped at the end; take these rows back.
-      await RunEvent.collection.deleteMany({ _id: { $in: written } as never });
-      throw new RunEndedError(runId);
-    }
-    // A finished run leaves the recovery pass's working set once its state is stored.
-    if (status && TERMINAL_STATES.includes(status.state)) await finished(runId);
-    // Forgotten at a final event, so the map holds only runs still producing events.
-    if (events.some(isFinalEvent)) {
-      latest.delete(runId);
-      owners.delete(runId);
-      listRows.delete(runId);
-    }
-    else if ((latest.get(runId) ?? 0) < lastSeq) latest.set(runId, lastSeq);
-    appended.emit(runId, lastSeq);
-    return lastSeq;
+    if (events.some(isFinalEvent)) tails.delete(runId);
+    else tails.set(runId, tail);
+    await project(runId, events, tail);
+    if (isTerminal(tail.state)) await hooks.finished?.(runId);
+    appended.emit(runId, tail.seq);
+    return tail;
   }
 
   /**
-   * Events after `afterSeq`, in order: one `_id` range read (`~e/<runId>/<seq>` ids sort in
-   * sequence order), served by the primary key on every server, so a replay
-   * costs what it returns however long the log is. Reading past the run's `lastSeq` finds an
-   * event whose run update was lost to a crash.
+   * Moves the run head to the latest status among `events` (stored up to `tail.seq`). The filter
+   * keeps the head from going back when two processes project at once; a projection lost to a
+   * crash (or, on FerretDB 1.x, to a concurrent write) is made good by the next reader that
+   * folds the log (run-store.ts).
    */
-  async function readAfter(runId: string, afterSeq: number): Promise<StoredEvent[]> {
-    const rows = await RunEvent.find({ _id: runEventsAfter(runId, afterSeq) }, { seq: 1, payload: 1 }).sort({ _id: 1 }).lean();
+  async function project(runId: string, events: RunEvent[], tail: Tail): Promise<void> {
+    const index = events.findLastIndex((event) => event.type === 'status' || event.type === 'created');
+    if (index < 0) return;
+    const event = events[index] as Extract<RunEvent, { status: RunStatus }>;
+    const seq = tail.seq - (events.length - 1 - index);
+    await projectStatus(runId, seq, event.status).catch((error: unknown) => hooks.logger?.warn('run head not moved forward; the next reader of the run does it', { runId, seq, error }));
+  }
+
+  async function projectStatus(runId: string, seq: number, status: RunStatus): Promise<void> {
+    const at = Date.parse(status.timestamp) || Date.now();
+    await Run.collection.updateOne({ _id: runId as never, lastSeq: { $lt: seq } }, { $set: { lastSeq: seq, state: status.state, status: toStored(status), updatedAt: new Date(at), listKey: listKeyOf(at, runId) } });
+  }
+
+  /** Events after `afterSeq`, in order, at most `limit`: one `_id` range read. */
+  async function readAfter(runId: string, afterSeq: number, limit = 0): Promise<StoredEvent[]> {
+    const rows = await RunEvent.collection.find({ _id: runEventsAfter(runId, afterSeq) as never }, { projection: { seq: 1, event: 1, state: 1, generation: 1 } }).sort({ _id: 1 }).limit(limit).toArray();
     const out: StoredEvent[] = [];
-    // Sequence numbers are dense; a gap would mean a reader raced an append, so stop before it.
     for (const row of rows) {
+      // Numbers are dense (nothing is ever deleted below the tail); a gap would be a bug, so stop before it.
       if (row.seq !== (out.at(-1)?.seq ?? afterSeq) + 1) break;
-      out.push({ seq: row.seq, event: fromStored<A2aEvent>(row.payload) });
+      out.push(toStoredEvent(row as never));
     }
     return out;
   }
 
-  /** The task-list row of a status stored as event `seq` (run-keys.ts, `runListId`): what `ListTasks` filters on. */
-  function listRow(owner: string, runId: string, seq: number, status: { state: TaskState; timestamp: string }, contextId: string) {
-    const at = Date.parse(status.timestamp) || Date.now();
-    return { _id: runListId(owner, at, runId, seq), runId, contextId, state: status.state };
+  /** Tells this process's followers that the caller stored events up to `tail` itself (a new run). */
+  function stored(runId: string, tail: Tail): void {
+    tails.set(runId, tail);
+    appended.emit(runId, tail.seq);
   }
 
-  /** The stored form of event `seq` of `runId`, for a caller that writes it with other documents. */
-  function eventDocument(runId: string, seq: number, event: A2aEvent) {
-    return { _id: runEventId(runId, seq), runId, seq, kind: event.kind, payload: toStored(event), at: new Date() };
-  }
-
-  /** Tells followers in this process that `seq` of `runId` was stored by such a caller (and which task-list row it wrote). */
-  function stored(runId: string, seq: number, listRowId?: string): void {
-    if (listRowId) listRows.set(runId, listRowId);
-    if ((latest.get(runId) ?? 0) < seq) latest.set(runId, seq);
-    appended.emit(runId, seq);
-  }
-
-  /** Waits for an append after `cursor` (in this process) or the poll interval, whichever is first. */
-  function nextAppend(runId: string, cursor: number, signal?: AbortSignal): Promise<void> {
-    if ((latest.get(runId) ?? 0) > cursor) return Promise.resolve();
+  /** Waits for an append to `runId` in this process, or the poll interval, whichever is first. */
+  function nextAppend(runId: string, signal?: AbortSignal): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
@@ -226,33 +200,45 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
     });
   }
 
-  /** True when nothing more will be appended until someone acts (finished, or paused for input). */
-  async function isSettled(runId: string, cursor: number): Promise<boolean> {
-    const run = await Run.findById(runId, { state: 1, lastSeq: 1 }).lean();
-    return !run || (run.lastSeq <= cursor && SETTLED_STATES.includes(run.state));
-  }
-
   /**
-   * Replays after `afterSeq`, then follows live until a final event, or until the run is settled
-   * with nothing left to send, or the signal aborts.
+   * The events a caller sees after `afterSeq`, then live ones, until a final event (a pause or an
+   * end), or until the run is settled with nothing left to send, or the signal aborts. The state
+   * comes from the events themselves (each row carries it), so a follower ends as soon as the
+   * log does, whatever the run head says.
    */
   async function* follow(runId: string, afterSeq: number, signal?: AbortSignal): AsyncGenerator<StoredEvent> {
     let cursor = afterSeq;
+    let state: RunState | null = null;
+    // Reading from one before the cursor tells the state the follower starts in.
+    let from = Math.max(0, afterSeq - 1);
     while (!signal?.aborted) {
-      const batch = await readAfter(runId, cursor);
+      const batch = await readAfter(runId, from, READ_BATCH);
+      let moved = false;
       for (const stored of batch) {
-        yield stored;
+        state = stored.state;
+        if (stored.seq <= cursor) continue;
         cursor = stored.seq;
+        moved = true;
+        if (!isVisible(stored.event)) continue;
+        yield stored;
         if (isFinalEvent(stored.event)) return;
       }
-      if (batch.length === 0) {
-        if (await isSettled(runId, cursor)) return;
-        await nextAppend(runId, cursor, signal);
+      from = cursor;
+      if (!moved) {
+        // Nothing read at or after the cursor (a cursor past the log's end): the tail tells where the run stands.
+        if (state === null && afterSeq > 0) state = (await readTail(runId)).state;
+        if (state !== null && isSettled(state)) return;
+        await nextAppend(runId, signal);
       }
     }
   }
 
-  return { append, appendAll, readAfter, follow, eventDocument, listRow, stored };
+  return { append, appendAll, readAfter, readTail, follow, eventDocument, stored, projectStatus };
+}
+
+/** What listings sort and page on: the status time (ms, 13 digits), then the run id, as one string. */
+export function listKeyOf(at: number, runId: string): string {
+  return `${String(Math.max(0, Math.trunc(at))).padStart(13, '0')}/${runId}`;
 }
 
 export type EventLog = ReturnType<typeof createEventLog>;

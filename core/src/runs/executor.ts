@@ -1,75 +1,90 @@
-import { randomUUID } from 'node:crypto';
-import { screenValidator, type FlowDefinition } from '../agents/index.ts';
+import { createHash } from 'node:crypto';
+import { screenValidator, type FlowDefinition, type FlowStep } from '../agents/index.ts';
 import { DomainError } from '../errors/index.ts';
 import type { ExtensionReader, ExtensionView } from '../extensions/index.ts';
 import type { LlmProvider } from '../llm/index.ts';
 import type { Logger } from '../log/index.ts';
-import { textOf, type InterruptPayload, type Message, type ResumePayload, type TaskStatus } from '../a2a/protocol.ts';
-import { acceptedAnswers } from '../a2a/hitl-answer.ts';
-import { RunEndedError, type EventLog } from './event-log.ts';
-import type { RunProgress, RunStore, RunView } from './run-store.ts';
+import { LeaseLostError, RunEndedError, type EventLog, type Tail } from './event-log.ts';
+import type { HeldLease, Orphan, RunLeases } from './leases.ts';
+import { ACTIVE_STATES, agentMessage, isTerminal, textOf, type Answer, type Interrupt, type RunEvent, type RunMessage, type RunStatus } from './model.ts';
+import type { RunStore } from './run-store.ts';
+import type { RunView } from './run-view.ts';
 import { renderTemplate } from './template.ts';
-import { runOwnerDigest, TERMINAL_STATES, type Models } from '../db/index.ts';
-import type { RunLeases } from './leases.ts';
-import type { StepRequest } from '../runtime/protocol.ts';
 
 const TEMPLATE_CACHE_MS = 1_000;
+/** Each earlier step's output shown with a pause is cut at this many characters. */
+const MAX_CONTEXT_CHARS = 8000;
+
+/** One step for the agent runtime process: an LLM turn or a sub-agent call (never an ask). */
+export interface RuntimeStep {
+  flow: Pick<FlowDefinition, 'instructions'>;
+  step: Exclude<FlowStep, { kind: 'ask' }>;
+  context: { input: string; outputs: Record<string, unknown> };
+  /** Names this step of this run: a sub-agent call carries it, so a retried call is recognised (see `callAgent`). */
+  stepKey: string;
+}
+
+/** Where non-HITL steps run when an agent runtime process is attached. */
+export interface StepRuntime {
+  runStep(request: RuntimeStep): Promise<string>;
+}
+
+/** A sub-agent call to a peer: `idempotencyKey` is the same for every try of one step. */
+export type RemoteAgentCall = (agent: string, input: string, options: { idempotencyKey: string }) => Promise<string | null>;
 
 export interface RunExecutor {
   /**
-   * Runs (or continues) a run in the background; failures end the run with a failed status.
-   * `created`: the run as just created, so it need not be read again. Resolves to the run as it
-   * completed here, or null when it paused, failed, or another worker holds it.
+   * Runs a run this process just created (it holds generation 0 of its lease) in the
+   * background; failures end the run with a failed status. Resolves to the run as it completed
+   * here, or null when it paused, failed, or another worker holds it.
    */
   start(runId: string, created?: RunView): Promise<RunView | null>;
-  /** Validates a HITL answer against the paused screen's schema, then continues the run. */
-  /** Continues a paused run with `resume`; `message` (the caller's answer) joins the task's history. */
-  resume(runId: string, resume: ResumePayload, message?: Message): Promise<void>;
+  /**
+   * Answers a paused run and continues it. The answer is stored only if the run still waits for
+   * it: of several answers, exactly one is taken; the others are refused with CONFLICT naming
+   * the run's state. Resolves to the sequence number of the stored answer.
+   */
+  resume(runId: string, answer: Answer, message?: RunMessage): Promise<number>;
   cancel(runId: string): Promise<RunView>;
   /** Runs an agent that asks no human to its answer (sub-agent calls, the runtime bridge). */
-  callAgent(agent: string, input: string, signal?: AbortSignal): Promise<string>;
-  /** Picks up runs whose worker died (lease lapsed) and continues them from their last step. */
+  callAgent(agent: string, input: string, signal?: AbortSignal, stepKey?: string): Promise<string>;
+  /** Takes over runs whose worker died (lease lapsed) and continues them from their last stored step. */
   recoverOrphans(): Promise<string[]>;
   /** From now on, LLM and call steps run in the agent runtime process. */
   useRuntime(runtime: StepRuntime): void;
 }
 
-/** Where non-HITL steps run when an agent runtime process is attached. */
-export interface StepRuntime {
-  runStep(request: Omit<StepRequest, 'type' | 'callId'>): Promise<string>;
+/** A run's stored answer refused: the run is not (or no longer) waiting for it. */
+function notWaiting(tail: Tail): DomainError {
+  return new DomainError('CONFLICT', isTerminal(tail.state) ? `The task is ${tail.state}: it takes no more answers` : `The task is ${tail.state}, not waiting for input: it took another answer`);
 }
 
-
-/** Each earlier step's output shown with a pause is cut at this many characters. */
-const MAX_CONTEXT_CHARS = 8000;
 /**
- * Executes agents' flow definitions. Each step's output is saved before the next step starts,
- * so a run interrupted by a crash continues from its last completed step. Sub-agent calls run
- * the called agent's flow in place through `callAgent`.
+ * Executes agents' flows on the event log. Every step's output is an event stored before the
+ * next step starts, so a run whose worker died continues after its last stored step; every
+ * append carries the worker's lease generation, so a worker that lost its run stops at its next
+ * write instead of writing beside its successor.
  */
 export function createRunExecutor(deps: {
-  models: Models;
   runs: RunStore;
   eventLog: EventLog;
   extensions: ExtensionReader;
   llm: LlmProvider;
   logger: Logger;
-  /** Shared with the run store: runs it creates are leased to this process already. */
   leases: RunLeases;
   /** Runs an agent that is not installed here on a registered peer that offers it; null when none does. */
-  remoteAgent?: (agent: string, input: string) => Promise<string | null>;
+  remoteAgent?: RemoteAgentCall;
 }): RunExecutor {
   const active = new Map<string, AbortController>();
   let runtime: StepRuntime | undefined;
-  const { leases } = deps;
+  const { leases, eventLog } = deps;
 
-  const status = (state: TaskStatus['state'], text?: string, extra?: Partial<Message>): TaskStatus => ({
+  const status = (state: RunStatus['state'], text?: string, message?: RunMessage): RunStatus => ({
     state,
     timestamp: new Date().toISOString(),
-    ...(text || extra ? { message: { kind: 'message' as const, messageId: randomUUID(), role: 'agent' as const, parts: text ? [{ kind: 'text' as const, text }] : [], ...extra } as Message } : {}),
+    ...(message ? { message } : text ? { message: agentMessage(text) } : {}),
   });
 
-  /** What a person answering the pause needs to see: each earlier step's output, as bounded text. */
   function reviewContext(outputs: Record<string, unknown>): Record<string, string> {
     return Object.fromEntries(
       Object.entries(outputs).map(([stepId, value]) => {
@@ -77,10 +92,6 @@ export function createRunExecutor(deps: {
         return [stepId, text.length > MAX_CONTEXT_CHARS ? `${text.slice(0, MAX_CONTEXT_CHARS)}…` : text];
       }),
     );
-  }
-
-  async function emitStatus(run: RunView, state: TaskStatus['state'], final: boolean, text?: string, extra?: { message?: Partial<Message>; metadata?: Record<string, unknown>; history?: Message[] }) {
-    await deps.eventLog.append(run.id, { kind: 'status-update', taskId: run.id, contextId: run.contextId, status: status(state, text, extra?.message), final, ...(extra?.metadata ? { metadata: extra.metadata } : {}) }, { owner: runOwnerDigest(run.actorType, run.actorId), ...(extra?.history ? { history: extra.history } : {}) });
   }
 
   // Template records change only on install or publish; reading each at most once a second keeps
@@ -95,86 +106,50 @@ export function createRunExecutor(deps: {
     return value;
   }
 
-  async function template(agent: string): Promise<ExtensionView> {
+  async function flowOf(agent: string): Promise<FlowDefinition> {
     const found = await templateRecord(agent);
     if (!found || found.kind !== 'agent') throw new DomainError('NOT_FOUND', `agent ${agent} is not installed here`);
-    return found;
+    return found.source.flow as FlowDefinition;
   }
+
+  const stepsOf = (flow: FlowDefinition): FlowStep[] => (flow.steps.length ? flow.steps : [{ kind: 'llm', id: 'answer', prompt: '{{input}}' }]);
 
   async function llmTurn(flow: FlowDefinition, prompt: string, signal: AbortSignal): Promise<string> {
     const result = await deps.llm.complete({ messages: [{ role: 'system', content: flow.instructions }, { role: 'user', content: prompt }] }, signal);
     return result.text;
   }
 
-  /** Runs a leaf agent to its answer; sub-agent calls use this (flows with HITL are not callable inline). */
-  async function callAgent(agent: string, input: string, signal: AbortSignal, depth: number): Promise<string> {
+  /**
+   * Runs a leaf agent to its answer (flows with a pause are not callable inline). A call to a
+   * peer carries `stepKey` as its idempotency key: a step run again after a crash sends the same
+   * key, and the peer answers with the task the first try started instead of starting another.
+   * LLM turns are not keyed: they write nothing outside the service.
+   */
+  async function callAgent(agent: string, input: string, signal: AbortSignal, depth: number, stepKey: string): Promise<string> {
     if (depth > 8) throw new DomainError('BAD_REQUEST', 'agent calls nest too deep');
     const local = await templateRecord(agent);
     if (!local && deps.remoteAgent) {
-      const output = await deps.remoteAgent(agent, input);
+      const output = await deps.remoteAgent(agent, input, { idempotencyKey: stepKey });
       if (output !== null) return output;
     }
-    const flow = (await template(agent)).source.flow as FlowDefinition;
+    const flow = await flowOf(agent);
     let last = input;
     const outputs: Record<string, unknown> = {};
-    for (const step of flow.steps.length ? flow.steps : [{ kind: 'llm' as const, id: 'answer', prompt: '{{input}}' }]) {
+    for (const step of stepsOf(flow)) {
       if (step.kind === 'ask') throw new DomainError('UNSUPPORTED_OPERATION', `${agent} asks a human and cannot be called inline`);
       last = step.kind === 'llm'
         ? await llmTurn(flow, renderTemplate(step.prompt, { input, outputs }), signal)
-        : await callAgent(step.agent, renderTemplate(step.input, { input, outputs }), signal, depth + 1);
+        : await callAgent(step.agent, renderTemplate(step.input, { input, outputs }), signal, depth + 1, `${stepKey}/${step.id}`);
       outputs[step.id] = last;
     }
     return last;
   }
 
-  /** Runs the flow from where the run stands; resolves to the finished run when it completed here. */
-  async function execute(runId: string, signal: AbortSignal, known?: RunView): Promise<RunView | undefined> {
-    const run = known ?? (await deps.runs.get(runId))!;
-    if (TERMINAL_STATES.includes(run.state) || run.state === 'input-required') return;
-    const agent = await template(run.agent);
-    const flow = agent.source.flow as FlowDefinition;
-    const input = textOf(run.input);
-    const progress: RunProgress = { stepIndex: run.progress.stepIndex ?? 0, outputs: { ...(run.progress.outputs ?? {}) }, interrupt: null };
-    if (run.state === 'submitted') await emitStatus(run, 'working', false);
-
-    const steps = flow.steps.length ? flow.steps : [{ kind: 'llm' as const, id: 'answer', prompt: '{{input}}' }];
-    let last: unknown = progress.stepIndex! > 0 ? progress.outputs![steps[progress.stepIndex! - 1]!.id] : input;
-    for (let index = progress.stepIndex!; index < steps.length; index++) {
-      if (signal.aborted) return;
-      const step = steps[index]!;
-      const context = { input, outputs: progress.outputs! };
-      if (step.kind === 'ask') {
-        progress.stepIndex = index;
-        progress.interrupt = { stepId: step.id, screenId: step.screen.id, title: step.screen.title, schema: step.screen.schema, context: reviewContext(progress.outputs!) };
-        if (!(await deps.runs.saveProgress(run.id, progress))) return;
-        const interrupt: InterruptPayload = { type: 'INTERRUPT', runId: run.id, ...progress.interrupt, accepts: [...acceptedAnswers(step.screen.schema)] };
-        await emitStatus(run, 'input-required', true, step.screen.title, {
-          message: { parts: [{ kind: 'text', text: step.screen.title }, { kind: 'data', data: { interrupt } }] },
-          metadata: { interrupt },
-        });
-        return;
-      }
-      if (step.kind === 'call') await emitStatus(run, 'working', false, `Calling ${step.agent}`);
-      if (runtime) last = await inRuntime(runtime, { flow: { instructions: flow.instructions }, step, context });
-      else if (step.kind === 'call') last = await callAgent(step.agent, renderTemplate(step.input, context), signal, 1);
-      else last = await llmTurn(flow, renderTemplate(step.prompt, context), signal);
-      progress.outputs![step.id] = last;
-      progress.stepIndex = index + 1;
-      // The last step's progress is stored with the answer below, in the same update. Between
-      // steps, a run that ended meanwhile (canceled in another process) stops here.
-      if (index + 1 < steps.length && !(await deps.runs.saveProgress(run.id, progress))) return;
-    }
-    if (signal.aborted) return;
-    const text = typeof last === 'string' ? last : JSON.stringify(last);
-    // The answer and the completion are stored together (one insert, one run update).
-    const answer = { kind: 'artifact-update' as const, taskId: run.id, contextId: run.contextId, artifact: { artifactId: randomUUID(), name: 'answer', parts: [{ kind: 'text' as const, text }] }, lastChunk: true };
-    const completed = { kind: 'status-update' as const, taskId: run.id, contextId: run.contextId, status: status('completed', text), final: true };
-    const lastSeq = await deps.eventLog.appendAll(run.id, [answer, completed], { progress: progress as Record<string, unknown>, owner: runOwnerDigest(run.actorType, run.actorId) });
-    return { ...run, state: 'completed', status: completed.status, artifacts: [...(run.artifacts ?? []), answer.artifact], history: [...run.history, ...(completed.status.message ? [completed.status.message] : [])], progress, lastSeq };
-  }
+  /** A step's key: the same for every try of this step of this run, and nothing else. */
+  const stepKeyOf = (runId: string, index: number, stepId: string) => createHash('sha256').update(`${runId}/${index}/${stepId}`).digest('hex').slice(0, 32);
 
   /** A step whose runtime crashed under it is run again once the runtime is back (twice at most). */
-  async function inRuntime(target: StepRuntime, request: Omit<StepRequest, 'type' | 'callId'>): Promise<string> {
+  async function inRuntime(target: StepRuntime, request: RuntimeStep): Promise<string> {
     for (let attempt = 0; ; attempt++) {
       try {
         return await target.runStep(request);
@@ -185,89 +160,158 @@ export function createRunExecutor(deps: {
     }
   }
 
-  function launch(runId: string, recovered = false, known?: RunView): Promise<RunView | null> {
+  /** Runs the flow from where the run stands, writing under `generation`; resolves to the finished run when it completed here. */
+  async function execute(run: RunView, generation: number, lease: HeldLease, signal: AbortSignal): Promise<RunView | null> {
+    let tail = run.tail;
+    const append = async (events: RunEvent[]) => (tail = await eventLog.appendAll(run.id, events, { fence: generation }));
+    const flow = await flowOf(run.agent);
+    const input = textOf(run.input);
+    const outputs = { ...run.progress.outputs };
+    if (run.state === 'submitted') await append([{ type: 'status', status: status('working'), final: false }]);
+    const steps = stepsOf(flow);
+    let last: unknown = run.progress.stepIndex > 0 ? outputs[steps[run.progress.stepIndex - 1]!.id] : input;
+    for (let index = run.progress.stepIndex; index < steps.length; index++) {
+      if (signal.aborted) return null;
+      const step = steps[index]!;
+      const context = { input, outputs };
+      if (step.kind === 'ask') {
+        const interrupt: Interrupt = { stepId: step.id, screenId: step.screen.id, title: step.screen.title, schema: step.screen.schema, context: reviewContext(outputs) };
+        await append([{ type: 'status', status: status('input-required', step.screen.title), final: true, interrupt }]);
+        await lease.pause();
+        return null;
+      }
+      if (step.kind === 'call') await append([{ type: 'status', status: status('working', `Calling ${step.agent}`), final: false }]);
+      const stepKey = stepKeyOf(run.id, index, step.id);
+      if (runtime) last = await inRuntime(runtime, { flow: { instructions: flow.instructions }, step, context, stepKey });
+      else if (step.kind === 'call') last = await callAgent(step.agent, renderTemplate(step.input, context), signal, 1, stepKey);
+      else last = await llmTurn(flow, renderTemplate(step.prompt, context), signal);
+      outputs[step.id] = last;
+      // The last step's output goes out with the answer below, in the same insert.
+      if (index + 1 < steps.length) await append([{ type: 'step', index, stepId: step.id, output: last }]);
+    }
+    if (signal.aborted) return null;
+    const text = typeof last === 'string' ? last : JSON.stringify(last);
+    const answer: RunEvent = { type: 'artifact', artifact: { id: crypto.randomUUID(), name: 'answer', parts: [{ type: 'text', text }] }, lastChunk: true };
+    const completed = status('completed', text);
+    await append([answer, { type: 'status', status: completed, final: true }]);
+    return { ...run, state: 'completed', status: completed, artifacts: [...run.artifacts, (answer as Extract<RunEvent, { type: 'artifact' }>).artifact], history: [...run.history, completed.message!], lastSeq: tail.seq, tail, updatedAt: completed.timestamp, interrupt: null };
+  }
+
+  /**
+   * Works on a run under lease `generation` until it ends, pauses, or the lease is lost.
+   * `takeover`: the run was another worker's; its continuation is announced with an event that
+   * starts this generation, so the other worker's next write is refused.
+   */
+  function launch(runId: string, generation: number, options: { known?: RunView; takeover?: boolean } = {}): Promise<RunView | null> {
     if (active.has(runId)) return Promise.resolve(null);
     const controller = new AbortController();
     active.set(runId, controller);
-    let release: (() => Promise<void>) | null = null;
-    return leases
-      // Another worker took over (this one stalled past its lease): stop here; it continues the run.
-      .hold(runId, () => controller.abort(), { owned: known !== undefined && !recovered })
-      .then(async (held) => {
-        release = held;
-        if (!held) return null;
-        if (recovered) {
-          const run = await deps.runs.get(runId);
-          // 'submitted' too: a follower may have seen the 'working' event whose run update the crash cut off.
-          if (run && (run.state === 'working' || run.state === 'submitted')) await emitStatus(run, 'working', false, 'Resumed after the host restarted');
-        }
-        return (await execute(runId, controller.signal, known)) ?? null;
-      })
+    const lease = leases.hold(runId, generation, () => controller.abort());
+    const work = async (): Promise<RunView | null> => {
+      let run = options.known ?? (await deps.runs.get(runId));
+      if (!run) return null;
+      if (options.takeover) {
+        const tail = await eventLog.append(runId, { type: 'status', status: status('working', 'Resumed after the host restarted'), final: false }, {
+          generation,
+          expect: (at) => {
+            if (!ACTIVE_STATES.includes(at.state)) throw new RunEndedError(runId, at.state);
+          },
+        });
+        run = { ...run, state: 'working', tail };
+      }
+      return execute(run, generation, lease, controller.signal);
+    };
+    return work()
       .catch(async (error: unknown) => {
+        // Another worker has the run, or it ended (canceled elsewhere): nothing of this worker's stands.
+        if (error instanceof LeaseLostError || error instanceof RunEndedError) {
+          if (error instanceof LeaseLostError) deps.logger.warn('run taken over by another worker; this one stopped before writing', { runId, generation });
+          return null;
+        }
         const message = error instanceof DomainError ? error.message : 'The agent failed';
         if (!(error instanceof DomainError)) deps.logger.error('run failed', { error, runId });
-        const run = await deps.runs.get(runId);
-        if (run && !TERMINAL_STATES.includes(run.state)) await emitStatus(run, 'failed', true, message);
-        return null;
-      })
-      .catch((error: unknown) => {
-        deps.logger.error('could not record a run failure', { error, runId });
+        await eventLog.append(runId, { type: 'status', status: status('failed', message), final: true }, { fence: generation }).catch((failure: unknown) => {
+          if (!(failure instanceof LeaseLostError || failure instanceof RunEndedError)) deps.logger.error('could not record a run failure', { error: failure, runId });
+        });
         return null;
       })
       .finally(() => {
         active.delete(runId);
-        void release?.();
+        void lease.release();
       });
   }
 
   async function recoverOrphans(): Promise<string[]> {
-    // Runs bridged from a remote peer are the remote bridge's to recover.
-    const stale = (await leases.orphans({ remote: false })).filter((id) => !active.has(id));
-    for (const id of stale) void launch(id, true);
-    return stale;
+    const taken: string[] = [];
+    for (const orphan of await leases.orphans({ remote: false })) {
+      if (active.has(orphan.runId)) continue;
+      const generation = await takeOver(orphan);
+      if (generation === null) continue;
+      taken.push(orphan.runId);
+      void launch(orphan.runId, generation, { takeover: true });
+    }
+    return taken;
+  }
+
+  /** The generation after both the lease row's and the log's, if this process wins it. */
+  async function takeOver(orphan: Orphan): Promise<number | null> {
+    const tail = await eventLog.readTail(orphan.runId);
+    const generation = Math.max(orphan.generation, tail.generation) + 1;
+    return (await leases.takeOver(orphan, generation)) ? generation : null;
+  }
+
+  async function resume(runId: string, answer: Answer, message?: RunMessage): Promise<number> {
+    const run = await deps.runs.get(runId);
+    if (!run) throw new DomainError('NOT_FOUND', 'Task not found');
+    const interrupt = run.interrupt;
+    if (run.state !== 'input-required' || !interrupt) throw notWaiting(run.tail);
+    if (answer.screenId !== interrupt.screenId) throw new DomainError('VALIDATION_FAILED', `The task is waiting for screen "${interrupt.screenId}", not "${answer.screenId}"`);
+    const validate = screenValidator(interrupt.schema);
+    if (!validate(answer.values)) {
+      throw new DomainError('VALIDATION_FAILED', "The answer does not match the screen's schema", {
+        details: (validate.errors ?? []).map((e) => ({ path: `values${e.instancePath.replace(/\//g, '.')}`, reason: e.message ?? 'invalid' })),
+      });
+    }
+    // In the working set before the answer is stored, so a crash right after it leaves the run recoverable.
+    const leased = await leases.adopt(runId);
+    const generation = Math.max(leased, run.tail.generation) + 1;
+    const pausedAt = run.tail.seq;
+    const tail = await eventLog.append(runId, { type: 'status', status: status('working', 'Resumed'), final: false, answer: { ...answer, stepId: interrupt.stepId, stepIndex: run.progress.stepIndex }, ...(message ? { received: message } : {}) }, {
+      generation,
+      // The first answer stored after the pause wins; any other finds the run moved on.
+      expect: (at) => {
+        if (at.seq !== pausedAt || at.state !== 'input-required') throw notWaiting(at);
+      },
+    }).catch((error: unknown) => {
+      if (error instanceof RunEndedError) throw notWaiting({ ...run.tail, state: error.state });
+      if (error instanceof LeaseLostError) throw new DomainError('CONFLICT', 'The task is working, not waiting for input: it took another answer');
+      throw error;
+    });
+    await leases.claim(runId, generation);
+    const continued: RunView = { ...run, state: 'working', interrupt: null, tail, lastSeq: tail.seq, progress: { stepIndex: run.progress.stepIndex + 1, outputs: { ...run.progress.outputs, [interrupt.stepId]: answer.values } } };
+    void launch(runId, generation, { known: continued });
+    return tail.seq;
   }
 
   return {
-    start: (runId, created) => launch(runId, false, created),
+    start: (runId, created) => launch(runId, 0, created ? { known: created } : {}),
     useRuntime: (target) => {
       runtime = target;
     },
     recoverOrphans,
-    callAgent: (agent, input, signal) => callAgent(agent, input, signal ?? new AbortController().signal, 1),
-
-    async resume(runId, resume, message) {
-      const run = await deps.runs.get(runId);
-      if (!run) throw new DomainError('NOT_FOUND', 'Task not found');
-      const interrupt = run.progress.interrupt;
-      if (run.state !== 'input-required' || !interrupt) throw new DomainError('CONFLICT', 'The task is not waiting for input');
-      if (resume.screenId !== interrupt.screenId) {
-        throw new DomainError('VALIDATION_FAILED', `The task is waiting for screen "${interrupt.screenId}", not "${resume.screenId}"`);
-      }
-      const validate = screenValidator(interrupt.schema);
-      if (!validate(resume.values)) {
-        throw new DomainError('VALIDATION_FAILED', 'The answer does not match the screen\'s schema', {
-          details: (validate.errors ?? []).map((e) => ({ path: `values${e.instancePath.replace(/\//g, '.')}`, reason: e.message ?? 'invalid' })),
-        });
-      }
-      const outputs = { ...(run.progress.outputs ?? {}), [interrupt.stepId]: resume.values };
-      await deps.runs.saveProgress(run.id, { stepIndex: (run.progress.stepIndex ?? 0) + 1, outputs, interrupt: null });
-      await emitStatus(run, 'working', false, 'Resumed', message ? { history: [message] } : undefined);
-      void launch(run.id);
-    },
+    callAgent: (agent, input, signal, stepKey) => callAgent(agent, input, signal ?? new AbortController().signal, 1, stepKey ?? crypto.randomUUID()),
+    resume,
 
     async cancel(runId) {
-      const run = await deps.runs.get(runId);
+      const run = await deps.runs.head(runId);
       if (!run) throw new DomainError('NOT_FOUND', 'Task not found');
-      if (TERMINAL_STATES.includes(run.state)) throw new DomainError('TASK_NOT_CANCELABLE', `The task is already ${run.state}`);
       active.get(runId)?.abort();
       try {
-        // Decided once with every other ending (ADR 0008's insert-once rule): if the run finished
-        // in another process first, that ending stands.
-        await emitStatus(run, 'canceled', true, 'Canceled');
+        // Stored once, like every ending: if the run ended elsewhere first, that ending stands.
+        await eventLog.append(runId, { type: 'status', status: status('canceled', 'Canceled'), final: true });
       } catch (error) {
         if (!(error instanceof RunEndedError)) throw error;
-        const ended = await deps.runs.get(runId);
-        throw new DomainError('TASK_NOT_CANCELABLE', `The task is already ${ended?.state ?? 'finished'}`);
+        throw new DomainError('TASK_NOT_CANCELABLE', `The task is already ${error.state}`);
       }
       return (await deps.runs.get(runId))!;
     },

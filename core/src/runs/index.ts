@@ -1,6 +1,8 @@
-export { createEventLog, isEndEvent, isFinalEvent, RunEndedError, type EventLog, type StoredEvent } from './event-log.ts';
-export { createRunStore, taskOf, type RunStore, type RunView, type RunProgress } from './run-store.ts';
-export { createRunExecutor, type RunExecutor } from './executor.ts';
+export { createEventLog, listKeyOf, LeaseLostError, RunEndedError, type AppendOptions, type EventLog, type StoredEvent, type Tail } from './event-log.ts';
+export { createRunStore, runKeyId, RUN_LAYOUT, type ListFilter, type RunStore } from './run-store.ts';
+export { foldRun, type RunProgress, type RunSummary, type RunView } from './run-view.ts';
+export { createRunExecutor, type RemoteAgentCall, type RunExecutor, type RuntimeStep, type StepRuntime } from './executor.ts';
 export { renderTemplate } from './template.ts';
-export { createRunLeases, RUN_LEASE_MS, type RunLeases } from './leases.ts';
-export { moveRunsIntoOneCollection } from './migrate.ts';
+export { createRunLeases, RUN_LEASE_MS, type HeldLease, type Orphan, type RunLeases } from './leases.ts';
+export { fromStored, toStored } from './stored-json.ts';
+export * from './model.ts';

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectDatabase, createClaims, runIdOfLease, runLeaseId, runLeaseRange, type Database } from '../db/index.ts';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { connectDatabase, createClaims, type Database } from '../db/index.ts';
 import { useTestDatabase } from '../testing/index.ts';
 import { createMemoryLogger } from '../log/index.ts';
 import type { Actor } from '../auth/index.ts';
 import { createEventLog } from './event-log.ts';
-import { createRunLeases } from './leases.ts';
+import { createRunLeases, RUN_LEASE_MS, type Orphan } from './leases.ts';
 import { createRunStore } from './run-store.ts';
 
 const t = useTestDatabase();
@@ -16,10 +16,15 @@ beforeAll(async () => {
 });
 afterAll(() => second?.close());
 
-async function newRun(id: string, lease?: { owner: string; until: Date }) {
-  await t.db.models.Run.create({ _id: id, contextId: 'c', agent: '@acme/a', state: 'working', lastSeq: 0, actorType: 'a2a', actorId: 'x', input: {}, status: {} });
-  if (lease) await t.db.models.RunLease.create({ _id: runLeaseId(id), ...lease, generation: 3 });
+const leasesOn = (database: Database, options: { renewMs?: number } = {}) => createRunLeases(database.models, { profile: database.profile, serverTime: database.serverTime, logger: createMemoryLogger(), ...options });
+
+async function newRun(id: string, lease?: { owner: string | null; renewedAt: Date; generation?: number }, state = 'working') {
+  const now = new Date();
+  await t.db.models.Run.collection.insertOne({ _id: id as never, contextId: 'c', agent: '@acme/a', state, lastSeq: 1, actorType: 'a2a', actorId: 'x', input: '{}', status: '{}', remote: null, v: 2, createdAt: now, updatedAt: now, listKey: `0/${id}` });
+  if (lease) await t.db.models.RunLease.collection.insertOne({ _id: id as never, owner: lease.owner, generation: lease.generation ?? 3, renewedAt: lease.renewedAt });
 }
+
+const lapsed = (owner: string | null = 'dead-worker') => ({ owner, renewedAt: new Date(0) });
 
 describe('claims and run leases across processes', () => {
   it('an insert-once claim has exactly one winner among racing connections', async () => {
@@ -30,123 +35,119 @@ describe('claims and run leases across processes', () => {
     }
   });
 
-  it('a lapsed lease is taken over by exactly one of several racing workers, and only then', async () => {
+  it('a lapsed lease is taken over by exactly one of several racing workers, for the next generation', async () => {
     for (let round = 0; round < 8; round++) {
-      await newRun(`run-${round}`, { owner: 'dead-worker', until: new Date(Date.now() - 1_000) });
-      const workers = [createRunLeases(t.db.models), createRunLeases(second.models), createRunLeases(t.db.models), createRunLeases(second.models)];
-      const held = await Promise.all(workers.map((w) => w.hold(`run-${round}`)));
-      expect(held.filter(Boolean)).toHaveLength(1);
-      await Promise.all(held.map((release) => release?.()));
+      await newRun(`run-${round}`, lapsed());
+      const workers = [leasesOn(t.db), leasesOn(second), leasesOn(t.db), leasesOn(second)];
+      const [orphan] = (await workers[0]!.orphans({ remote: false })).filter((o) => o.runId === `run-${round}`);
+      expect(orphan).toMatchObject({ runId: `run-${round}`, generation: 3 });
+      const won = await Promise.all(workers.map((w) => w.takeOver(orphan!, 4)));
+      expect(won.filter(Boolean)).toHaveLength(1);
+      expect(await t.db.models.RunLease.collection.findOne({ _id: `run-${round}` as never })).toMatchObject({ generation: 4 });
     }
-    await newRun('run-held', { owner: 'live-worker', until: new Date(Date.now() + 60_000) });
-    expect(await createRunLeases(second.models).hold('run-held')).toBeNull();
   });
 
-  it('a takeover whose winner died before recording its lease is won again after a lease period', async () => {
-    await newRun('run-dead-winner', { owner: 'dead-worker', until: new Date(Date.now() - 1_000) });
-    // The winner of generation 3 claimed and then died.
-    await t.db.models.Claim.create({ _id: 'run-lease:run-dead-winner:3', owner: 'ghost', at: new Date(Date.now() - 10_000) });
-    const held = await Promise.all([createRunLeases(t.db.models), createRunLeases(second.models), createRunLeases(t.db.models)].map((w) => w.hold('run-dead-winner')));
-    expect(held.filter(Boolean)).toHaveLength(1);
-    await Promise.all(held.map((release) => release?.()));
-  });
-
-  it('a lease renewal never undoes a concurrent write to the run', async () => {
-    await newRun('run-busy');
-    const release = (await createRunLeases(t.db.models).hold('run-busy'))!;
-    // The run document is not touched by leases at all.
-    await t.db.models.Run.updateOne({ _id: 'run-busy' }, { $set: { state: 'completed' } });
+  it('a lease renewed by its holder is not taken over; lapse is judged by the database server\'s clock', async () => {
+    const holder = leasesOn(t.db);
+    await newRun('run-held', { owner: holder.owner, renewedAt: new Date(0), generation: 0 });
+    const held = holder.hold('run-held', 0, () => undefined);
+    // Within one renewal the holder's row carries the server's time again.
     await new Promise((resolve) => setTimeout(resolve, 1_700));
-    expect((await t.db.models.Run.findById('run-busy').lean())!.state).toBe('completed');
-    await release();
+    const row = (await t.db.models.RunLease.collection.findOne({ _id: 'run-held' as never }))!;
+    expect(Math.abs((row.renewedAt as Date).getTime() - (await t.db.serverTime()).getTime())).toBeLessThan(RUN_LEASE_MS);
+    expect((await leasesOn(second).orphans({ remote: false })).map((o) => o.runId)).not.toContain('run-held');
+    // A takeover naming a cutoff the renewal is past does not win where conditional updates are
+    // atomic. (On FerretDB 1.x the claim decides alone; the log's generation fences the loser.)
+    if (inject('mongoKind') !== 'ferretdb') {
+      const stale: Orphan = { runId: 'run-held', generation: 0, cutoff: new Date(Date.now() - RUN_LEASE_MS) };
+      expect(await leasesOn(second).takeOver(stale, 1)).toBe(false);
+    }
+    await held.release();
+  });
+
+  it('a holder whose lease was taken over learns it at its next renewal and stops', async () => {
+    const holder = leasesOn(t.db, { renewMs: 100 });
+    await newRun('run-lost', { owner: holder.owner, renewedAt: new Date(), generation: 0 });
+    let lost = false;
+    const held = holder.hold('run-lost', 0, () => (lost = true));
+    await t.db.models.RunLease.collection.updateOne({ _id: 'run-lost' as never }, { $set: { owner: 'someone-else', generation: 1 } });
+    const deadline = Date.now() + 3_000;
+    while (!lost && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(lost).toBe(true);
+    await held.release();
+    // Its release does not touch the other holder's lease.
+    expect(await t.db.models.RunLease.collection.findOne({ _id: 'run-lost' as never })).toMatchObject({ owner: 'someone-else', generation: 1 });
   });
 
   it('a worker whose lease renewal fails (its database went away) stops the run and says so', async () => {
     const lonely = await connectDatabase(t.uri);
     const logger = createMemoryLogger();
-    const leases = createRunLeases(lonely.models, logger);
-    await newRun('renewal-fails');
+    const leases = createRunLeases(lonely.models, { profile: lonely.profile, serverTime: lonely.serverTime, logger, renewMs: 100 });
+    await newRun('renewal-fails', { owner: leases.owner, renewedAt: new Date(), generation: 0 });
     let lost = false;
-    const release = await leases.hold('renewal-fails', () => (lost = true));
-    expect(release).not.toBeNull();
+    const held = leases.hold('renewal-fails', 0, () => (lost = true));
     await lonely.close();
     const deadline = Date.now() + 5_000;
     while (!lost && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
     expect(lost).toBe(true);
     expect(JSON.stringify(logger.records)).toContain('run lease renewal failed');
-    await release?.();
+    await held.release();
   });
 
-  it('a released lease can be taken again', async () => {
-    await newRun('run-again');
-    const first = createRunLeases(t.db.models);
-    const release = await first.hold('run-again');
-    expect(release).not.toBeNull();
-    await release!();
-    const again = await createRunLeases(second.models).hold('run-again');
-    expect(again).not.toBeNull();
-    await again!();
+  it('on FerretDB 1.x a takeover is decided by a claim per generation; a winner that died before recording it is replaced after a lease period', async () => {
+    const weak = (database: Database) => createRunLeases(database.models, { profile: async () => ({ kind: 'ferretdb', atomicUpdates: false, ttlIndexes: false }), serverTime: database.serverTime });
+    await newRun('run-weak', lapsed());
+    const orphan: Orphan = { runId: 'run-weak', generation: 3, cutoff: new Date() };
+    expect((await Promise.all([weak(t.db), weak(second), weak(t.db)].map((w) => w.takeOver(orphan, 4)))).filter(Boolean)).toHaveLength(1);
+    await newRun('run-dead-winner', lapsed());
+    await t.db.models.Claim.create({ _id: 'run-lease:run-dead-winner:4', owner: 'ghost', at: new Date(Date.now() - 10_000) });
+    const again: Orphan = { runId: 'run-dead-winner', generation: 3, cutoff: new Date() };
+    expect((await Promise.all([weak(t.db), weak(second)].map((w) => w.takeOver(again, 4)))).filter(Boolean)).toHaveLength(1);
   });
 });
 
 describe('the recovery working set (run_leases)', () => {
-  const quiet = (id: string) => t.db.models.Run.collection.updateOne({ _id: id as never }, { $set: { updatedAt: new Date(Date.now() - 60_000) } });
-
-  it('a run is leased to its creator from creation (no claim) until it finishes, and then leaves the working set', async () => {
-    const leases = createRunLeases(t.db.models);
+  it('a run is leased to its creator from creation, leaves the set when it pauses, and its row is removed once it ends', async () => {
+    const leases = leasesOn(t.db);
     const eventLog = createEventLog(t.db.models, { finished: leases.finished });
     const runs = createRunStore({ models: t.db.models, eventLog, leases });
-    const actor = { type: 'a2a', id: 'client-ws', permissions: [] } as unknown as Actor;
-    const { run } = await runs.create(actor, { agent: '@acme/a', message: { kind: 'message', messageId: 'm-ws-1', role: 'user', parts: [{ kind: 'text', text: 'hi' }] } });
-    const lease = (await t.db.models.RunLease.findById(runLeaseId(run.id)).lean())!;
-    expect(lease.owner).toBeTruthy();
-    // Another process cannot take it while the creator holds it; the creator holds it without a claim.
-    expect(await createRunLeases(second.models).hold(run.id)).toBeNull();
-    const release = (await leases.hold(run.id, () => undefined, { owned: true }))!;
-    expect(await t.db.models.Claim.exists({ _id: new RegExp(`^run-lease:${run.id}`) })).toBeNull();
-    const status = (state: 'input-required' | 'completed') => ({ kind: 'status-update' as const, taskId: run.id, contextId: run.contextId, final: true, status: { state, timestamp: new Date().toISOString() } });
-    await eventLog.append(run.id, status('input-required'));
-    expect(await t.db.models.RunLease.exists({ _id: runLeaseId(run.id) })).toBeTruthy();
-    await eventLog.append(run.id, status('completed'));
-    // Finished: nothing is written for the lease on the request's path; it lapses and the next
-    // recovery pass removes it.
-    await release();
-    expect((await t.db.models.RunLease.findById(runLeaseId(run.id)).lean())?.owner).toBe(lease.owner);
-    await t.db.models.RunLease.updateOne({ _id: runLeaseId(run.id) }, { $set: { until: new Date(Date.now() - 1) } });
+    const actor = { type: 'a2a', id: 'client-ws' } as unknown as Actor;
+    const { run } = await runs.create(actor, { agent: '@acme/a', message: { id: 'm-ws-1', role: 'user', parts: [{ type: 'text', text: 'hi' }] } });
+    expect(await t.db.models.RunLease.collection.findOne({ _id: run.id as never })).toMatchObject({ owner: leases.owner, generation: 0 });
+    // Paused: the holder removes the row; nobody works on the run until it is answered.
+    const held = leases.hold(run.id, 0, () => undefined);
+    await eventLog.append(run.id, { type: 'status', final: true, status: { state: 'input-required', timestamp: new Date().toISOString() } }, { fence: 0 });
+    await held.pause();
+    expect(await t.db.models.RunLease.collection.findOne({ _id: run.id as never })).toBeNull();
+    // Answered: the row is back before the answer is stored.
+    expect(await leases.adopt(run.id)).toBe(0);
+    await eventLog.append(run.id, { type: 'status', final: false, status: { state: 'working', timestamp: new Date().toISOString() } }, { generation: 1 });
+    await leases.claim(run.id, 1);
+    const again = leases.hold(run.id, 1, () => undefined);
+    await eventLog.append(run.id, { type: 'status', final: true, status: { state: 'completed', timestamp: new Date().toISOString() } }, { fence: 1 });
+    await again.release();
+    // Finished: nothing is written for the lease on the request's path; the next pass removes the row once it lapsed.
+    expect(await t.db.models.RunLease.collection.findOne({ _id: run.id as never })).toMatchObject({ owner: leases.owner, generation: 1 });
+    await t.db.models.RunLease.collection.updateOne({ _id: run.id as never }, { $set: { renewedAt: new Date(0) } });
     await leases.orphans({ remote: false });
-    expect(await t.db.models.RunLease.exists({ _id: runLeaseId(run.id) })).toBeNull();
+    expect(await t.db.models.RunLease.collection.findOne({ _id: run.id as never })).toBeNull();
   });
 
-  it('finds quiet runs with a free or lapsed lease, local and remote apart, and drops rows of finished runs', async () => {
-    await t.db.models.RunLease.deleteMany({ _id: runLeaseRange() });
-    const lapsed = { owner: 'dead-worker', until: new Date(Date.now() - 1_000) };
-    await newRun('ws-local', lapsed);
-    await newRun('ws-remote', lapsed);
-    await t.db.models.Run.updateOne({ _id: 'ws-remote' }, { $set: { progress: { remote: { peerId: 'p', remoteTaskId: 'r-1' } } } });
-    await newRun('ws-untracked');
-    await newRun('ws-done', lapsed);
-    await t.db.models.Run.updateOne({ _id: 'ws-done' }, { $set: { state: 'completed' } });
-    await newRun('ws-held', { owner: 'live-worker', until: new Date(Date.now() + 60_000) });
-    await t.db.models.RunLease.create({ _id: runLeaseId('ws-vanished'), owner: null, until: null });
-    for (const id of ['ws-local', 'ws-remote', 'ws-untracked', 'ws-done', 'ws-held']) await quiet(id);
+  it('finds active runs with a lapsed lease, local and remote apart, and drops rows of settled or vanished runs', async () => {
+    await t.db.models.RunLease.collection.deleteMany({});
+    await newRun('ws-local', lapsed());
+    await newRun('ws-free', lapsed(null));
+    await newRun('ws-remote', lapsed());
+    await t.db.models.Run.collection.updateOne({ _id: 'ws-remote' as never }, { $set: { remote: { peerId: 'p', skillId: '@globex/a' } } });
+    await newRun('ws-done', lapsed(), 'completed');
+    await newRun('ws-paused', lapsed(), 'input-required');
+    await newRun('ws-held', { owner: 'live-worker', renewedAt: new Date(Date.now() + 60_000) });
+    await t.db.models.RunLease.collection.insertOne({ _id: 'ws-vanished' as never, owner: null, generation: 0, renewedAt: new Date(0) });
 
-    const leases = createRunLeases(t.db.models);
-    expect(await leases.orphans({ remote: false })).toEqual(['ws-local']);
-    expect(await leases.orphans({ remote: true })).toEqual(['ws-remote']);
-    const tracked = (await t.db.models.RunLease.find({ _id: runLeaseRange() }, { _id: 1 }).lean()).map((row) => runIdOfLease(row._id)).sort();
-    expect(tracked).toEqual(['ws-held', 'ws-local', 'ws-remote']);
-  });
-
-  it('gives unfinished runs of an older database a lease row once, so the recovery sees them', async () => {
-    await t.db.models.RunLease.deleteMany({ _id: runLeaseRange() });
-    await t.db.models.Migration.deleteMany({});
-    await newRun('ws-old-working');
-    const leases = createRunLeases(t.db.models);
-    expect(await leases.trackUnfinishedRuns()).toBeGreaterThanOrEqual(1);
-    expect(await t.db.models.RunLease.exists({ _id: runLeaseId('ws-old-working') })).toBeTruthy();
-    expect(await t.db.models.RunLease.exists({ _id: runLeaseId('ws-done') })).toBeNull();
-    await t.db.models.RunLease.deleteMany({ _id: runLeaseRange() });
-    expect(await createRunLeases(second.models).trackUnfinishedRuns()).toBe(0);
-    expect(await t.db.models.RunLease.countDocuments({ _id: runLeaseRange() })).toBe(0);
+    const leases = leasesOn(t.db);
+    expect((await leases.orphans({ remote: false })).map((o) => o.runId).sort()).toEqual(['ws-free', 'ws-local']);
+    expect((await leases.orphans({ remote: true })).map((o) => o.runId)).toEqual(['ws-remote']);
+    const tracked = (await t.db.models.RunLease.collection.find({}, { projection: { _id: 1 } }).toArray()).map((row) => String(row._id)).sort();
+    expect(tracked).toEqual(['ws-free', 'ws-held', 'ws-local', 'ws-remote']);
   });
 });

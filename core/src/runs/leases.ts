@@ -1,157 +1,168 @@
+import { createClaims, isDuplicateKeyError, type Models, type ServerProfile } from '../db/index.ts';
 import type { Logger } from '../log/index.ts';
-import { createClaims, isDuplicateKeyError, runHeads, runIdOfLease, runLeaseId, runLeaseRange, TERMINAL_STATES, type Models, type TaskState } from '../db/index.ts';
+import { ACTIVE_STATES, type RunState } from './model.ts';
 
-/** A worker holds a run for this long and renews the lease while it works. */
+/** A holder renews its lease this often; a lease not renewed for `RUN_LEASE_MS` has lapsed. */
 export const RUN_LEASE_MS = 5_000;
 const RENEW_MS = 1_500;
-const LEASES_MIGRATION = 'run-leases-working-set';
-const RECOVERABLE_STATES: readonly TaskState[] = ['submitted', 'working'];
+
+/** A run whose worker stopped renewing: who may take it over, from which generation. */
+export interface Orphan {
+  runId: string;
+  /** The lease row's generation, which a takeover must still find. */
+  generation: number;
+  /** The server time before which a renewal counts as lapsed, as the pass read it. */
+  cutoff: Date;
+}
+
+export interface HeldLease {
+  /** Stops renewing and frees the lease (the run is still active: anyone may continue it once it lapses). */
+  release(): Promise<void>;
+  /** Stops renewing and removes the row: the run paused, nobody works on it until it is answered. */
+  pause(): Promise<void>;
+}
 
 /**
- * Run leases: whoever works on a run (the executor, or the bridge following a remote run) holds
- * its lease and renews it; a lapsed lease means the holder died and anyone may take over.
+ * Run leases (`run_leases`): whoever works on a run holds its lease and renews it; a lease that
+ * lapsed means the holder stopped, and the recovery pass takes the run over. Lease times are the
+ * database server's (`$currentDate`, `hello.localTime`), so hosts never compare their own clocks.
  *
- * Leases live in `run_leases`, not on the run (FerretDB writes whole documents back, so a renewal
- * there could undo a concurrent status write). Taking a lease over is decided by an insert-once
- * claim per lease generation (its conditional updates are not atomic; ADR 0008).
- *
- * The lease rows are also the recovery pass's working set: a run's row is written with the run
- * (owned by the creating process, so it starts working without a claim) and removed by the pass
- * once the run is finished and the lease lapsed, so the pass reads (nearly) unfinished runs only.
+ * A lease says who should be working; it does not fence writes by itself. The generation it
+ * hands out is written into the event log by the new holder's first append, and every later
+ * append of the old holder is refused there (event-log.ts). Taking a lease over is a conditional
+ * update on servers whose conditional updates are atomic, and an insert-once claim per
+ * generation on FerretDB 1.x, whose are not (ADR 0008).
  */
-export function createRunLeases(models: Models, logger?: Logger) {
-  const { Run, RunLease, Migration } = models;
-  const claims = createClaims(models);
-  const workerId = claims.owner;
-  /** Runs this worker finished (lease row deleted): nothing to renew or release for them. */
+export function createRunLeases(models: Models, deps: { profile: () => Promise<ServerProfile>; serverTime: () => Promise<Date>; logger?: Logger; owner?: string; renewMs?: number }) {
+  const { Run, RunLease } = models;
+  const claims = createClaims(models, deps.owner);
+  const owner = claims.owner;
+  /** Runs this process finished: their renewals stop (the pass removes the rows). */
   const done = new Set<string>();
 
+  /** The lease of a run this process creates and starts at once: held by it, generation 0. */
+  async function create(runId: string): Promise<void> {
+    await RunLease.collection.updateOne({ _id: runId as never }, { $setOnInsert: { owner, generation: 0 }, $currentDate: { renewedAt: true } }, { upsert: true });
+  }
+
   /**
-   * Wins the takeover of generation `generation` for this worker. If that claim was won by a
-   * worker that never recorded its lease (it died in between) and is older than a lease period,
-   * a second key naming that stale claim can be won once instead.
+   * Makes sure an answered run is in the working set before its answer is stored, and reads the
+   * generation the lease row is at (the answer starts the next one). Touching `renewedAt` keeps
+   * the recovery pass from removing the row of the paused run meanwhile.
    */
-  async function winTakeover(runId: string, generation: number): Promise<boolean> {
-    const key = `run-lease:${runId}:${generation}`;
+  async function adopt(runId: string): Promise<number> {
+    const touch = () => RunLease.collection.findOneAndUpdate({ _id: runId as never }, { $setOnInsert: { owner: null, generation: 0 }, $currentDate: { renewedAt: true } }, { upsert: true, returnDocument: 'after' });
+    // Two upserts racing to insert the same row: one meets the other's insert and, run again, finds it.
+    const row = await touch().catch((error: unknown) => {
+      if (isDuplicateKeyError(error)) return touch();
+      throw error;
+    });
+    return (row?.generation as number | undefined) ?? 0;
+  }
+
+  /** Records this process as the holder of `generation` (the answer that started it is stored). */
+  async function claim(runId: string, generation: number): Promise<void> {
+    await RunLease.collection.updateOne({ _id: runId as never, generation: { $lt: generation } }, { $set: { owner, generation }, $currentDate: { renewedAt: true } });
+  }
+
+  /**
+   * Keeps renewing the lease of `generation` while this process works on the run; `onLost` runs
+   * when a renewal finds the lease taken over (or cannot be made), so the work stops.
+   */
+  function hold(runId: string, generation: number, onLost: () => void): HeldLease {
+    let stopped = false;
+    const stop = () => {
+      stopped = true;
+      clearInterval(timer);
+    };
+    const timer = setInterval(() => {
+      if (done.has(runId)) return stop();
+      void RunLease.collection.updateOne({ _id: runId as never, owner, generation }, { $currentDate: { renewedAt: true } }).then(
+        (result) => {
+          if (result.matchedCount === 0 && !stopped && !done.has(runId)) {
+            deps.logger?.warn('run lease taken over by another worker; this one stops', { runId, generation });
+            stop();
+            onLost();
+          }
+        },
+        // Not renewed means not known to be held: another worker may take over once it lapses.
+        (error: unknown) => {
+          if (stopped) return;
+          deps.logger?.warn('run lease renewal failed; this worker stops the run', { runId, error });
+          stop();
+          onLost();
+        },
+      );
+    }, deps.renewMs ?? RENEW_MS);
+    return {
+      async release() {
+        if (stopped) return;
+        stop();
+        if (done.delete(runId)) return;
+        await RunLease.collection.updateOne({ _id: runId as never, owner, generation }, { $set: { owner: null } }).catch(() => undefined);
+      },
+      async pause() {
+        stop();
+        done.delete(runId);
+        await RunLease.collection.deleteOne({ _id: runId as never, owner, generation }).catch(() => undefined);
+      },
+    };
+  }
+
+  /** The run's terminal event is stored: stop renewing. The row lapses and the next pass removes it (no write on the request's path). */
+  async function finished(runId: string): Promise<void> {
+    done.add(runId);
+    if (done.size > 10_000) done.delete(done.values().next().value!);
+  }
+
+  /**
+   * Takes the lapsed lease of `orphan` for `generation` (above the row's and the log's); true for
+   * exactly one of any number of racing processes.
+   */
+  async function takeOver(orphan: Orphan, generation: number): Promise<boolean> {
+    const { runId } = orphan;
+    if ((await deps.profile()).atomicUpdates) {
+      const result = await RunLease.collection.updateOne({ _id: runId as never, generation: orphan.generation, renewedAt: { $lt: orphan.cutoff } }, { $set: { owner, generation }, $currentDate: { renewedAt: true } });
+      return result.modifiedCount === 1;
+    }
+    if (!(await winClaim(`run-lease:${runId}:${generation}`))) return false;
+    await RunLease.collection.updateOne({ _id: runId as never }, { $set: { owner, generation }, $currentDate: { renewedAt: true } });
+    return true;
+  }
+
+  /** An insert-once claim; a claim whose winner died before recording its lease is won once more after a lease period. */
+  async function winClaim(key: string): Promise<boolean> {
     if (await claims.once(key)) return true;
     const at = await claims.claimedAt(key);
     if (!at || Date.now() - at.getTime() < RUN_LEASE_MS) return false;
     return claims.once(`${key}:after:${at.getTime()}`);
   }
 
-  /** Renews this worker's lease, or takes a free or lapsed one; false when someone else holds it. */
-  async function claim(runId: string): Promise<boolean> {
-    const lease = await RunLease.findById(runLeaseId(runId)).lean();
-    const now = Date.now();
-    const until = new Date(now + RUN_LEASE_MS);
-    if (lease?.owner === workerId) {
-      await RunLease.updateOne({ _id: runLeaseId(runId) }, { $set: { until } });
-      return true;
-    }
-    if (lease?.owner && lease.until && lease.until.getTime() >= now) return false;
-    const generation = lease?.generation ?? 0;
-    if (!(await winTakeover(runId, generation))) return false;
-    await RunLease.updateOne({ _id: runLeaseId(runId) }, { $set: { owner: workerId, until, generation: generation + 1 } }, { upsert: true });
-    return true;
-  }
-
   /**
-   * Claims the run and keeps the lease alive until the returned release is called; null if held
-   * elsewhere. `onLost` runs if another worker took the lease over meanwhile (this one stalled
-   * past the lease), so the caller stops working on the run.
+   * Runs still submitted or working whose lease lapsed; `remote` picks runs bridged from a peer
+   * (the remote bridge recovers those) or local ones (the executor). Reads the working set whole
+   * (runs in progress only), then their heads by `_id`; rows of runs that paused or ended, or
+   * whose head never got written, are removed on the way.
    */
-  async function hold(runId: string, onLost: () => void = () => {}, options: { owned?: boolean } = {}): Promise<(() => Promise<void>) | null> {
-    // `owned`: this worker inserted the lease with the run (ownNew) a moment ago.
-    if (!options.owned && !(await claim(runId))) return null;
-    let lost = false;
-    const lose = () => {
-      if (lost) return;
-      lost = true;
-      clearInterval(renew);
-      onLost();
-    };
-    const renew = setInterval(() => {
-      if (done.has(runId)) return;
-      void claim(runId).then(
-        (held) => {
-          if (!held) lose();
-        },
-        // Not renewed means not known to be held: another worker may take the run over once the
-        // lease lapses, so this one stops now (the run continues from its last stored step).
-        (error: unknown) => {
-          logger?.warn('run lease renewal failed; this worker stops the run', { runId, error });
-          lose();
-        },
-      );
-    }, RENEW_MS);
-    return async () => {
-      clearInterval(renew);
-      if (done.delete(runId) || lost) return;
-      await RunLease.updateOne({ _id: runLeaseId(runId), owner: workerId }, { $set: { owner: null, until: null } }).catch(() => undefined);
-    };
-  }
-
-  /** The lease row of a run this worker is creating: held by it, so it starts without a claim. */
-  function newLease(runId: string) {
-    return { _id: runLeaseId(runId), owner: workerId, until: new Date(Date.now() + RUN_LEASE_MS), generation: 0 };
-  }
-
-  /**
-   * A run's terminal state is stored: stop renewing and releasing its lease. The row itself is
-   * left to lapse and be removed by the next recovery pass (no write on the request's path).
-   */
-  async function finished(runId: string): Promise<void> {
-    done.add(runId);
-    // Runs finished here but held elsewhere are never released here: keep the set bounded.
-    if (done.size > 10_000) done.delete(done.values().next().value!);
-  }
-
-  /**
-   * Runs still in progress, unmoved for a lease period, whose lease is free or lapsed; `remote`
-   * picks runs bridged from a peer (the remote bridge recovers those) or local ones (the executor).
-   * Reads the working set (the lease rows: unfinished runs only), then the runs it names by `_id`,
-   * so the pass costs the same however many finished runs are stored.
-   */
-  async function orphans(which: { remote: boolean }): Promise<string[]> {
-    const now = Date.now();
-    const leases = await RunLease.find({ _id: runLeaseRange() }, { owner: 1, until: 1 }).lean();
-    const free = leases.filter((lease) => !lease.owner || !lease.until || lease.until.getTime() < now).map((lease) => runIdOfLease(lease._id));
-    if (free.length === 0) return [];
-    const runs = await Run.find({ _id: { $in: free } }, { state: 1, updatedAt: 1, 'progress.remote': 1 }).lean();
-    const found = new Set(runs.map((run) => run._id));
-    // Finished runs' rows (left to lapse at the terminal state) and rows whose run never got written.
-    const gone = [...free.filter((id) => !found.has(id)), ...runs.filter((run) => TERMINAL_STATES.includes(run.state as TaskState)).map((run) => run._id)];
-    if (gone.length > 0) await RunLease.deleteMany({ _id: { $in: gone.map(runLeaseId) } });
-    const quietSince = now - RUN_LEASE_MS;
-    return runs
-      .filter((run) => RECOVERABLE_STATES.includes(run.state as TaskState) && run.updatedAt.getTime() < quietSince)
-      .filter((run) => {
-        const remote = (run.progress as { remote?: { remoteTaskId?: string | null } } | undefined)?.remote;
-        return which.remote ? Boolean(remote?.remoteTaskId) : remote === undefined;
+  async function orphans(which: { remote: boolean }): Promise<Orphan[]> {
+    const cutoff = new Date((await deps.serverTime()).getTime() - RUN_LEASE_MS);
+    const rows = await RunLease.collection.find({}, { projection: { generation: 1, renewedAt: 1 } }).toArray();
+    const lapsed = rows.filter((row) => (row.renewedAt as Date).getTime() < cutoff.getTime());
+    if (lapsed.length === 0) return [];
+    const heads = await Run.collection.find({ _id: { $in: lapsed.map((row) => row._id) } as never }, { projection: { state: 1, remote: 1 } }).toArray();
+    const byId = new Map(heads.map((head) => [String(head._id), head]));
+    const gone = lapsed.filter((row) => !ACTIVE_STATES.includes(byId.get(String(row._id))?.state as RunState));
+    // Guarded by the renewal time read: a row touched since (an answer adopting it) stays.
+    if (gone.length) await RunLease.collection.deleteMany({ _id: { $in: gone.map((row) => row._id) } as never, renewedAt: { $lt: cutoff } });
+    return lapsed
+      .filter((row) => {
+        const head = byId.get(String(row._id));
+        return head && ACTIVE_STATES.includes(head.state as RunState) && Boolean(head.remote) === which.remote;
       })
-      .map((run) => run._id);
+      .map((row) => ({ runId: String(row._id), generation: row.generation as number, cutoff }));
   }
 
-  /**
-   * Gives every unfinished run without a lease row a free one, so the recovery pass sees it:
-   * for databases written before the lease rows were the working set. One pass over the run
-   * heads, once per database (afterwards one `_id` read). Safe in several processes at once.
-   */
-  async function trackUnfinishedRuns(): Promise<number> {
-    if (await Migration.exists({ _id: LEASES_MIGRATION })) return 0;
-    const unfinished = await Run.find({ ...runHeads(), state: { $nin: TERMINAL_STATES } }, { _id: 1 }).lean();
-    if (unfinished.length > 0) {
-      await RunLease.insertMany(unfinished.map((row) => ({ _id: runLeaseId(row._id), owner: null, until: null, generation: 0 })), { ordered: false }).catch((error: unknown) => {
-        if (!isDuplicateKeyError(error)) throw error;
-      });
-    }
-    await Migration.create({ _id: LEASES_MIGRATION, at: new Date() }).catch((error: unknown) => {
-      if (!isDuplicateKeyError(error)) throw error;
-    });
-    return unfinished.length;
-  }
-
-  return { newLease, hold, finished, orphans, trackUnfinishedRuns };
+  return { owner, create, adopt, claim, hold, finished, takeOver, orphans };
 }
 
 export type RunLeases = ReturnType<typeof createRunLeases>;

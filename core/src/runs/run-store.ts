@@ -1,271 +1,206 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Actor } from '../auth/index.ts';
+import { isDuplicateKeyError, RUN_KEY_TTL_MS, type Models, type RunRecord } from '../db/index.ts';
 import { uuidv7 } from '../ids/index.ts';
-import { isDuplicateKeyError, parseRunListId, RUN_HEADS_END, runIdempotencyId, runListPrefix, runOwnerDigest, TERMINAL_STATES, type Models, type RunRecord, type TaskState } from '../db/index.ts';
-import type { Message, Task, TaskStatus } from '../a2a/protocol.ts';
-import type { EventLog } from './event-log.ts';
-import { fromStored, progressFromStored, storedProgress, toStored } from './stored-json.ts';
+import { listKeyOf, type EventLog, type StoredEvent, type Tail } from './event-log.ts';
 import type { RunLeases } from './leases.ts';
+import { type RemoteLink, type RunEvent, type RunMessage, type RunState, type RunStatus } from './model.ts';
+import { foldRun, type RunSummary, type RunView } from './run-view.ts';
+import { fromStored, toStored } from './stored-json.ts';
 
-export interface RunView {
-  id: string;
-  contextId: string;
-  agent: string;
-  state: TaskState;
-  lastSeq: number;
-  actorType: string;
-  actorId: string;
-  input: Message;
-  status: TaskStatus;
-  artifacts: Task['artifacts'];
-  /** Messages after the input: the agent's status messages and the caller's answers, in order. */
-  history: Message[];
-  progress: RunProgress;
-  createdAt: string;
-  updatedAt: string;
-}
+/** The storage layout of run heads written by this version (ADR 0019). */
+export const RUN_LAYOUT = 2;
+/** Events read per query when a run is read whole. */
+const READ_BATCH = 500;
+/** The most runs a listing page holds. */
+const MAX_PAGE = 200;
 
-export interface RunProgress {
-  stepIndex?: number;
-  outputs?: Record<string, unknown>;
-  interrupt?: { stepId: string; screenId: string; title: string; schema: Record<string, unknown>; context?: Record<string, string> } | null;
-}
+/** `<kind>:<SHA-256 of [actorId, key]>`: fixed length, and no U+0000 (PostgreSQL-backed servers reject it). */
+export const runKeyId = (actorId: string, kind: 'key' | 'message', key: string) => `${kind}:${createHash('sha256').update(JSON.stringify([actorId, key])).digest('hex')}`;
 
-/** `~i/<kind>:<sha256 of [actorId, key]>`: fixed length, and no U+0000 (PostgreSQL-backed servers reject it). */
-const idempotencyId = (actorId: string, kind: 'key' | 'message', key: string) => runIdempotencyId(kind, createHash('sha256').update(JSON.stringify([actorId, key])).digest('hex'));
+/** Whose runs a page token names: a fixed-length digest of the caller, so a token cannot page someone else's list. */
+const ownerDigest = (actorType: string, actorId: string) => createHash('sha256').update(`${actorType}:${actorId}`).digest('hex').slice(0, 24);
+const LIST_KEY = /^\d{13}\/[0-9a-f-]{1,64}$/;
 
-function toView(row: RunRecord & { _id: string; createdAt?: Date; updatedAt?: Date }): RunView {
+type HeadRow = RunRecord & { _id: string };
+
+function summaryOf(row: HeadRow): RunSummary {
   return {
     id: row._id,
     contextId: row.contextId,
     agent: row.agent,
-    state: row.state as TaskState,
+    state: row.state as RunState,
+    status: fromStored<RunStatus>(row.status),
     lastSeq: row.lastSeq,
     actorType: row.actorType,
     actorId: row.actorId,
-    input: fromStored<Message>(row.input),
-    status: fromStored<TaskStatus>(row.status),
-    artifacts: ((row.artifacts ?? []) as unknown[]).map((artifact) => fromStored<NonNullable<Task['artifacts']>[number]>(artifact)),
-    history: (((row as { history?: unknown[] }).history ?? []) as unknown[]).map((message) => fromStored<Message>(message)),
-    progress: progressFromStored(row.progress),
-    createdAt: (row.createdAt ?? new Date(0)).toISOString(),
-    updatedAt: (row.updatedAt ?? new Date(0)).toISOString(),
+    input: fromStored<RunMessage>(row.input),
+    remote: (row.remote as RemoteLink | null) ?? null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
   };
+}
+
+export interface ListFilter {
+  state?: RunState;
+  agent?: string;
+  caller?: { type: string; id: string };
 }
 
 /**
- * The A2A Task for a run, as `tasks/get` and the first frame of `tasks/resubscribe` return it:
- * the history holds every message of the task (the input, the agent's messages, the caller's
- * answers), the newest `historyLength` of them when that is given (0: none).
+ * Runs: created once per request identity (Idempotency-Key or messageId), read by `_id`, listed
+ * by their heads' indexes. A run read whole is its head folded with its event log.
  */
-export function taskOf(run: RunView, options: { historyLength?: number; artifacts?: boolean } = {}): Task {
-  const history = [run.input, ...run.history];
-  const length = options.historyLength;
-  return {
-    kind: 'task',
-    id: run.id,
-    contextId: run.contextId,
-    status: run.status,
-    history: length === undefined ? history : length === 0 ? [] : history.slice(-length),
-    artifacts: options.artifacts === false ? [] : (run.artifacts ?? []),
-    metadata: { agent: run.agent },
-  };
-}
-
-/** The most task-list rows one `listOwned` call reads: the count is exact up to here (ADR 0012). */
-const LIST_COUNT_LIMIT = 2000;
-/** Task-list rows read per query of a listing. */
-const LIST_BATCH = 500;
-/** A task-list row as a listing reads it. */
-type ListRow = { _id: string; runId: string; contextId?: string; state?: string };
-/** The most superseded task-list rows one listing drops in passing (most are dropped by their writer). */
-const LIST_DROP_LIMIT = 20;
-
-/** Durable runs: created once per request identity (Idempotency-Key or messageId), read by `_id`. */
 export function createRunStore(deps: { models: Models; eventLog: EventLog; leases: RunLeases }) {
-  const { Run, RunIdempotency } = deps.models;
+  const { Run, RunEvent, RunKey } = deps.models;
+
+  async function head(runId: string): Promise<RunSummary | null> {
+    if (runId.length > 200) return null;
+    const row = await Run.collection.findOne({ _id: runId as never });
+    return row ? summaryOf(row as unknown as HeadRow) : null;
+  }
+
+  /** Every event of a run, in order. */
+  async function readAll(runId: string): Promise<StoredEvent[]> {
+    const events: StoredEvent[] = [];
+    for (;;) {
+      const batch = await deps.eventLog.readAfter(runId, events.at(-1)?.seq ?? 0, READ_BATCH);
+      events.push(...batch);
+      if (batch.length < READ_BATCH) return events;
+    }
+  }
+
+  /** The run read whole; a head the log has moved past (a projection lost to a crash) is moved forward on the way. */
+  async function viewOf(summary: RunSummary): Promise<RunView> {
+    const events = await readAll(summary.id);
+    const view = foldRun(summary, events);
+    const latest = events.findLast((stored) => stored.event.type === 'status' || stored.event.type === 'created');
+    if (latest && (latest.seq > summary.lastSeq || latest.state !== summary.state)) void deps.eventLog.projectStatus(summary.id, latest.seq, view.status).catch(() => undefined);
+    return view;
+  }
 
   async function get(runId: string): Promise<RunView | null> {
-    // Ids at or above RUN_HEADS_END name a run's other documents, never a run.
-    if (runId.length > 200 || runId >= RUN_HEADS_END) return null;
-    const row = await Run.findById(runId).lean();
-    return row ? toView(row as RunRecord & { _id: string }) : null;
+    const summary = await head(runId);
+    return summary ? viewOf(summary) : null;
   }
 
   /**
-   * Creates the run and appends its first event (the submitted Task), unless this actor already
-   * sent the same Idempotency-Key or messageId: then the existing run comes back, `created: false`.
+   * Creates the run: its idempotency keys first (a taken key stops it, and the retry gets the
+   * run that key created), then its head, its first events and its lease (held by this process,
+   * which starts it at once) together. `working`: the caller starts it right now, so the run is
+   * stored already working.
    */
-  async function create(actor: Actor, input: { agent: string; message: Message; idempotencyKey?: string | null; working?: boolean }): Promise<{ run: RunView; created: boolean }> {
+  async function create(actor: Actor, input: { agent: string; message: RunMessage; idempotencyKey?: string | null; working?: boolean; remote?: RemoteLink }): Promise<{ run: RunView; created: boolean }> {
     const runId = uuidv7();
-    const keys = [
-      ...(input.idempotencyKey ? [idempotencyId(actor.id, 'key', input.idempotencyKey)] : []),
-      idempotencyId(actor.id, 'message', input.message.messageId),
-    ];
-    const contextId = input.message.contextId ?? randomUUID();
-    const message: Message = { ...input.message, taskId: runId, contextId };
-    const status: TaskStatus = { state: 'submitted', timestamp: new Date().toISOString() };
     const now = new Date();
-    const events = [deps.eventLog.eventDocument(runId, 1, { kind: 'task', id: runId, contextId, status, history: [message], artifacts: [], metadata: { agent: input.agent } })];
-    // `working`: the caller starts the run in this process at once (it holds the lease), so the
-    // executor's first status goes out with the run instead of in writes of its own.
-    const current: TaskStatus = input.working ? { state: 'working', timestamp: now.toISOString() } : status;
-    if (input.working) events.push(deps.eventLog.eventDocument(runId, 2, { kind: 'status-update', taskId: runId, contextId, status: current, final: false }));
-    const progress: RunProgress = { stepIndex: 0, outputs: {} };
-    const head = { _id: runId, contextId, agent: input.agent, state: current.state, lastSeq: events.length, actorType: actor.type, actorId: actor.id, input: toStored(message), status: toStored(current), artifacts: [], history: [], progress: storedProgress(progress), createdAt: now, updatedAt: now };
-    const listRow = deps.eventLog.listRow(runOwnerDigest(actor.type, actor.id), runId, events.length, current, contextId);
-    // One ordered insert: the idempotency keys first (a taken one stops it before anything else
-    // is written), then the lease (held by this process, so its executor starts without a claim;
-    // it also puts the run in the recovery's working set), the first events, and the run itself.
-    const documents = [...keys.map((key) => ({ _id: key, runId, createdAt: now, updatedAt: now })), deps.leases.newLease(runId), ...events, head, listRow];
+    const keys = [...(input.idempotencyKey ? [runKeyId(actor.id, 'key', input.idempotencyKey)] : []), runKeyId(actor.id, 'message', input.message.id)];
     try {
-      await Run.collection.insertMany(documents as never[], { ordered: true });
+      await RunKey.collection.insertMany(keys.map((_id) => ({ _id, runId, expiresAt: new Date(now.getTime() + RUN_KEY_TTL_MS) })) as never[], { ordered: true });
     } catch (error) {
       const index = (error as { writeErrors?: { index: number }[] }).writeErrors?.[0]?.index ?? (error as { index?: number }).index;
-      if (!isDuplicateKeyError(error) || index === undefined || index >= keys.length) throw error;
-      const existing = await RunIdempotency.findById(keys[index]).lean();
-      if (index > 0) await RunIdempotency.deleteMany({ _id: { $in: keys.slice(0, index) } });
-      const run = existing ? await waitForRun(existing.runId) : null;
+      if (!isDuplicateKeyError(error) || index === undefined) throw error;
+      const existing = await RunKey.collection.findOne({ _id: keys[index] as never });
+      if (index > 0) await RunKey.collection.deleteMany({ _id: { $in: keys.slice(0, index) } as never });
+      const run = existing ? await waitForRun(String(existing.runId)) : null;
       if (run) return { run, created: false };
       throw error;
     }
-    deps.eventLog.stored(runId, events.length, listRow._id);
-    return { run: { ...toView(head as unknown as RunRecord & { _id: string }), input: message, status: current, progress }, created: true };
+    const contextId = input.message.contextId ?? randomUUID();
+    const message: RunMessage = { ...input.message, runId, contextId };
+    const submitted: RunStatus = { state: 'submitted', timestamp: now.toISOString() };
+    const current: RunStatus = input.working ? { state: 'working', timestamp: now.toISOString() } : submitted;
+    const events: RunEvent[] = [{ type: 'created', runId, contextId, agent: input.agent, input: message, status: submitted }];
+    if (input.working) events.push({ type: 'status', status: current, final: false });
+    const tail: Tail = { seq: events.length, state: current.state, generation: 0 };
+    const head = {
+      _id: runId,
+      contextId,
+      agent: input.agent,
+      state: current.state,
+      lastSeq: events.length,
+      actorType: actor.type,
+      actorId: actor.id,
+      input: toStored(message),
+      status: toStored(current),
+      remote: input.remote ?? null,
+      v: RUN_LAYOUT,
+      createdAt: now,
+      updatedAt: now,
+      listKey: listKeyOf(now.getTime(), runId),
+    };
+    let state: RunState = 'submitted';
+    const documents = events.map((event, i) => deps.eventLog.eventDocument(runId, i + 1, event, (state = event.type === 'status' ? event.status.state : state), 0));
+    await Promise.all([Run.collection.insertOne(head as never), RunEvent.collection.insertMany(documents as never[], { ordered: true }), deps.leases.create(runId)]);
+    deps.eventLog.stored(runId, tail);
+    const summary = summaryOf(head as unknown as HeadRow);
+    return { run: { ...summary, history: [], artifacts: [], interrupt: null, progress: { stepIndex: 0, outputs: {} }, tail }, created: true };
   }
 
-  /** A concurrent duplicate may see the idempotency row before the run row exists. */
+  /** A concurrent duplicate may see the key before the run's head exists. */
   async function waitForRun(runId: string): Promise<RunView | null> {
-    for (let i = 0; i < 50; i++) {
+    for (let i = 0; i < 100; i++) {
       const run = await get(runId);
       if (run) return run;
-      await new Promise((r) => setTimeout(r, 20));
+      await new Promise((resolve) => setTimeout(resolve, 20));
     }
     return null;
   }
 
-  /** Records that this actor's message was handled; false when it already was (a retry). */
-  async function claimMessage(actor: Actor, messageId: string, runId: string): Promise<boolean> {
-    try {
-      await RunIdempotency.create({ _id: idempotencyId(actor.id, 'message', messageId), runId });
-      return true;
-    } catch (error) {
-      if (isDuplicateKeyError(error)) return false;
-      throw error;
-    }
-  }
-
-  /** Forgets a claimed message whose handling failed, so a corrected retry is not taken for a replay. */
-  async function releaseMessage(actor: Actor, messageId: string): Promise<void> {
-    await RunIdempotency.deleteOne({ _id: idempotencyId(actor.id, 'message', messageId) });
-  }
-
-  /** Stores the executor's progress; false when the run has ended meanwhile (canceled elsewhere), so its worker stops. */
-  async function saveProgress(runId: string, progress: RunProgress): Promise<boolean> {
-    const result = await Run.updateOne({ _id: runId, state: { $nin: TERMINAL_STATES } }, { $set: { progress: storedProgress(progress) } });
-    return result.matchedCount > 0;
+  /** Heads matching `filter`, in `key` order from newest, a page below `before`. */
+  async function page(filter: Record<string, unknown>, key: '_id' | 'listKey', size: number, before: string | null): Promise<{ rows: HeadRow[]; next: string | null }> {
+    const bound = { $lt: before ?? '~', ...((filter[key] as object | undefined) ?? {}) };
+    const rows = (await Run.collection.find({ ...filter, [key]: bound } as never).sort({ [key]: -1 }).limit(size + 1).toArray()) as unknown as (HeadRow & { listKey: string })[];
+    const shown = rows.slice(0, size);
+    return { rows: shown, next: rows.length > size ? ((shown.at(-1)?.[key] as string | undefined) ?? null) : null };
   }
 
   /**
-   * Newest first, a page at a time: run ids are time-ordered (UUIDv7), so a page is an `_id`
-   * range served by the primary key however many runs are stored. `before` is the last id shown.
+   * The runs page: newest run first (run ids are time-ordered), optionally by state, agent or
+   * caller; `before` is the previous page's `nextBefore`.
    */
-  async function list(options: { limit?: number; before?: string | null } = {}): Promise<{ items: RunView[]; nextBefore: string | null }> {
-    const size = Math.min(Math.max(options.limit ?? 50, 1), 200);
-    // Heads only: every other document of the collection sorts at or above `~` (ADR 0010).
-    const below = options.before && options.before < RUN_HEADS_END ? options.before : RUN_HEADS_END;
-    const rows = await Run.find({ _id: { $lt: below } }).sort({ _id: -1 }).limit(size + 1).lean();
-    const items = rows.slice(0, size).map((row) => toView(row as RunRecord & { _id: string }));
-    return { items, nextBefore: rows.length > size ? (items.at(-1)?.id ?? null) : null };
+  async function list(options: { limit?: number; before?: string | null } & ListFilter = {}): Promise<{ items: RunSummary[]; nextBefore: string | null }> {
+    const size = Math.min(Math.max(options.limit ?? 50, 1), MAX_PAGE);
+    const filter: Record<string, unknown> = {
+      ...(options.caller ? { actorType: options.caller.type, actorId: options.caller.id } : {}),
+      ...(options.state ? { state: options.state } : {}),
+      ...(options.agent ? { agent: options.agent } : {}),
+    };
+    const { rows, next } = await page(filter, '_id', size, options.before?.slice(0, 200) ?? null);
+    return { items: rows.map(summaryOf), nextBefore: next };
   }
 
   /**
-   * One owner's tasks, most recently updated first (A2A `ListTasks`). The owner's task-list rows
-   * (run-keys.ts) are read backwards as an `_id` range, small rows carrying the run's context and
-   * state; the first row met per run is its current one. The process that stores a status drops
-   * the row it replaces; rows it could not (another process wrote them, a run deleted by
-   * retention) are skipped here and a few dropped in passing.
-   * The count (`total`) needs every matching row, so it is exact up to `LIST_COUNT_LIMIT` rows of
-   * this owner and stops there (a lower bound beyond); the page itself is one `$in` read of heads.
+   * One caller's runs (A2A ListTasks), newest status first: a page of heads from the index that
+   * fits the filter, the exact count of all that match, and each run read whole when its
+   * history or artifacts are asked for. `after` is a page token from `ownsListToken`.
    */
-  async function listOwned(actor: Actor, options: { pageSize: number; after?: string | null; contextId?: string; state?: TaskState; updatedAfter?: number }): Promise<{ items: RunView[]; next: string | null; total: number }> {
-    const prefix = runListPrefix(runOwnerDigest(actor.type, actor.id));
-    const lower = options.updatedAfter !== undefined ? `${prefix}${String(Math.max(0, Math.trunc(options.updatedAfter))).padStart(13, '0')}~` : prefix;
-    const seen = new Set<string>();
-    const stale: string[] = [];
-    /** Matching rows, newest first: the row id (a page token) and its run. */
-    const matches: { rowId: string; runId: string }[] = [];
-    /** Up to `limit` of this owner's rows below `below`, newest first. */
-    const readBelow = async (below: string, limit: number) =>
-      (await Run.collection.find({ _id: { $lt: below, $gt: lower } as never }, { projection: { runId: 1, contextId: 1, state: 1 } }).sort({ _id: -1 }).limit(limit).toArray()) as unknown as ListRow[];
-    /** The first row met per run is its current one; a later one is superseded. */
-    const take = (row: ListRow) => {
-      if (seen.has(row.runId)) return void stale.push(row._id);
-      seen.add(row.runId);
-      if (options.contextId !== undefined && row.contextId !== options.contextId) return;
-      if (options.state !== undefined && row.state !== options.state) return;
-      matches.push({ rowId: row._id, runId: row.runId });
+  async function listOwned(actor: Actor, options: { pageSize: number; after?: string | null; contextId?: string; state?: RunState; updatedAfter?: number; whole?: boolean }): Promise<{ items: RunView[]; next: string | null; total: number }> {
+    const filter: Record<string, unknown> = {
+      actorType: actor.type,
+      actorId: actor.id,
+      ...(options.state ? { state: options.state } : {}),
+      ...(options.contextId !== undefined ? { contextId: options.contextId } : {}),
+      ...(options.updatedAfter !== undefined ? { listKey: { $gt: listKeyOf(options.updatedAfter, '~') } } : {}),
     };
-    const belowToken = () => (options.after ? matches.findIndex((match) => match.rowId < options.after!) : 0);
-
-    let cursor = `${prefix}~`;
-    let scanned = 0;
-    let exhausted = false;
-    while (scanned < LIST_COUNT_LIMIT && !exhausted) {
-      const batch = Math.min(LIST_BATCH, LIST_COUNT_LIMIT - scanned);
-      const rows = await readBelow(cursor, batch);
-      scanned += rows.length;
-      for (const row of rows) take(row);
-      cursor = rows.at(-1)?._id ?? cursor;
-      exhausted = rows.length < batch;
-    }
-    /** Matches after the token: the page and whether there is more. */
-    const pending = () => {
-      const start = belowToken();
-      return start < 0 ? 0 : matches.length - start;
-    };
-    if (!exhausted && pending() <= options.pageSize) {
-      // The page reaches past the counted rows: read on, from where the count stopped or from the
-      // token when it lies further down, until one more match than the page is known.
-      let from = options.after && options.after < cursor ? options.after : cursor;
-      // Read from the token: its own run's older rows lie right below it, and it was listed already.
-      if (from === options.after) seen.add(parseRunListId(options.after)?.runId ?? '');
-      for (let rowsLeft = LIST_COUNT_LIMIT; rowsLeft > 0 && !exhausted && pending() <= options.pageSize; ) {
-        const rows = await readBelow(from, LIST_BATCH);
-        rowsLeft -= rows.length;
-        for (const row of rows) take(row);
-        from = rows.at(-1)?._id ?? from;
-        exhausted = rows.length < LIST_BATCH;
-      }
-    }
-    const start = belowToken();
-    const page = start < 0 ? [] : matches.slice(start, start + options.pageSize);
-    const heads = new Map((page.length ? await Run.find({ _id: { $in: page.map((match) => match.runId) } }).lean() : []).map((row) => [row._id as string, toView(row as RunRecord & { _id: string })]));
-    // The head decides: a row whose run is gone (retention), or older than its run's status (the
-    // current row lies above this page's token, so the reader never met it), is dropped.
-    const current = (match: { rowId: string; runId: string }) => {
-      const run = heads.get(match.runId);
-      const statusAt = run ? Date.parse(run.status.timestamp) : Number.NaN;
-      return !!run && (Number.isNaN(statusAt) || (parseRunListId(match.rowId)?.at ?? 0) >= statusAt);
-    };
-    for (const match of page) if (!current(match)) stale.push(match.rowId);
-    void dropRows(stale.slice(0, LIST_DROP_LIMIT));
-    const items = page.flatMap((match) => (current(match) ? [heads.get(match.runId)!] : []));
-    const more = start >= 0 && start + options.pageSize < matches.length;
-    const next = page.length && (more || !exhausted) ? page.at(-1)!.rowId : null;
-    return { items, next, total: matches.length };
+    const after = options.after ? options.after.slice(options.after.indexOf('.') + 1) : null;
+    const [{ rows, next }, total] = await Promise.all([page(filter, 'listKey', Math.min(options.pageSize, MAX_PAGE), after), Run.collection.countDocuments(filter as never)]);
+    const summaries = rows.map(summaryOf);
+    const items = options.whole === false ? summaries.map((summary) => foldRun(summary, [])) : await Promise.all(summaries.map(viewOf));
+    return { items, next: next ? `${ownerDigest(actor.type, actor.id)}.${next}` : null, total };
   }
 
-  /** Drops superseded or orphaned task-list rows one `_id` at a time (a delete by `$in` scans on FerretDB), in the background. */
-  async function dropRows(ids: string[]): Promise<void> {
-    for (const id of ids) await Run.collection.deleteOne({ _id: id as never }).catch(() => undefined);
-  }
-
-  /** Whether `token` is a task-list row id of this owner (a page token this service handed out). */
+  /** Whether `token` is a page token this service handed `actor` (it names the caller). */
   function ownsListToken(actor: Actor, token: string): boolean {
-    return token.startsWith(runListPrefix(runOwnerDigest(actor.type, actor.id))) && parseRunListId(token) !== null;
+    const [owner, key] = token.split('.', 2);
+    return owner === ownerDigest(actor.type, actor.id) && key !== undefined && LIST_KEY.test(key);
   }
 
-  return { get, create, claimMessage, releaseMessage, saveProgress, list, listOwned, ownsListToken };
+  /** Deletes idempotency keys past their expiry: the TTL index's work on servers without one. */
+  async function forgetExpiredKeys(): Promise<number> {
+    return (await RunKey.collection.deleteMany({ expiresAt: { $lt: new Date() } })).deletedCount;
+  }
+
+  return { head, get, viewOf, readAll, create, list, listOwned, ownsListToken, forgetExpiredKeys };
 }
 
 export type RunStore = ReturnType<typeof createRunStore>;

@@ -19,8 +19,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   return formAction(async () => {
     const form = await readAdminForm(request, context.services);
     const caller = await serverCaller(request, context.services);
-    const { run, events } = await caller.runs.get({ id: params.id ?? '', afterSeq: 0 });
-    const interrupt = pendingInterrupt(run, events);
+    const { run } = await caller.runs.get({ id: params.id ?? '', afterSeq: 0 });
+    const interrupt = run.interrupt;
     if (!interrupt) return data({ error: 'This run is not waiting for input', details: null }, { status: 409 });
     await caller.runs.answer({ id: run.id, screenId: String(form.get('screenId')), values: valuesFrom(form, interrupt.schema) });
     return { answered: true as const };
@@ -30,27 +30,24 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 type Loaded = Awaited<ReturnType<typeof loader>>;
 type Stored = Loaded['events'][number];
 
-/** The open INTERRUPT: a local run's progress, or (bridged remote runs) the last input-required event. */
-type PendingInterrupt = { screenId: string; title: string; schema: Record<string, unknown>; context?: Record<string, string> };
-
-function pendingInterrupt(run: Loaded['run'], events?: Loaded['events']): PendingInterrupt | null {
-  if (run.state !== 'input-required') return null;
-  if (run.progress.interrupt) return run.progress.interrupt;
-  const last = events?.at(-1)?.event as { metadata?: { interrupt?: PendingInterrupt } } | undefined;
-  return last?.metadata?.interrupt ?? null;
-}
+const textOf = (parts: { type: string; text?: string }[] | undefined) => (parts ?? []).flatMap((p) => (p.type === 'text' && p.text ? [p.text] : [])).join(' ');
 
 function describe(event: Stored['event']): string {
-  if (event.kind === 'task') return `task ${event.status.state}`;
-  if (event.kind === 'status-update') {
-    const text = event.status.message?.parts.flatMap((p) => (p.kind === 'text' ? [p.text] : [])).join(' ');
-    return `${event.status.state}${event.metadata && 'interrupt' in event.metadata ? ' · INTERRUPT' : ''}${text ? ` — ${text}` : ''}`;
+  switch (event.type) {
+    case 'created':
+      return `created, ${event.status.state}`;
+    case 'status': {
+      const text = textOf(event.status.message?.parts);
+      return `${event.status.state}${event.interrupt ? ' · INTERRUPT' : ''}${event.received ? ` — answered: ${textOf(event.received.parts) || 'values'}` : ''}${text ? ` — ${text}` : ''}`;
+    }
+    case 'artifact':
+      return `artifact: ${textOf(event.artifact.parts)}`;
+    case 'message':
+      return `message: ${textOf(event.message.parts)}`;
   }
-  if (event.kind === 'artifact-update') return `artifact: ${event.artifact.parts.flatMap((p) => (p.kind === 'text' ? [p.text] : [])).join(' ')}`;
-  return 'message';
 }
 
-const stateOf = (event: Stored['event']) => (event.kind === 'task' || event.kind === 'status-update' ? event.status.state : null);
+const stateOf = (event: Stored['event']) => (event.type === 'created' || event.type === 'status' ? event.status.state : null);
 
 /** States after which nothing is appended until someone acts: the stream is not opened for them. */
 const SETTLED = ['completed', 'failed', 'canceled', 'rejected', 'input-required'];
@@ -89,7 +86,7 @@ export default function RunView() {
   const result = useActionData<typeof action>();
   const busy = useNavigation().state === 'submitting';
   const { events, state } = useLiveEvents(run.id, loaded, run.state);
-  const interrupt = pendingInterrupt(run, loaded);
+  const interrupt = run.state === 'input-required' ? run.interrupt : null;
   return (
     <>
       <PageHeader eyebrow={<Link to="/administration/runs">Runs</Link>} title={`Run of ${run.agent}${remote ? ' (remote)' : ''}`} />

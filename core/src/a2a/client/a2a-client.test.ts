@@ -58,7 +58,7 @@ describe('the A2A client and a peer AgentCard', () => {
     return peer;
   }
 
-  const message = { message: { kind: 'message' as const, messageId: 'm1', role: 'user' as const, parts: [{ kind: 'text' as const, text: 'hello' }] } };
+  const message = { message: { id: 'm1', role: 'user' as const, parts: [{ type: 'text' as const, text: 'hello' }] } };
 
   it('sends no credential to a token endpoint on another origin', async () => {
     const peer = await peerServing('steals-secret', (self) => card(`${self}/api/a2a`, `${thief.url}/token`));
@@ -105,7 +105,7 @@ describe('the A2A client and a peer AgentCard', () => {
     });
     peers.push(peer);
     await services.peers.register(admin, { id: 'speaks-one', name: 'speaks-one', baseUrl: peer.url, clientId: 'our-client', clientSecret: 'our-client-secret' });
-    await expect(services.a2aClient.send('speaks-one', message)).resolves.toMatchObject({ kind: 'task', id: 'r1', status: { state: 'completed', message: { role: 'agent', parts: [{ kind: 'text', text: 'hi back' }] } } });
+    await expect(services.a2aClient.send('speaks-one', message)).resolves.toMatchObject({ kind: 'task', id: 'r1', status: { state: 'completed', message: { role: 'agent', parts: [{ type: 'text', text: 'hi back' }] } } });
     expect(peer.hits.map((h) => h.path)).toEqual(['/.well-known/agent-card.json', '/api/oauth/token', '/rpc']);
     expect(JSON.parse(peer.hits.at(-1)!.body)).toMatchObject({ method: 'SendMessage', params: { message: { role: 'ROLE_USER', parts: [{ text: 'hello' }] } } });
     expect(headers.at(-1)!.version).toBe('1.0');
@@ -130,9 +130,9 @@ describe('the A2A client and a peer AgentCard', () => {
 
   it('ends the local run with the reason when a remote resume fails', async () => {
     await peerServing('breaks-on-resume', (self) => card(`${self}/api/a2a`, `${self}/api/oauth/token`), (res) => res.writeHead(500).end('down'));
-    const { run } = await services.runs.create(admin, { agent: '@peer/echo', message: message.message });
-    await services.runs.saveProgress(run.id, { ...run.progress, remote: { peerId: 'breaks-on-resume', skillId: '@peer/echo', remoteTaskId: 'remote-1', remoteLastEventId: 3 } } as never);
-    await services.eventLog.append(run.id, { kind: 'status-update', taskId: run.id, contextId: run.contextId, final: true, status: { state: 'input-required', timestamp: new Date().toISOString() } });
+    const { run } = await services.runs.create(admin, { agent: '@peer/echo', message: message.message, remote: { peerId: 'breaks-on-resume', skillId: '@peer/echo' } });
+    const interrupt = { stepId: 'approval', screenId: 'approve', title: 'Approve', schema: { type: 'object', properties: { approved: { type: 'boolean' } } } };
+    await services.eventLog.append(run.id, { type: 'status', final: true, interrupt, status: { state: 'input-required', timestamp: new Date().toISOString() }, metadata: { remote: { peerId: 'breaks-on-resume', taskId: 'remote-1', eventId: 3 } } });
     await expect(services.remote.resume(run.id, { screenId: 'approve', values: { approved: true } })).rejects.toMatchObject({ code: 'UPSTREAM_FAILED' });
     const after = await services.runs.get(run.id);
     expect(after?.state).toBe('failed');

@@ -3,8 +3,10 @@ import { DomainError } from '../../errors/index.ts';
 import { OutboundUnreachableError, type OutboundHttp } from '../../http/index.ts';
 import type { Logger } from '../../log/index.ts';
 import type { AgentCard } from '../agent-card.ts';
-import type { A2aEvent, Message, MessageSendParams, Task } from '../protocol.ts';
-import { eventFromV1, sendParamsToV1, type Wire } from '../protocol-v1.ts';
+import type { RunArtifact, RunEvent, RunMessage, RunStatus } from '../../runs/index.ts';
+import { eventFrom03, messageTo03, replyFrom03 } from '../compat/v03/protocol.ts';
+import type { SendParams } from '../operations.ts';
+import { eventFromV1, sendParamsToV1, taskFromV1, type Wire } from '../protocol-v1.ts';
 import type { RemotePeers, RemotePeerView } from './peers.ts';
 import { readSse } from './sse-reader.ts';
 
@@ -15,8 +17,22 @@ const CARD_TTL_MS = 60_000;
 export interface RemoteEvent {
   /** The remote stream's event id (its sequence), for Last-Event-ID on reconnect. */
   id: number | null;
-  event: A2aEvent;
+  event: RunEvent;
+  /** The peer's task id, as the event names it (null when it does not). */
+  taskId: string | null;
 }
+
+/** The task id a peer's stream response names, in either version's shape. */
+function wireTaskId(result: Wire): string | null {
+  const id = result?.statusUpdate?.taskId ?? result?.artifactUpdate?.taskId ?? result?.task?.id ?? result?.message?.taskId ?? result?.taskId ?? (result?.kind === 'task' ? result.id : undefined);
+  return typeof id === 'string' && id ? id : null;
+}
+
+/** A peer's answer to a send: the task it ran (or started), or a plain message. */
+export type RemoteReply = { kind: 'task'; id: string; status: RunStatus; artifacts: RunArtifact[] } | { kind: 'message'; message: RunMessage };
+
+/** The message in the peer's protocol version. */
+const sendParamsTo03 = (params: SendParams) => ({ message: messageTo03(params.message), ...(params.metadata ? { metadata: params.metadata } : {}) });
 
 const MAX_CARD_BYTES = 1024 * 1024;
 const MAX_REPLY_BYTES = 8 * 1024 * 1024;
@@ -143,24 +159,31 @@ export function createA2aClient(deps: { peers: RemotePeers; logger: Logger; http
     return payload.result as T;
   }
 
-  /** `message/send` (v1.0 `SendMessage`): one reply. */
-  async function send(peerId: string, params: MessageSendParams): Promise<Task | Message> {
+  /**
+   * `message/send` (v1.0 `SendMessage`): one reply. `idempotencyKey` goes out as the
+   * Idempotency-Key header: a peer that saw it answers with the task it already has.
+   */
+  async function send(peerId: string, params: SendParams, options: { idempotencyKey?: string } = {}): Promise<RemoteReply> {
+    const headers: Record<string, string> = options.idempotencyKey ? { 'idempotency-key': options.idempotencyKey } : {};
     if ((await card(peerId)).protocol === '1.0') {
-      const response = await post(peerId, { jsonrpc: '2.0', id: randomUUID(), method: 'SendMessage', params: sendParamsToV1(params) });
-      const result = rpcResultOf(peerId, await http.json<{ result?: Record<string, unknown> }>(response, MAX_REPLY_BYTES, 'A2A answer'));
+      const response = await post(peerId, { jsonrpc: '2.0', id: randomUUID(), method: 'SendMessage', params: sendParamsToV1(params) }, headers);
+      const result = rpcResultOf(peerId, await http.json<{ result?: Wire }>(response, MAX_REPLY_BYTES, 'A2A answer'));
+      if (result?.task) return { kind: 'task', ...taskFromV1(result.task) };
       const event = result ? eventFromV1(result) : null;
-      if (!event || (event.kind !== 'task' && event.kind !== 'message')) throw new DomainError('UPSTREAM_FAILED', `${peerId}: SendMessage answered neither a task nor a message`);
-      return event;
+      if (event?.type !== 'message') throw new DomainError('UPSTREAM_FAILED', `${peerId}: SendMessage answered neither a task nor a message`);
+      return { kind: 'message', message: event.message };
     }
-    const response = await post(peerId, { jsonrpc: '2.0', id: randomUUID(), method: 'message/send', params });
-    return rpcResultOf(peerId, await http.json<{ result?: Task | Message }>(response, MAX_REPLY_BYTES, 'A2A answer'));
+    const response = await post(peerId, { jsonrpc: '2.0', id: randomUUID(), method: 'message/send', params: sendParamsTo03(params) }, headers);
+    const reply = replyFrom03(rpcResultOf(peerId, await http.json<{ result?: unknown }>(response, MAX_REPLY_BYTES, 'A2A answer')));
+    if (!reply) throw new DomainError('UPSTREAM_FAILED', `${peerId}: message/send answered neither a task nor a message`);
+    return reply;
   }
 
   /**
    * `message/stream`: yields the remote events; when the connection drops before a final event,
    * reconnects with the same message and `Last-Event-ID`, so nothing is missed or repeated.
    */
-  function stream(peerId: string, params: MessageSendParams, options: { lastEventId?: number; signal?: AbortSignal } = {}): AsyncGenerator<RemoteEvent> {
+  function stream(peerId: string, params: SendParams, options: { lastEventId?: number; signal?: AbortSignal } = {}): AsyncGenerator<RemoteEvent> {
     return streamCall(peerId, 'stream', params, options);
   }
 
@@ -169,12 +192,12 @@ export function createA2aClient(deps: { peers: RemotePeers; logger: Logger; http
     return streamCall(peerId, 'resubscribe', { id: taskId }, options);
   }
 
-  async function* streamCall(peerId: string, kind: 'stream' | 'resubscribe', params: MessageSendParams | { id: string }, options: { lastEventId?: number; signal?: AbortSignal }): AsyncGenerator<RemoteEvent> {
+  async function* streamCall(peerId: string, kind: 'stream' | 'resubscribe', params: SendParams | { id: string }, options: { lastEventId?: number; signal?: AbortSignal }): AsyncGenerator<RemoteEvent> {
     let lastId = options.lastEventId ?? null;
     for (let attempt = 0; attempt < 5; attempt++) {
       const v1 = (await card(peerId)).protocol === '1.0';
       const method = v1 ? (kind === 'stream' ? 'SendStreamingMessage' : 'SubscribeToTask') : kind === 'stream' ? 'message/stream' : 'tasks/resubscribe';
-      const body = v1 && kind === 'stream' ? sendParamsToV1(params as MessageSendParams) : params;
+      const body = kind === 'resubscribe' ? params : v1 ? sendParamsToV1(params as SendParams) : sendParamsTo03(params as SendParams);
       let response: Response;
       try {
         response = await post(peerId, { jsonrpc: '2.0', id: randomUUID(), method, params: body }, lastId !== null ? { 'last-event-id': String(lastId) } : {}, options.signal, true);
@@ -192,13 +215,13 @@ export function createA2aClient(deps: { peers: RemotePeers; logger: Logger; http
         for await (const message of readSse(response.body!, options.signal)) {
           const payload = JSON.parse(message.data) as { result?: unknown; error?: { code: number; message: string } };
           const result = rpcResultOf(peerId, payload);
-          const event = v1 ? eventFromV1(result as Record<string, unknown>) : (result as A2aEvent);
+          const event = v1 ? eventFromV1(result as Wire) : eventFrom03(result);
           if (!event) continue;
           // A resubscription opens with the current Task, which is a snapshot, not a new event.
-          if (kind === 'resubscribe' && event.kind === 'task') continue;
+          if (kind === 'resubscribe' && event.type === 'created') continue;
           lastId = message.id !== null ? Number(message.id) : lastId;
-          yield { id: lastId, event };
-          if (event.kind === 'status-update' && event.final) return;
+          yield { id: lastId, event, taskId: wireTaskId(result as Wire) };
+          if (event.type === 'status' && event.final) return;
         }
       } catch (error) {
         if (options.signal?.aborted || error instanceof DomainError) throw error;

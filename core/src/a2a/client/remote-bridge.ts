@@ -2,73 +2,88 @@ import { randomUUID } from 'node:crypto';
 import type { Actor } from '../../auth/index.ts';
 import { DomainError } from '../../errors/index.ts';
 import type { Logger } from '../../log/index.ts';
-import type { EventLog, RunLeases, RunStore, RunView } from '../../runs/index.ts';
-import type { A2aEvent, Message, ResumePayload } from '../protocol.ts';
+import { isTerminal, LeaseLostError, RunEndedError, type Answer, type EventLog, type Metadata, type RunEvent, type RunLeases, type RunMessage, type RunStore, type RunView, type Tail } from '../../runs/index.ts';
 import type { A2aClient, RemoteEvent } from './a2a-client.ts';
 
 /** A remote stream opens with its Task as event 1; with nothing else stored, resume after it. */
 const REMOTE_TASK_EVENT_ID = 1;
 
-interface RemoteLink {
+/** Where a bridged event came from: recorded on every event appended from a peer. */
+interface RemoteOrigin {
   peerId: string;
-  skillId: string;
-  remoteTaskId: string | null;
-  remoteLastEventId: number | null;
+  taskId: string | null;
+  eventId: number | null;
 }
+
+const originOf = (event: RunEvent): RemoteOrigin | undefined => ((event as { metadata?: Metadata }).metadata?.remote as RemoteOrigin | undefined) ?? undefined;
 
 /**
  * Runs a remote agent as a local run: every remote event is appended to the local run's event
- * log (ids rewritten to the local task, the remote ones kept in metadata), so the local UI and
- * local subscribers only ever read the local stream. A remote `input-required` lands locally as
- * the same INTERRUPT; `resume` answers it on the remote side.
+ * log (the peer's task id and event id kept in its metadata), so the local UI and local
+ * subscribers only ever read the local stream. A remote pause lands locally as the same
+ * INTERRUPT; `resume` answers it on the remote side. The follower holds the local run's lease
+ * and writes under its generation, like the executor: a follower that stalled and was taken
+ * over stops at its next write.
  */
 export function createRemoteBridge(deps: { client: A2aClient; runs: RunStore; eventLog: EventLog; leases: RunLeases; logger: Logger }) {
-  const linkOf = (run: RunView) => (run.progress as { remote?: RemoteLink }).remote;
   const following = new Set<string>();
 
-  /**
-   * Appends the remote events to the local log while holding the local run's lease, saving the
-   * remote Last-Event-ID after each, so another process can take over if this one dies.
-   */
-  async function pump(run: RunView, link: RemoteLink, events: AsyncGenerator<RemoteEvent>): Promise<RunView> {
-    let lost = false;
-    const release = await deps.leases.hold(run.id, () => (lost = true));
-    if (!release) throw new DomainError('CONFLICT', 'Another process is following this remote run');
+  /** Appends the remote events to the local log under lease `generation` until a final one. */
+  async function pump(run: RunView, generation: number, peerId: string, events: AsyncGenerator<RemoteEvent>, first: { tail?: Tail; taskId?: string | null } = {}): Promise<RunView> {
+    const controller = new AbortController();
+    const lease = deps.leases.hold(run.id, generation, () => controller.abort());
     following.add(run.id);
+    let remoteTaskId = first?.taskId ?? null;
+    let paused = false;
     try {
-      for await (const { id, event } of events) {
+      let tail = first.tail;
+      for await (const { id, event, taskId } of events) {
         // Another process took the run over (this one stalled past its lease): it follows on.
-        if (lost) break;
-        if (link.remoteTaskId === null) link.remoteTaskId = remoteTaskIdOf(event);
-        link.remoteLastEventId = id;
-        // The task snapshot that opens a remote stream is already in the local log as our own Task.
-        if (event.kind !== 'task') await deps.eventLog.append(run.id, localize(event, run, link, id));
-        await deps.runs.saveProgress(run.id, { ...run.progress, remote: link } as RunView['progress']);
+        if (controller.signal.aborted) break;
+        remoteTaskId ??= taskId;
+        // The task snapshot that opens a remote stream is already in the local log as our own run.
+        if (event.type === 'created') continue;
+        tail = await deps.eventLog.append(run.id, localize(event, { peerId, taskId: remoteTaskId, eventId: id }), { fence: generation, ...(tail ? { knownTail: tail } : {}) });
+        if (event.type === 'status' && event.final && !isTerminal(event.status.state)) paused = true;
       }
+    } catch (error) {
+      if (!(error instanceof LeaseLostError || error instanceof RunEndedError)) throw error;
     } finally {
       following.delete(run.id);
-      await release();
+      await (paused ? lease.pause() : lease.release());
     }
     return (await deps.runs.get(run.id))!;
   }
 
-  /** Continues following remote runs whose local follower died, from the saved remote Last-Event-ID. */
+  /** The peer's task id and the last remote event stored in the local log (where to resubscribe from). */
+  async function remotePosition(run: RunView): Promise<{ taskId: string | null; eventId: number }> {
+    const events = await deps.runs.readAll(run.id);
+    const origins = events.flatMap((stored) => originOf(stored.event) ?? []);
+    const last = origins.at(-1);
+    return { taskId: origins.find((origin) => origin.taskId)?.taskId ?? null, eventId: typeof last?.eventId === 'number' ? last.eventId : REMOTE_TASK_EVENT_ID };
+  }
+
+  /** Takes over remote runs whose local follower died and follows them again from the last remote event stored. */
   async function recoverOrphans(): Promise<string[]> {
-    const orphans = (await deps.leases.orphans({ remote: true })).filter((id) => !following.has(id));
-    for (const id of orphans) {
-      const run = await deps.runs.get(id);
-      const link = run && linkOf(run);
-      if (!run || !link?.remoteTaskId) continue;
-      // Where to resume is read from the local log itself (the last remote event stored), not from
-      // the saved progress, which a crash between the two writes could leave one event behind.
-      const [last] = await deps.eventLog.readAfter(run.id, run.lastSeq - 1);
-      const stored = (last?.event as { metadata?: { remote?: { eventId?: number | null } } } | undefined)?.metadata?.remote?.eventId;
-      link.remoteLastEventId = typeof stored === 'number' ? stored : REMOTE_TASK_EVENT_ID;
-      deps.logger.info('following a remote run again after a restart', { runId: id, peerId: link.peerId, lastEventId: link.remoteLastEventId });
-      const events = deps.client.resubscribe(link.peerId, link.remoteTaskId, { lastEventId: link.remoteLastEventId });
-      void pump(run, link, events).catch((error: unknown) => (error instanceof DomainError && error.code === 'CONFLICT' ? undefined : failLocally(run, error)));
+    const taken: string[] = [];
+    for (const orphan of await deps.leases.orphans({ remote: true })) {
+      if (following.has(orphan.runId)) continue;
+      const run = await deps.runs.get(orphan.runId);
+      if (!run?.remote) continue;
+      const { taskId, eventId } = await remotePosition(run);
+      if (!taskId) continue;
+      const generation = Math.max(orphan.generation, run.tail.generation) + 1;
+      if (!(await deps.leases.takeOver(orphan, generation))) continue;
+      taken.push(run.id);
+      const peerId = run.remote.peerId;
+      deps.logger.info('following a remote run again after a restart', { runId: run.id, peerId, lastEventId: eventId });
+      void (async () => {
+        // The takeover is an event of this generation: the stalled follower's next write is refused.
+        const tail = await deps.eventLog.append(run.id, { type: 'status', status: { state: 'working', timestamp: new Date().toISOString() }, final: false, metadata: { remote: { peerId, taskId, eventId: null } } }, { generation });
+        return pump(run, generation, peerId, deps.client.resubscribe(peerId, taskId, { lastEventId: eventId }), { tail, taskId });
+      })().catch((error: unknown) => (error instanceof LeaseLostError || error instanceof RunEndedError ? undefined : failLocally(run, error)));
     }
-    return orphans;
+    return taken;
   }
 
   /**
@@ -76,13 +91,11 @@ export function createRemoteBridge(deps: { client: A2aClient; runs: RunStore; ev
    * once the remote side completed, failed or paused.
    */
   async function start(actor: Actor, input: { peerId: string; skillId: string; text: string }): Promise<{ run: RunView; done: Promise<RunView> }> {
-    const message: Message = { kind: 'message', messageId: randomUUID(), role: 'user', parts: [{ kind: 'text', text: input.text }], metadata: { skillId: input.skillId } };
-    const { run } = await deps.runs.create(actor, { agent: input.skillId, message });
-    const link: RemoteLink = { peerId: input.peerId, skillId: input.skillId, remoteTaskId: null, remoteLastEventId: null };
-    await deps.runs.saveProgress(run.id, { ...run.progress, remote: link } as RunView['progress']);
+    const message: RunMessage = { id: randomUUID(), role: 'user', parts: [{ type: 'text', text: input.text }], metadata: { skillId: input.skillId } };
+    const { run } = await deps.runs.create(actor, { agent: input.skillId, message, remote: { peerId: input.peerId, skillId: input.skillId } });
     // Reconnects inside one stream resend the same message with Last-Event-ID; the remote side
     // recognises the messageId and replays instead of starting (or resuming) twice.
-    const done = pump(run, link, deps.client.stream(link.peerId, { message })).catch(async (error: unknown) => {
+    const done = pump(run, 0, input.peerId, deps.client.stream(input.peerId, { message }), { tail: run.tail }).catch(async (error: unknown) => {
       await failLocally(run, error);
       throw error;
     });
@@ -94,36 +107,48 @@ export function createRemoteBridge(deps: { client: A2aClient; runs: RunStore; ev
     return (await start(actor, input)).done;
   }
 
-  /** Answers a remote INTERRUPT (from this side's human or agent) and follows the rest of the run. */
-  async function resume(runId: string, answer: ResumePayload): Promise<RunView> {
+  /**
+   * Answers a remote pause (from this side's human or agent) and follows the rest of the run.
+   * The answer is stored locally first, so of two local answers exactly one goes to the peer.
+   */
+  async function resume(runId: string, answer: Answer): Promise<RunView> {
     const run = await deps.runs.get(runId);
-    const link = run && linkOf(run);
-    if (!run || !link?.remoteTaskId) throw new DomainError('NOT_FOUND', 'No remote task for this run');
-    if (run.state !== 'input-required') throw new DomainError('CONFLICT', 'The remote task is not waiting for input');
-    const message: Message = { kind: 'message', messageId: randomUUID(), role: 'user', taskId: link.remoteTaskId, parts: [{ kind: 'data', data: { resume: answer } }] };
-    return pump(run, link, deps.client.stream(link.peerId, { message })).catch(async (error: unknown) => {
+    if (!run?.remote) throw new DomainError('NOT_FOUND', 'No remote task for this run');
+    const { taskId } = await remotePosition(run);
+    if (!taskId) throw new DomainError('NOT_FOUND', 'No remote task for this run');
+    if (run.state !== 'input-required' || !run.interrupt) throw new DomainError('CONFLICT', `The remote task is ${run.state}, not waiting for input`);
+    const interrupt = run.interrupt;
+    const leased = await deps.leases.adopt(runId);
+    const generation = Math.max(leased, run.tail.generation) + 1;
+    const pausedAt = run.tail.seq;
+    const tail = await deps.eventLog.append(runId, { type: 'status', status: { state: 'working', timestamp: new Date().toISOString() }, final: false, answer: { ...answer, stepId: interrupt.stepId, stepIndex: run.progress.stepIndex } }, {
+      generation,
+      expect: (at) => {
+        if (at.seq !== pausedAt || at.state !== 'input-required') throw new DomainError('CONFLICT', `The remote task is ${at.state}, not waiting for input: it took another answer`);
+      },
+    });
+    await deps.leases.claim(runId, generation);
+    const message: RunMessage = { id: randomUUID(), role: 'user', runId: taskId, parts: [{ type: 'data', data: { resume: answer } }] };
+    return pump(run, generation, run.remote.peerId, deps.client.stream(run.remote.peerId, { message }), { tail, taskId }).catch(async (error: unknown) => {
       // An answer the remote screen refused leaves the run waiting for a better one; any other
       // failure ends the local run with the reason, as a failed start does.
-      if (!isRefusedAnswer(error)) await failLocally(run, error);
+      if (isRefusedAnswer(error)) await deps.eventLog.append(runId, { type: 'status', status: run.status, final: true, interrupt }, { fence: generation }).catch(() => undefined);
+      else await failLocally(run, error);
       throw error;
     });
   }
 
   async function failLocally(run: RunView, error: unknown) {
-    const current = await deps.runs.get(run.id);
-    if (!current || ['completed', 'failed', 'canceled'].includes(current.state)) return;
     const text = error instanceof DomainError ? error.message : 'The remote call failed';
     deps.logger.warn('remote call failed', { runId: run.id, error });
-    await deps.eventLog.append(run.id, {
-      kind: 'status-update',
-      taskId: run.id,
-      contextId: run.contextId,
-      final: true,
-      status: { state: 'failed', timestamp: new Date().toISOString(), message: { kind: 'message', messageId: randomUUID(), role: 'agent', parts: [{ kind: 'text', text }] } },
-    });
+    await deps.eventLog
+      .append(run.id, { type: 'status', final: true, status: { state: 'failed', timestamp: new Date().toISOString(), message: { id: randomUUID(), role: 'agent', parts: [{ type: 'text', text }] } } })
+      .catch((failure: unknown) => {
+        if (!(failure instanceof RunEndedError)) throw failure;
+      });
   }
 
-  return { start, call, resume, recoverOrphans, isRemote: (run: RunView) => !!linkOf(run) };
+  return { start, call, resume, recoverOrphans, isRemote: (run: Pick<RunView, 'remote'>) => !!run.remote };
 }
 
 /** The remote side answered the resume with "invalid params": the answer, not the run, was wrong. */
@@ -131,21 +156,9 @@ function isRefusedAnswer(error: unknown): boolean {
   return error instanceof DomainError && (error.code === 'VALIDATION_FAILED' || (error.details as { code?: number } | undefined)?.code === -32602);
 }
 
-function remoteTaskIdOf(event: A2aEvent): string | null {
-  if (event.kind === 'task') return event.id;
-  if (event.kind === 'status-update' || event.kind === 'artifact-update') return event.taskId;
-  return event.taskId ?? null;
-}
-
-/** The remote event as a local one; `metadata.remote.eventId` records where in the remote stream it came from. */
-function localize(event: A2aEvent, run: RunView, link: RemoteLink, eventId: number | null): A2aEvent {
-  const remote = { peerId: link.peerId, taskId: link.remoteTaskId, eventId };
-  if (event.kind === 'status-update' || event.kind === 'artifact-update') {
-    const metadata: Record<string, unknown> = { ...(event.metadata ?? {}), remote };
-    const interrupt = (event.metadata as { interrupt?: Record<string, unknown> } | undefined)?.interrupt;
-    if (interrupt) metadata.interrupt = { ...interrupt, runId: run.id, remoteRunId: interrupt.runId };
-    return { ...event, taskId: run.id, contextId: run.contextId, metadata };
-  }
+/** The remote event as a local one; `metadata.remote` records where in the remote stream it came from. */
+function localize(event: RunEvent, origin: RemoteOrigin): RunEvent {
+  if (event.type === 'status' || event.type === 'artifact' || event.type === 'message') return { ...event, metadata: { ...(event.metadata ?? {}), remote: origin } };
   return event;
 }
 

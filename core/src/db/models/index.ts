@@ -10,7 +10,7 @@ import { oauthClientSchema } from './oauth-client.ts';
 import { oauthSigningKeySchema } from './oauth-signing-key.ts';
 import { runSchema } from './run.ts';
 import { runEventSchema } from './run-event.ts';
-import { runIdempotencySchema } from './run-idempotency.ts';
+import { runKeySchema } from './run-key.ts';
 import { remotePeerSchema } from './remote-peer.ts';
 import { connectorInstanceSchema } from './connector-instance.ts';
 import { importJobSchema } from './import-job.ts';
@@ -36,7 +36,7 @@ export function bindModels(connection: Connection) {
     OauthSigningKey: connection.model('OauthSigningKey', oauthSigningKeySchema),
     Run: connection.model('Run', runSchema),
     RunEvent: connection.model('RunEvent', runEventSchema),
-    RunIdempotency: connection.model('RunIdempotency', runIdempotencySchema),
+    RunKey: connection.model('RunKey', runKeySchema),
     RemotePeer: connection.model('RemotePeer', remotePeerSchema),
     ConnectorInstance: connection.model('ConnectorInstance', connectorInstanceSchema),
     ImportJob: connection.model('ImportJob', importJobSchema),
@@ -62,6 +62,7 @@ export type { ImportJobRecord } from './import-job.ts';
 export type { ExtensionImportRecord } from './extension-import.ts';
 export type { ImportSyncEventRecord } from './import-sync-event.ts';
 export { A2A_PERMISSIONS, type A2aPermission, type OauthClientRecord } from './oauth-client.ts';
-export { TASK_STATES, TERMINAL_STATES, type TaskState, type RunRecord } from './run.ts';
-export type { RunEventRecord } from './run-event.ts';
-export { runEventId, runEventsAfter, runHeads, runLeaseId, runIdOfLease, runLeaseRange, runIdempotencyId, runEndId, RUN_HEADS_END, runListPrefix, runListId, parseRunListId, runOwnerDigest } from './run-keys.ts';
+export type { RunRecord } from './run.ts';
+export { runEventId, runEventsAfter, type RunEventRecord } from './run-event.ts';
+export type { RunLeaseRecord } from './run-lease.ts';
+export { RUN_KEY_TTL_MS, type RunKeyRecord } from './run-key.ts';

@@ -1,18 +1,19 @@
 import { Schema, type InferSchemaType } from 'mongoose';
 
 /**
- * Who works on a run, under `~l/<runId>` in the `runs` collection (run-keys.ts), apart from the run document: FerretDB 1.24 writes a whole document
- * back on every update, so a lease renewal on the run row could undo a concurrent status write.
+ * Who works on a run (`_id` = the run id), present while the run is submitted or working: the
+ * recovery pass reads this small collection whole. `renewedAt` is the database server's time of
+ * the holder's last renewal (`$currentDate`), so expiry never compares two hosts' clocks.
+ * `generation` counts holders; the event log records it too, and that is what fences writes.
  */
 export const runLeaseSchema = new Schema(
   {
     _id: { type: String, required: true },
     owner: { type: String, default: null },
-    until: { type: Date, default: null },
-    /** Counts takeovers; a takeover is won by claiming `run-lease:<id>:<generation>` (db/claims.ts). */
-    generation: { type: Number, default: 0 },
+    generation: { type: Number, required: true },
+    renewedAt: { type: Date, required: true },
   },
-  { collection: 'runs', versionKey: false },
+  { collection: 'run_leases', versionKey: false },
 );
 
 export type RunLeaseRecord = InferSchemaType<typeof runLeaseSchema>;

@@ -1,33 +1,47 @@
 import { Schema, type InferSchemaType } from 'mongoose';
 
-export const TASK_STATES = ['submitted', 'working', 'input-required', 'completed', 'canceled', 'failed', 'rejected', 'auth-required', 'unknown'] as const;
-export type TaskState = (typeof TASK_STATES)[number];
-export const TERMINAL_STATES: readonly TaskState[] = ['completed', 'canceled', 'failed', 'rejected'];
-
 /**
- * A durable run (an A2A task). `_id` is the task id, a UUIDv7, so ids sort by creation time: reads
- * by id and the newest-first runs page are both served by the primary key (no other index).
+ * A run's head (an A2A task): who asked which agent, where it stands and when it last changed.
+ * `_id` is the run id (a UUIDv7). The head is a projection of the run's event log
+ * (`run_events`), moved forward after each status event; it holds nothing that grows with the
+ * run (history, artifacts and step outputs are read from the log). Its indexes serve every
+ * listing a page at a time: a caller's tasks newest status first (A2A ListTasks, with or
+ * without a state or context filter: `listKey` ranges), and the runs page newest run first (all:
+ * the primary key, since run ids are time-ordered; or by state, agent or caller); retention
+ * finds finished runs by `state` + `_id`.
  */
 export const runSchema = new Schema(
   {
     _id: { type: String, required: true },
     contextId: { type: String, required: true },
     agent: { type: String, required: true },
-    state: { type: String, enum: TASK_STATES, required: true },
-    /** Sequence number of the last appended event; the next one is lastSeq + 1. */
-    lastSeq: { type: Number, required: true, default: 0 },
+    /** A RunState (runs/model.ts). */
+    state: { type: String, required: true },
+    /** Sequence number of the latest status event folded in here (a hint: the log may be ahead). */
+    lastSeq: { type: Number, required: true },
     actorType: { type: String, required: true },
     actorId: { type: String, required: true },
-    input: { type: Schema.Types.Mixed, required: true },
-    /** The latest A2A TaskStatus and the artifacts so far, kept in step with the event log. */
-    status: { type: Schema.Types.Mixed, required: true },
-    artifacts: { type: [Schema.Types.Mixed], default: [] },
-    /** Messages of the task after its input, in order: the agent's status messages and the caller's answers. */
-    history: { type: [Schema.Types.Mixed], default: [] },
-    /** Executor state: step cursor, step outputs, the pending interrupt. */
-    progress: { type: Schema.Types.Mixed, default: {} },
+    /** The first message, as JSON text (its keys are the caller's: see runs/stored-json.ts). */
+    input: { type: String, required: true },
+    /** The latest RunStatus, as JSON text. */
+    status: { type: String, required: true },
+    /** A run bridged from a peer: `{ peerId, skillId }`. */
+    remote: { type: Schema.Types.Mixed, default: null },
+    /** The storage layout this head is written in (2 since ADR 0019). */
+    v: { type: Number, required: true },
+    createdAt: { type: Date, required: true },
+    /** The latest status's time. */
+    updatedAt: { type: Date, required: true },
+    /** What listings sort and page on: `<updatedAt, ms, 13 digits>/<_id>` (unique, so a page token is one value). */
+    listKey: { type: String, required: true },
   },
-  { timestamps: true, collection: 'runs', minimize: false },
+  { collection: 'runs', minimize: false, versionKey: false },
 );
+runSchema.index({ actorType: 1, actorId: 1, listKey: -1 }, { name: 'caller_recent' });
+runSchema.index({ actorType: 1, actorId: 1, state: 1, listKey: -1 }, { name: 'caller_state_recent' });
+runSchema.index({ actorType: 1, actorId: 1, contextId: 1, listKey: -1 }, { name: 'caller_context_recent' });
+runSchema.index({ actorType: 1, actorId: 1, _id: -1 }, { name: 'caller_newest' });
+runSchema.index({ state: 1, _id: -1 }, { name: 'state_newest' });
+runSchema.index({ agent: 1, _id: -1 }, { name: 'agent_newest' });
 
 export type RunRecord = InferSchemaType<typeof runSchema>;

@@ -1,5 +1,6 @@
 import { assertAgentAccess, createActorNames } from '@service/core/auth';
 import { DomainError } from '@service/core/errors';
+import { isVisible, RUN_STATES } from '@service/core/runs';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { runAgent, runPeerId, runText } from '../../forms/start-run.ts';
@@ -10,7 +11,17 @@ const runId = z.string().min(1).max(200);
 export const runsRouter = router({
   /** Newest first; `before` is the `nextBefore` of the previous page. */
   list: adminProcedure
-    .input(z.object({ limit: z.number().int().min(1).max(200).default(50), before: runId.nullish() }).default({ limit: 50 }))
+    .input(
+      z
+        .object({
+          limit: z.number().int().min(1).max(200).default(50),
+          before: runId.nullish(),
+          state: z.enum(RUN_STATES).optional(),
+          agent: z.string().min(1).max(214).optional(),
+          caller: z.object({ type: z.string().min(1).max(20), id: z.string().min(1).max(200) }).optional(),
+        })
+        .default({ limit: 50 }),
+    )
     .query(async ({ ctx, input }) => {
       const page = await ctx.services.runs.list(input);
       const names = await createActorNames(ctx.services.database.models)(page.items.map((run) => ({ type: run.actorType, id: run.actorId })));
@@ -21,7 +32,9 @@ export const runsRouter = router({
   get: adminProcedure.input(z.object({ id: runId, afterSeq: z.number().int().min(0).default(0) })).query(async ({ ctx, input }) => {
     const run = await ctx.services.runs.get(input.id);
     if (!run) throw new DomainError('NOT_FOUND', 'Run not found');
-    return { run, remote: ctx.services.remote.isRemote(run), events: await ctx.services.eventLog.readAfter(run.id, input.afterSeq) };
+    const { progress: _progress, tail: _tail, ...shown } = run;
+    const events = (await ctx.services.eventLog.readAfter(run.id, input.afterSeq)).flatMap(({ seq, event }) => (isVisible(event) ? [{ seq, event }] : []));
+    return { run: shown, remote: ctx.services.remote.isRemote(run), events };
   }),
 
   /** Starts a local agent, or a remote one through a registered peer; answers the local run id at once. */
@@ -37,7 +50,7 @@ export const runsRouter = router({
       if (!(await ctx.services.agentCard()).skills.some((s) => s.id === input.agent)) throw new DomainError('NOT_FOUND', `No agent ${input.agent} on this host`);
       const { run } = await ctx.services.runs.create(ctx.actor, {
         agent: input.agent,
-        message: { kind: 'message', messageId: randomUUID(), role: 'user', parts: [{ kind: 'text', text: input.text }] },
+        message: { id: randomUUID(), role: 'user', parts: [{ type: 'text', text: input.text }] },
       });
       void ctx.services.executor.start(run.id);
       return { runId: run.id };

@@ -1,0 +1,85 @@
+import { type z } from 'zod';
+import type { AgentAccessActor } from '../../../auth/index.ts';
+import { DomainError, parseOrThrow } from '../../../errors/index.ts';
+import { json } from '../../../http/index.ts';
+import { isTerminal, type VisibleRunEvent } from '../../../runs/index.ts';
+import { withAgui } from '../../agui.ts';
+import { rpcResult, type JsonRpcRequest } from '../../jsonrpc.ts';
+import type { A2aOperations, SendParams } from '../../operations.ts';
+import { sseResponse, sseSnapshotFrame } from '../../sse.ts';
+import { eventTo03, messageFrom03, messageSendParamsSchema, taskIdParamsSchema, taskTo03, type MessageSendParams } from './protocol.ts';
+
+/** v0.3 method names (and the PascalCase spellings some v0.3 clients send). */
+const METHODS: Record<string, 'send' | 'stream' | 'get' | 'cancel' | 'resubscribe'> = {
+  'message/send': 'send',
+  SendMessage: 'send',
+  'message/sendStreaming': 'stream',
+  'message/stream': 'stream',
+  SendStreamingMessage: 'stream',
+  'tasks/get': 'get',
+  GetTask: 'get',
+  'tasks/cancel': 'cancel',
+  CancelTask: 'cancel',
+  'tasks/resubscribe': 'resubscribe',
+  TaskSubscription: 'resubscribe',
+};
+
+/** Whether a v0.3 method streams its answer. */
+export const isStreaming03 = (method: string) => METHODS[method] === 'stream' || METHODS[method] === 'resubscribe';
+
+function params<T>(schema: z.ZodType<T>, value: unknown): T {
+  return parseOrThrow(schema, value, 'Invalid params');
+}
+
+const sendParamsFrom03 = (p: MessageSendParams): SendParams => ({ message: messageFrom03(p.message), ...(p.metadata ? { metadata: p.metadata } : {}) });
+
+/**
+ * A2A v0.3 on the JSON-RPC binding: the shared operations, read from and written in v0.3 shapes.
+ * `agui`: the caller asked for the AG-UI multiplex (each event also as AG-UI events in its metadata).
+ */
+export async function dispatch03(ops: A2aOperations, request: Request, rpc: JsonRpcRequest, actor: AgentAccessActor, agent: string | null, agui: boolean): Promise<Response> {
+  const kind = METHODS[rpc.method];
+  if (!kind) throw new DomainError('METHOD_NOT_FOUND', `Method not found: ${rpc.method}`);
+  const idempotencyKey = request.headers.get('idempotency-key')?.slice(0, 200) || null;
+  const lastEventId = Number.parseInt(request.headers.get('last-event-id') ?? '', 10);
+  const shapeFor = (run: { id: string; contextId: string }) => (event: VisibleRunEvent, seq: number) => {
+    const wire = eventTo03(event, run);
+    return agui ? withAgui(wire, event, seq, run) : wire;
+  };
+
+  switch (kind) {
+    case 'send': {
+      const p = params(messageSendParamsSchema, rpc.params);
+      const done = await ops.sendAndWait(actor, sendParamsFrom03(p), idempotencyKey, agent, { returnImmediately: p.configuration?.blocking === false, signal: request.signal });
+      return json(rpcResult(rpc.id, taskTo03(done, { historyLength: p.configuration?.historyLength })));
+    }
+    case 'stream': {
+      const p = params(messageSendParamsSchema, rpc.params);
+      const { run, startSeq } = await ops.send(actor, sendParamsFrom03(p), idempotencyKey, agent);
+      // A reconnect (same Idempotency-Key or messageId) with Last-Event-ID resumes after it.
+      const from = Number.isFinite(lastEventId) && lastEventId >= 0 ? lastEventId : startSeq;
+      return sseResponse((signal) => ops.frames(rpc.id, run, from, signal, shapeFor(run)), request.signal);
+    }
+    case 'get': {
+      const p = params(taskIdParamsSchema, rpc.params);
+      return json(rpcResult(rpc.id, taskTo03(await ops.visibleRun(actor, p.id, 'read'), { historyLength: p.historyLength })));
+    }
+    case 'cancel': {
+      const p = params(taskIdParamsSchema, rpc.params);
+      const run = await ops.visibleRun(actor, p.id, 'execute');
+      return json(rpcResult(rpc.id, taskTo03(await ops.cancel(run.id))));
+    }
+    case 'resubscribe': {
+      const p = params(taskIdParamsSchema, rpc.params);
+      const run = await ops.visibleRun(actor, p.id, 'read');
+      const from = Number.isFinite(lastEventId) && lastEventId >= 0 ? lastEventId : run.lastSeq;
+      return sseResponse(async function* (signal) {
+        // First the current Task (a snapshot: no id, so ids stay strictly increasing from
+        // Last-Event-ID), then whatever happens after the client's last event.
+        const task = taskTo03(run);
+        yield sseSnapshotFrame(rpc.id, agui ? withAgui(task, { type: 'created', runId: run.id, contextId: run.contextId, agent: run.agent, input: run.input, status: run.status }, run.lastSeq, run) : task);
+        if (!isTerminal(run.state) || from < run.lastSeq) yield* ops.frames(rpc.id, run, from, signal, shapeFor(run));
+      }, request.signal);
+    }
+  }
+}

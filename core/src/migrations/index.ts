@@ -1,0 +1,1 @@
+export { migrateRunsToLayout2, UnsupportedLayoutError } from './runs-layout-2.ts';

@@ -1,0 +1,122 @@
+/**
+ * The run model: what a run is, what it says and what happens to it, in the service's own terms.
+ * Protocols (A2A 1.0 and 0.3, AG-UI) translate to and from it at their seams; storage keeps it
+ * as written here, so a protocol version can come or go without touching stored runs.
+ */
+
+export const RUN_STATES = ['submitted', 'working', 'input-required', 'auth-required', 'completed', 'canceled', 'failed', 'rejected', 'unknown'] as const;
+export type RunState = (typeof RUN_STATES)[number];
+/** A run in one of these has ended for good: nothing is stored after its terminal event. */
+export const TERMINAL_STATES: readonly RunState[] = ['completed', 'canceled', 'failed', 'rejected'];
+/** Waiting for someone: a person's answer (or credentials); the run goes on once given. */
+export const INTERRUPTED_STATES: readonly RunState[] = ['input-required', 'auth-required'];
+/** A run in one of these is being worked on (the recovery pass continues it if its worker dies). */
+export const ACTIVE_STATES: readonly RunState[] = ['submitted', 'working'];
+
+export const isTerminal = (state: RunState): boolean => TERMINAL_STATES.includes(state);
+/** Nothing more happens until someone acts: finished, or waiting for an answer. */
+export const isSettled = (state: RunState): boolean => isTerminal(state) || INTERRUPTED_STATES.includes(state);
+
+export type Metadata = Record<string, unknown>;
+
+export type RunPart =
+  | { type: 'text'; text: string; metadata?: Metadata }
+  /** Any JSON value. */
+  | { type: 'data'; data: unknown; metadata?: Metadata }
+  /** A file by content (`bytes`, base64) or by reference (`url`). */
+  | { type: 'file'; name?: string; mediaType?: string; bytes?: string; url?: string; metadata?: Metadata };
+
+export interface RunMessage {
+  id: string;
+  role: 'user' | 'agent';
+  parts: RunPart[];
+  contextId?: string;
+  runId?: string;
+  referenceRunIds?: string[];
+  extensions?: string[];
+  metadata?: Metadata;
+}
+
+export interface RunStatus {
+  state: RunState;
+  /** ISO 8601. */
+  timestamp: string;
+  message?: RunMessage;
+}
+
+export interface RunArtifact {
+  id: string;
+  name?: string;
+  description?: string;
+  parts: RunPart[];
+  metadata?: Metadata;
+}
+
+/** What a paused run asks of a person: a screen whose JSON Schema describes the answer. */
+export interface Interrupt {
+  stepId: string;
+  screenId: string;
+  title: string;
+  schema: Record<string, unknown>;
+  /** What is being answered about: earlier steps' outputs by step id, as bounded text. */
+  context?: Record<string, string>;
+  /** The answer shapes a generic client may send (see a2a/hitl-answer.ts). */
+  accepts?: string[];
+  /** Where the pause really is, for a run bridged from a peer: the peer's task id. */
+  remoteRunId?: string;
+}
+
+/** A person's answer to a pause. */
+export interface Answer {
+  screenId: string;
+  values: Record<string, unknown>;
+}
+
+/** Where a run bridged from a peer comes from. */
+export interface RemoteLink {
+  peerId: string;
+  skillId: string;
+}
+
+export type RunEvent =
+  /** The run as it was created: always event 1. */
+  | { type: 'created'; runId: string; contextId: string; agent: string; input: RunMessage; status: RunStatus }
+  /**
+   * The run's status changed. `final` ends a stream (a pause or an end). A pause carries its
+   * `interrupt`; the status that takes an answer carries it (`answer`) and the caller's message
+   * (`received`), which joins the run's history before the status message.
+   */
+  | { type: 'status'; status: RunStatus; final: boolean; interrupt?: Interrupt; answer?: Answer & { stepId: string; stepIndex: number }; received?: RunMessage; metadata?: Metadata }
+  | { type: 'artifact'; artifact: RunArtifact; append?: boolean; lastChunk?: boolean; metadata?: Metadata }
+  /** A message that is not a status (a peer may stream one). */
+  | { type: 'message'; message: RunMessage; metadata?: Metadata }
+  /** Internal: a step finished with this output (the executor continues after it). Never shown. */
+  | { type: 'step'; index: number; stepId: string; output: unknown }
+  /** Internal: the executor's position, as a run stored by an earlier version had it. Never shown. */
+  | { type: 'progress'; stepIndex: number; outputs: Record<string, unknown> };
+
+/** Events a caller sees (the internal ones only move the executor). */
+export type VisibleRunEvent = Exclude<RunEvent, { type: 'step' } | { type: 'progress' }>;
+
+export const isVisible = (event: RunEvent): event is VisibleRunEvent => event.type !== 'step' && event.type !== 'progress';
+
+/** The status after which a stream ends: a pause or an end. */
+export const isFinalEvent = (event: RunEvent): boolean => event.type === 'status' && event.final;
+
+/** A status that ends the run for good. */
+export const isEndEvent = (event: RunEvent): boolean => event.type === 'status' && event.final && isTerminal(event.status.state);
+
+/** The run's state after `event`, given the state before it. */
+export function stateAfter(before: RunState, event: RunEvent): RunState {
+  if (event.type === 'status') return event.status.state;
+  if (event.type === 'created') return event.status.state;
+  return before;
+}
+
+export function textOf(message: Pick<RunMessage, 'parts'> | undefined): string {
+  return (message?.parts ?? []).flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
+}
+
+export function agentMessage(text: string, extraParts: RunPart[] = []): RunMessage {
+  return { id: crypto.randomUUID(), role: 'agent', parts: [...(text ? [{ type: 'text' as const, text }] : []), ...extraParts] };
+}

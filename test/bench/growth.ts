@@ -1,144 +1,200 @@
 /**
- * Cost against history: each hot path of the service on a database holding 1k runs and on one
- * holding 10k and 100k (events ×4, audit rows ×1, a small set of unfinished runs with their leases), interleaved in
- * one process. Goal: every row's 100k/1k ratio <= 2, on the embedded default and on MONGODB_URI.
+ * Cost against a year of history, over real HTTP: the service (a real process) on a database
+ * holding 1k runs and on ones holding 10k and 100k (4 events and one audit row each, spread over
+ * a year and over many A2A clients, a few still working), each path timed on every size in turn
+ * so noise hits all alike. Goal: every row's largest/smallest ratio <= 1.2.
+ *
+ * Servers: the one MONGODB_URI names (FerretDB 2, MongoDB), then the embedded FerretDB 1.24
+ * beside it; without MONGODB_URI the embedded one alone. BENCH_SERVERS=env|embedded|env,embedded.
  *
  *   BENCH_SIZES=1000,10000,100000 (default)   BENCH_ITERATIONS=30 (default)
  */
 import { randomUUID } from 'node:crypto';
-import { createAuditLog } from '@service/core/audit';
+import { createUserStore } from '@service/core/auth';
 import { runEventId } from '@service/core/db';
 import { uuidv7 } from '@service/core/ids';
-import { createLogger } from '@service/core/log';
-import { createEventLog, createRunLeases, createRunStore, listKeyOf } from '@service/core/runs';
-import { insertInBatches } from './insert-batches.ts';
+import { listKeyOf } from '@service/core/runs';
+import { testServices } from '@service/core/testing/services';
+import { fetchAccessToken, installExampleAgents } from '../helpers/a2a.ts';
+import { signInCookie, startService, type RunningService } from '../helpers/service-process.ts';
 import { benchDatabase } from './bench-environment.ts';
 import { percentile } from './harness.ts';
+import { insertInBatches } from './insert-batches.ts';
 import { recordFigure } from './results.ts';
 
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 30);
+const SERVERS = (process.env.BENCH_SERVERS ?? (process.env.MONGODB_URI ? 'env,embedded' : 'embedded')).split(',');
 const EVENTS_PER_RUN = 4;
+/** Runs per A2A client: the number of clients grows with the history, as it would over a year. */
+const RUNS_PER_CLIENT = 100;
+/** The client that holds a tenth of all runs (a busy integration). */
+const HEAVY_SHARE = 0.1;
 const UNFINISHED = 20;
-const BATCH = 5_000;
-const GOAL = 2;
+const CHUNK = 5_000;
+const REPLAY_EVENTS = 200;
+const GOAL = 1.2;
+const YEAR = 365 * 86_400_000;
 
-const status = (state: string) => ({ state, timestamp: '2026-01-01T00:00:00.000Z' });
-const message = JSON.stringify({ id: 'm', role: 'user', parts: [{ type: 'text', text: 'hello' }] });
+const status = (state: string, at: number) => ({ state, timestamp: new Date(at).toISOString() });
+const input = (text: string) => JSON.stringify({ id: randomUUID(), role: 'user', parts: [{ type: 'text', text }] });
 
 interface Fixture {
   size: number;
+  /** The database server, as the bench environment names it. */
   kind: string;
-  /** A run still working, with events, that the paths below read and append to. */
-  liveRun: string;
-  paths: Record<string, () => Promise<unknown>>;
+  service: RunningService;
+  token: string;
+  heavyToken: string;
+  cookie: string;
+  /** A finished run of the measured client, and one with a long log. */
+  finishedRun: string;
+  longRun: string;
   stop(): Promise<void>;
 }
 
-async function seed(size: number): Promise<Fixture> {
-  const database = await benchDatabase(`bench_growth_${size}`);
-  const { Run, RunEvent, AuditEvent, RunLease } = database.db.models;
+/** A run's head and events in the stored layout (runs/model.ts, db/models/run*.ts). */
+function runDocuments(id: string, at: number, owner: string, state: string, events: number) {
+  const head = { _id: id, contextId: randomUUID(), agent: '@bench/summarizer', state, lastSeq: events, actorType: 'a2a', actorId: owner, input: input('hello'), status: JSON.stringify(status(state, at)), remote: null, v: 2, createdAt: new Date(at), updatedAt: new Date(at), listKey: listKeyOf(at, id) };
+  const rows = Array.from({ length: events }, (_, i) => {
+    const seq = i + 1;
+    const eventState = seq === events ? state : 'working';
+    const event = seq === 1 ? { type: 'created', runId: id, contextId: head.contextId, agent: head.agent, input: JSON.parse(head.input), status: status('submitted', at) } : { type: 'status', final: seq === events, status: { ...status(eventState, at), message: { id: randomUUID(), role: 'agent', parts: [{ type: 'text', text: `step ${seq}` }] } } };
+    return { _id: runEventId(id, seq), runId: id, seq, type: event.type, event: JSON.stringify(event), state: seq === 1 ? 'submitted' : eventState, generation: 0, at: new Date(at) };
+  });
+  return { head, rows };
+}
+
+async function seed(server: string, size: number): Promise<Fixture> {
+  const database = await benchDatabase(`bench_growth_${size}`, server === 'embedded' ? { embedded: true } : {});
+  const { db } = database;
   const started = Date.now();
-  // Runs created over the last year, oldest first; all but a few finished.
-  const yearAgo = Date.now() - 365 * 86_400_000;
-  let liveRun = '';
-  for (let from = 0; from < size; from += BATCH) {
-    const runs = [];
+  await installExampleAgents(db, '@bench', ['summarizer']);
+  const admin = { type: 'ui', id: 'bench', email: 'bench@bench.test', role: 'admin' } as const;
+  const clients = testServices(db).oauth.clients;
+  const measured = await clients.register(admin, { name: 'measured', allowedAgents: ['*'], permissions: ['list', 'read', 'execute'] });
+  const heavy = await clients.register(admin, { name: 'heavy', allowedAgents: ['*'], permissions: ['list', 'read', 'execute'] });
+  // The measured client has RUNS_PER_CLIENT runs at every size, spread over the year.
+  const stride = Math.max(1, Math.floor(size / RUNS_PER_CLIENT));
+  const ownerOf = (i: number) => {
+    if (i % stride === 0) return `oauth:${measured.client.clientId}`;
+    if (i % Math.round(1 / HEAVY_SHARE) === 1) return `oauth:${heavy.client.clientId}`;
+    return `oauth:client-${i % stride}`;
+  };
+  const yearAgo = Date.now() - YEAR;
+  let finishedRun = '';
+  for (let from = 0; from < size; from += CHUNK) {
+    const heads = [];
     const events = [];
     const audit = [];
-    const active = [];
-    for (let i = from; i < Math.min(size, from + BATCH); i++) {
-      const at = yearAgo + Math.floor((i / size) * 365 * 86_400_000);
+    const leases = [];
+    for (let i = from; i < Math.min(size, from + CHUNK); i++) {
+      const at = yearAgo + Math.floor((i / size) * YEAR);
       const id = uuidv7(at);
       const unfinished = i >= size - UNFINISHED;
-      const state = unfinished ? 'working' : 'completed';
-      const statusText = JSON.stringify(status(state));
-      runs.push({ _id: id, contextId: randomUUID(), agent: '@bench/echo', state, lastSeq: EVENTS_PER_RUN, actorType: 'a2a', actorId: 'client', input: message, status: statusText, remote: null, v: 2, createdAt: new Date(at), updatedAt: new Date(at), listKey: listKeyOf(at, id) });
-      for (let seq = 1; seq <= EVENTS_PER_RUN; seq++) {
-        const eventState = seq === EVENTS_PER_RUN ? state : 'working';
-        events.push({ _id: runEventId(id, seq), runId: id, seq, type: 'status', event: JSON.stringify({ type: 'status', final: seq === EVENTS_PER_RUN, status: status(eventState) }), state: eventState, generation: 0, at: new Date(at) });
-      }
-      audit.push({ actorType: 'a2a', actorId: 'client', action: 'a2a.message.send', resourceType: 'run', resourceId: id, details: {}, at: new Date(at) });
-      if (unfinished) active.push({ _id: id, owner: null, generation: 0, renewedAt: new Date() });
-      if (i === size - 1) liveRun = id;
+      const { head, rows } = runDocuments(id, at, ownerOf(i), unfinished ? 'working' : 'completed', EVENTS_PER_RUN);
+      heads.push(head);
+      events.push(...rows);
+      audit.push({ actorType: 'a2a', actorId: head.actorId, action: 'a2a.message.send', resourceType: 'run', resourceId: id, details: {}, at: new Date(at) });
+      if (unfinished) leases.push({ _id: id, owner: 'a-live-worker', generation: 0, renewedAt: new Date(Date.now() + YEAR) });
+      if (i === stride * Math.floor(RUNS_PER_CLIENT / 2)) finishedRun = id;
     }
     await Promise.all([
-      insertInBatches(Run.collection as never, runs, { ordered: false }),
-      insertInBatches(RunEvent.collection as never, events, { ordered: false }),
-      insertInBatches(AuditEvent.collection as never, audit, { ordered: false }),
-      active.length ? RunLease.collection.insertMany(active as never[], { ordered: false }) : Promise.resolve(),
+      insertInBatches(db.models.Run.collection as never, heads, { ordered: false }),
+      insertInBatches(db.models.RunEvent.collection as never, events, { ordered: false }),
+      insertInBatches(db.models.AuditEvent.collection as never, audit, { ordered: false }),
+      leases.length ? db.models.RunLease.collection.insertMany(leases as never[]) : Promise.resolve(),
     ]);
   }
-  console.log(`  seeded ${size} runs, ${size * EVENTS_PER_RUN} events, ${size} audit rows on ${database.kind} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const longRun = uuidv7(yearAgo + YEAR / 2);
+  const long = runDocuments(longRun, yearAgo + YEAR / 2, `oauth:${measured.client.clientId}`, 'completed', REPLAY_EVENTS);
+  await db.models.Run.collection.insertOne(long.head as never);
+  await insertInBatches(db.models.RunEvent.collection as never, long.rows, { ordered: false });
+  await createUserStore(db.models).create({ email: 'bench@bench.test', password: 'correct horse battery staple', role: 'admin' });
+  console.log(`  ${database.kind}: seeded ${size} runs, ${size * EVENTS_PER_RUN} events, ${size} audit rows in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
-  const models = database.db.models;
-  const leases = createRunLeases(models, { profile: database.db.profile, serverTime: database.db.serverTime });
-  const eventLog = createEventLog(models, { finished: leases.finished });
-  const runs = createRunStore({ models, eventLog, leases });
-  const audit = createAuditLog(models, createLogger({ level: 'error' }));
-  const working = { type: 'status', final: false, status: status('working') } as const;
+  const service = await startService({ mongodbUri: database.uri, env: { SERVICE_VENDOR_SCOPE: '@bench', SERVICE_A2A_HTTP_ENABLED: 'true', SERVICE_LOG_LEVEL: 'warn' } });
+  const tokenOf = (client: typeof measured) => fetchAccessToken(`${service.url}/api/oauth/token`, client.client.clientId, client.clientSecret);
   return {
     size,
     kind: database.kind,
-    liveRun,
-    paths: {
-      'eventLog.append (insert + head projection)': () => eventLog.append(liveRun, working as never),
-      'eventLog.readAfter (replay the last 2)': async () => {
-        const tail = await eventLog.readTail(liveRun);
-        const events = await eventLog.readAfter(liveRun, tail.seq - 2);
-        if (events.length !== 2) throw new Error(`replay returned ${events.length} events`);
-      },
-      'Run.findById': () => Run.findById(liveRun).lean(),
-      'recovery pass (leases.orphans, local + remote)': () => Promise.all([leases.orphans({ remote: false }), leases.orphans({ remote: true })]),
-      'runs page (newest 50)': async () => {
-        const page = await runs.list({ limit: 50 });
-        if (page.items.length !== 50) throw new Error('short runs page');
-      },
-      'runs page 2 (before cursor)': async () => {
-        const first = await runs.list({ limit: 50 });
-        await runs.list({ limit: 50, before: first.nextBefore });
-      },
-      'ListTasks (one client, newest 50, totalSize)': async () => {
-        const page = await runs.listOwned({ type: 'a2a', id: 'client' } as never, { pageSize: 50 });
-        if (page.items.length !== 50) throw new Error('short task list');
-      },
-      'audit page (newest 50)': async () => {
-        const page = await audit.list({ limit: 50 });
-        if (page.items.length !== 50) throw new Error('short audit page');
-      },
+    service,
+    token: await tokenOf(measured),
+    heavyToken: await tokenOf(heavy),
+    cookie: await signInCookie(service.url, 'bench@bench.test', 'correct horse battery staple'),
+    finishedRun,
+    longRun,
+    stop: async () => {
+      await service.stop();
+      await database.stop();
     },
-    stop: () => database.stop(),
   };
 }
 
-const fixtures: Fixture[] = [];
-try {
-  for (const size of SIZES) fixtures.push(await seed(size));
-  const names = Object.keys(fixtures[0]!.paths);
-  const timings = new Map<string, number[][]>(names.map((name) => [name, fixtures.map(() => [])]));
-  // Interleaved: each iteration runs every path on every size in turn, so noise hits all alike.
-  for (let i = 0; i < ITERATIONS + 3; i++) {
-    for (const name of names) {
-      for (const [index, fixture] of fixtures.entries()) {
-        const startedAt = performance.now();
-        await fixture.paths[name]!();
-        if (i >= 3) timings.get(name)![index]!.push(performance.now() - startedAt);
+async function rpc(fixture: Fixture, method: string, params: unknown, options: { token?: string; headers?: Record<string, string> } = {}): Promise<string> {
+  const response = await fetch(`${fixture.service.url}/api/a2a`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'a2a-version': method.includes('/') ? '0.3' : '1.0', authorization: `Bearer ${options.token ?? fixture.token}`, ...options.headers },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  const text = await response.text();
+  if (!response.ok || text.includes('"error"')) throw new Error(`${method} answered ${response.status}: ${text.slice(0, 300)}`);
+  return text;
+}
+
+async function page(fixture: Fixture, path: string): Promise<void> {
+  const response = await fetch(`${fixture.service.url}${path}`, { headers: { cookie: fixture.cookie } });
+  const html = await response.text();
+  if (response.status !== 200) throw new Error(`${path} answered ${response.status}`);
+  if (!html.includes('<table')) throw new Error(`${path} shows no table`);
+}
+
+const PATHS: Record<string, (fixture: Fixture) => Promise<unknown>> = {
+  'SendMessage (v1.0, blocking, a new run)': (f) => rpc(f, 'SendMessage', { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'Grow. Then answer.' }] } }),
+  'GetTask (v1.0, a finished run)': (f) => rpc(f, 'GetTask', { id: f.finishedRun }),
+  'ListTasks first page (v1.0, 50 of a client with 100 tasks, totalSize)': async (f) => {
+    const text = await rpc(f, 'ListTasks', { pageSize: 50 });
+    if (!text.includes(`"totalSize":${RUNS_PER_CLIENT + 1}`)) throw new Error(`unexpected totalSize: ${text.slice(-200)}`);
+  },
+  'ListTasks first page (a client with a tenth of all tasks)': (f) => rpc(f, 'ListTasks', { pageSize: 50 }, { token: f.heavyToken }),
+  'admin runs page (newest 50, HTML)': (f) => page(f, '/administration/runs'),
+  'admin audit page (newest 50, HTML)': (f) => page(f, '/administration/audit'),
+  'replay of 10 (tasks/resubscribe after Last-Event-ID)': async (f) => {
+    const text = await rpc(f, 'tasks/resubscribe', { id: f.longRun }, { headers: { 'last-event-id': String(REPLAY_EVENTS - 10) } });
+    const frames = text.split('\n\n').filter((frame) => /^id: /m.test(frame));
+    if (frames.length !== 10) throw new Error(`replay returned ${frames.length} events`);
+  },
+};
+
+async function measure(server: string): Promise<void> {
+  const fixtures: Fixture[] = [];
+  try {
+    for (const size of SIZES) fixtures.push(await seed(server, size));
+    const names = Object.keys(PATHS);
+    const timings = new Map<string, number[][]>(names.map((name) => [name, fixtures.map(() => [])]));
+    for (let i = 0; i < ITERATIONS + 3; i++) {
+      for (const name of names) {
+        for (const [index, fixture] of fixtures.entries()) {
+          const startedAt = performance.now();
+          await PATHS[name]!(fixture);
+          if (i >= 3) timings.get(name)![index]!.push(performance.now() - startedAt);
+        }
       }
     }
+    const kind = fixtures[0]!.kind;
+    const smallest = SIZES[0]!;
+    const largest = SIZES[SIZES.length - 1]!;
+    console.log(`\ncost against history over HTTP on ${kind} (p50 over ${ITERATIONS} interleaved iterations; goal: ${largest}/${smallest} ratio <= ${GOAL})`);
+    console.log(`  ${'path'.padEnd(72)}${SIZES.map((s) => `${s}`.padStart(11)).join('')}   ratio`);
+    for (const name of names) {
+      const p50s = timings.get(name)!.map((values) => percentile(values, 50));
+      const ratio = p50s[p50s.length - 1]! / p50s[0]!;
+      const figure = recordFigure({ name: `${kind}: ${name}: p50 ratio ${largest}/${smallest}`, value: ratio, goal: { op: '<=', target: GOAL }, note: p50s.map((ms, index) => `${SIZES[index]}: ${ms.toFixed(1)} ms`).join(', ') });
+      console.log(`  ${name.padEnd(72)}${p50s.map((ms) => `${ms.toFixed(2)} ms`.padStart(11)).join('')}   ${ratio.toFixed(2)}${figure.met ? '' : '  NOT met'}`);
+    }
+  } finally {
+    for (const fixture of fixtures) await fixture.stop();
   }
-  const smallest = SIZES[0]!;
-  const largest = SIZES[SIZES.length - 1]!;
-  console.log(`\ncost against history on ${fixtures[0]!.kind} (p50 over ${ITERATIONS} interleaved iterations; goal: ${largest}/${smallest} ratio <= ${GOAL})`);
-  console.log(`  ${'path'.padEnd(48)}${SIZES.map((s) => `${s}`.padStart(11)).join('')}   ratio`);
-  let failed = 0;
-  for (const name of names) {
-    const p50s = timings.get(name)!.map((values) => percentile(values, 50));
-    const ratio = p50s[p50s.length - 1]! / p50s[0]!;
-    const figure = recordFigure({ name: `${name}: p50 ratio ${largest}/${smallest}`, value: ratio, goal: { op: '<=', target: GOAL }, note: p50s.map((ms, index) => `${SIZES[index]}: ${ms.toFixed(2)} ms`).join(', ') });
-    if (!figure.met) failed++;
-    console.log(`  ${name.padEnd(48)}${p50s.map((ms) => `${ms.toFixed(2)} ms`.padStart(11)).join('')}   ${ratio.toFixed(2)}${figure.met ? '' : '  NOT met'}`);
-  }
-  console.log(failed ? `  ${failed} row(s) above the goal` : '  every row within the goal');
-} finally {
-  for (const fixture of fixtures) await fixture.stop();
 }
+
+for (const server of SERVERS) await measure(server);

@@ -13,4 +13,11 @@ describe('uuidv7', () => {
     const ids = [1, 2, 1000, 86_400_000].map((offset) => uuidv7(1_700_000_000_000 + offset));
     expect([...ids].sort()).toEqual(ids);
   });
+
+  it('orders ids made in one process within the same millisecond (a counter after the time)', () => {
+    const ids = Array.from({ length: 10_000 }, () => uuidv7());
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.every((id) => /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(id))).toBe(true);
+  });
 });

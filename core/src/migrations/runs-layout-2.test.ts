@@ -1,19 +1,11 @@
-import { readFileSync } from 'node:fs';
-import mongoose from 'mongoose';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../log/index.ts';
 import { createEventLog, createRunLeases, createRunStore, runKeyId, textOf } from '../runs/index.ts';
-import { useTestDatabase } from '../testing/index.ts';
+import { runsLayout1, useTestDatabase } from '../testing/index.ts';
 import { migrateRunsToLayout2 } from './index.ts';
 
-/**
- * `fixtures/runs-layout-1.ejson` is the `runs` collection exactly as the engine of 5e5bd08 (the
- * previous version, ADR 0010 layout) wrote it for seven runs: completed (with an Idempotency-Key,
- * a data part with keys a server would refuse, a file part), paused for input, answered and
- * completed, canceled while paused, working with one step done and a dead worker's lease, failed,
- * and one bridged from a peer.
- */
-const fixture = mongoose.mongo.BSON.EJSON.parse(readFileSync(new URL('./fixtures/runs-layout-1.ejson', import.meta.url), 'utf8')) as { runs: Record<string, unknown>[]; runIds: Record<string, string> };
+/** The previous version's `runs` collection for seven runs (testing/runs-layout-1.ts). */
+const fixture = runsLayout1();
 const ids = fixture.runIds;
 const t = useTestDatabase();
 
@@ -41,35 +33,35 @@ describe('converting runs stored by the previous version (layout 1 → 2)', () =
     expect(await db.collection('runs').countDocuments({ v: 2 })).toBe(7);
     const runs = store();
 
-    const completed = (await runs.get(ids.completed!))!;
+    const completed = (await runs.get(ids.completed))!;
     expect(completed).toMatchObject({ state: 'completed', agent: '@acme/summarizer', actorType: 'a2a', actorId: 'client-1' });
     expect(completed.input.parts).toEqual([{ type: 'text', text: 'Summarize: cats.' }, { type: 'data', data: { '': 1, 'a.b': { $x: true } } }, { type: 'file', name: 'a.txt', mediaType: 'text/plain', bytes: 'aGVsbG8=' }]);
     expect(completed.artifacts.map((artifact) => textOf(artifact))).toEqual(['[scripted] Summarize: Summarize: cats.']);
     expect(completed.history.map((message) => message.role)).toEqual(['agent']);
     expect(completed.tail.seq).toBe(4);
 
-    const paused = (await runs.get(ids.paused!))!;
+    const paused = (await runs.get(ids.paused))!;
     expect(paused.state).toBe('input-required');
     expect(paused.interrupt).toMatchObject({ stepId: 'approval', screenId: 'approve-summary', title: 'Approve the summary' });
     expect(paused.progress).toMatchObject({ stepIndex: 1, outputs: { summary: expect.stringContaining('dogs') } });
 
     // The caller's answer lived only in the old head's history: it joins the status that took it.
-    const answered = (await runs.get(ids.answered!))!;
+    const answered = (await runs.get(ids.answered))!;
     expect(answered.state).toBe('completed');
     expect(answered.history.map((message) => `${message.role}:${textOf(message)}`)).toEqual(['agent:Calling @acme/summarizer', 'agent:Approve the summary', 'user:approved', 'agent:Resumed', expect.stringMatching(/^agent:\[scripted\] Write a two-sentence teaser/)]);
 
-    expect((await runs.get(ids.canceled!))!.state).toBe('canceled');
-    expect((await runs.get(ids.failed!))!.status.message?.parts).toEqual([{ type: 'text', text: 'The agent failed' }]);
+    expect((await runs.get(ids.canceled))!.state).toBe('canceled');
+    expect((await runs.get(ids.failed))!.status.message?.parts).toEqual([{ type: 'text', text: 'The agent failed' }]);
 
     // A run still working joins the working set with a lapsed lease, and its position with it.
-    const orphan = (await runs.get(ids.orphan!))!;
+    const orphan = (await runs.get(ids.orphan))!;
     expect(orphan).toMatchObject({ state: 'working', progress: { stepIndex: 1, outputs: { summary: 'Horses run.' } } });
     const lease = await t.db.models.RunLease.collection.findOne({ _id: ids.orphan as never });
     // (FerretDB 1.24 leaves a null out of an upsert's inserted document: no owner either way.)
     expect([lease?.owner ?? null, lease?.generation, (lease?.renewedAt as Date).getTime()]).toEqual([null, 0, 0]);
     expect(await t.db.models.RunLease.collection.countDocuments({})).toBe(1);
 
-    const remote = (await runs.get(ids.remote!))!;
+    const remote = (await runs.get(ids.remote))!;
     expect(remote.remote).toEqual({ peerId: 'globex', skillId: '@globex/summarizer' });
     expect((await runs.readAll(remote.id)).at(-1)!.event).toMatchObject({ type: 'status', metadata: { remote: { peerId: 'globex', taskId: 'remote-task-1', eventId: 4 } } });
 

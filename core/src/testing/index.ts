@@ -3,3 +3,4 @@ export { testServices, testConfig } from './test-services.ts';
 export { fuzzParameters, within } from './fuzz.ts';
 export { installExampleAgents } from './example-agents.ts';
 export { expectIndexed, expectIndexUsed, type ServedByIndex } from './query-plan-assertions.ts';
+export { runsLayout1 } from './runs-layout-1.ts';

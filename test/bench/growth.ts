@@ -46,6 +46,7 @@ interface Fixture {
   service: RunningService;
   token: string;
   heavyToken: string;
+  sendToken: string;
   cookie: string;
   /** A finished run of the measured client, and one with a long log. */
   finishedRun: string;
@@ -74,6 +75,8 @@ async function seed(server: string, size: number): Promise<Fixture> {
   const clients = testServices(db).oauth.clients;
   const measured = await clients.register(admin, { name: 'measured', allowedAgents: ['*'], permissions: ['list', 'read', 'execute'] });
   const heavy = await clients.register(admin, { name: 'heavy', allowedAgents: ['*'], permissions: ['list', 'read', 'execute'] });
+  // Sends come from a client of their own, so the measured client's task list stays as seeded.
+  const sender = await clients.register(admin, { name: 'sender', allowedAgents: ['*'], permissions: ['list', 'read', 'execute'] });
   // The measured client has RUNS_PER_CLIENT runs at every size, spread over the year.
   const stride = Math.max(1, Math.floor(size / RUNS_PER_CLIENT));
   const ownerOf = (i: number) => {
@@ -121,6 +124,7 @@ async function seed(server: string, size: number): Promise<Fixture> {
     service,
     token: await tokenOf(measured),
     heavyToken: await tokenOf(heavy),
+    sendToken: await tokenOf(sender),
     cookie: await signInCookie(service.url, 'bench@bench.test', 'correct horse battery staple'),
     finishedRun,
     longRun,
@@ -150,7 +154,7 @@ async function page(fixture: Fixture, path: string): Promise<void> {
 }
 
 const PATHS: Record<string, (fixture: Fixture) => Promise<unknown>> = {
-  'SendMessage (v1.0, blocking, a new run)': (f) => rpc(f, 'SendMessage', { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'Grow. Then answer.' }] } }),
+  'SendMessage (v1.0, blocking, a new run)': (f) => rpc(f, 'SendMessage', { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'Grow. Then answer.' }] } }, { token: f.sendToken }),
   'GetTask (v1.0, a finished run)': (f) => rpc(f, 'GetTask', { id: f.finishedRun }),
   'ListTasks first page (v1.0, 50 of a client with 100 tasks, totalSize)': async (f) => {
     const text = await rpc(f, 'ListTasks', { pageSize: 50 });

@@ -1,7 +1,7 @@
 import { Types } from 'mongoose';
 import type { Actor } from '../auth/index.ts';
 import { createActorNames } from '../auth/actor-names.ts';
-import type { Models } from '../db/index.ts';
+import { readPage, type AuditEventRecord, type Models } from '../db/index.ts';
 import type { Logger } from '../log/index.ts';
 import { DomainError } from '../errors/index.ts';
 import { boundDetails } from './summarise.ts';
@@ -104,7 +104,7 @@ export function createAuditLog(models: Models, logger: Logger): AuditLog {
       const query: Record<string, unknown> = Object.keys(idRange).length ? { _id: idRange } : {};
       if (filter.actor) query.actorId = await actorIdOf(filter.actor);
       if (filter.action) query.action = filter.action.endsWith('.') ? { $regex: `^${filter.action.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}` } : filter.action;
-      const rows = await AuditEvent.find(query).sort({ _id: -1 }).limit(size + 1).lean();
+      const rows = await readPage<AuditEventRecord & { _id: Types.ObjectId }>(AuditEvent.collection, query, { sort: { _id: -1 }, limit: size + 1 });
       const page = rows.slice(0, size);
       const last = page[page.length - 1];
       const names = await actorNames(page.map((row) => ({ type: row.actorType, id: row.actorId })));

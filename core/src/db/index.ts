@@ -6,3 +6,4 @@ export { detectServerKind, type ServerKind } from './server-kind.ts';
 export { readServerProfile, type ServerProfile } from './server-profile.ts';
 export { A2A_PERMISSIONS, type A2aPermission, type RunRecord, runEventId, runEventsAfter, type RunEventRecord, type RunLeaseRecord, RUN_KEY_TTL_MS, type RunKeyRecord } from './models/index.ts';
 export { createClaims, type Claims } from './claims.ts';
+export { readPage } from './read-page.ts';

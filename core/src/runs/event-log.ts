@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { isDuplicateKeyError, runEventId, runEventsAfter, type Models } from '../db/index.ts';
+import { isDuplicateKeyError, readPage, runEventId, runEventsAfter, type Models } from '../db/index.ts';
 import { DomainError } from '../errors/index.ts';
 import type { Logger } from '../log/index.ts';
 import { isFinalEvent, isSettled, isTerminal, isVisible, stateAfter, type RunEvent, type RunState, type RunStatus } from './model.ts';
@@ -83,7 +83,7 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
 
   /** The last event's sequence, state and generation: one backwards `_id` range read with limit 1. */
   async function readTail(runId: string, afterSeq = 0): Promise<Tail> {
-    const [row] = await RunEvent.collection.find({ _id: runEventsAfter(runId, afterSeq) as never }, { projection: { seq: 1, state: 1, generation: 1 } }).sort({ _id: -1 }).limit(1).toArray();
+    const [row] = await readPage(RunEvent.collection, { _id: runEventsAfter(runId, afterSeq) as never }, { sort: { _id: -1 }, limit: 1, projection: { seq: 1, state: 1, generation: 1 } });
     return row ? { seq: row.seq as number, state: row.state as RunState, generation: row.generation as number } : EMPTY_TAIL;
   }
 
@@ -167,16 +167,20 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
     await Run.collection.updateOne({ _id: runId as never, lastSeq: { $lt: seq } }, { $set: { lastSeq: seq, state: status.state, status: toStored(status), updatedAt: new Date(at), listKey: listKeyOf(at, runId) } });
   }
 
-  /** Events after `afterSeq`, in order, at most `limit`: one `_id` range read. */
-  async function readAfter(runId: string, afterSeq: number, limit = 0): Promise<StoredEvent[]> {
-    const rows = await RunEvent.collection.find({ _id: runEventsAfter(runId, afterSeq) as never }, { projection: { seq: 1, event: 1, state: 1, generation: 1 } }).sort({ _id: 1 }).limit(limit).toArray();
+  /** Events after `afterSeq`, in order, at most `limit` (default: all): `_id` range reads of READ_BATCH each. */
+  async function readAfter(runId: string, afterSeq: number, limit = Number.POSITIVE_INFINITY): Promise<StoredEvent[]> {
     const out: StoredEvent[] = [];
-    for (const row of rows) {
-      // Numbers are dense (nothing is ever deleted below the tail); a gap would be a bug, so stop before it.
-      if (row.seq !== (out.at(-1)?.seq ?? afterSeq) + 1) break;
-      out.push(toStoredEvent(row as never));
+    for (;;) {
+      const from = out.at(-1)?.seq ?? afterSeq;
+      const want = Math.min(READ_BATCH, limit - out.length);
+      const rows = await readPage<{ seq: number; event: unknown; state: string; generation: number }>(RunEvent.collection, { _id: runEventsAfter(runId, from) as never }, { sort: { _id: 1 }, limit: want, projection: { seq: 1, event: 1, state: 1, generation: 1 } });
+      for (const row of rows) {
+        // Numbers are dense (nothing is ever deleted below the tail); a gap would be a bug, so stop before it.
+        if (row.seq !== (out.at(-1)?.seq ?? afterSeq) + 1) return out;
+        out.push(toStoredEvent(row));
+      }
+      if (rows.length < want || out.length >= limit) return out;
     }
-    return out;
   }
 
   /** Tells this process's followers that the caller stored events up to `tail` itself (a new run). */

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Actor } from '../auth/index.ts';
-import { isDuplicateKeyError, RUN_KEY_TTL_MS, type Models, type RunRecord } from '../db/index.ts';
+import { isDuplicateKeyError, readPage, RUN_KEY_TTL_MS, type Models, type RunRecord } from '../db/index.ts';
 import { uuidv7 } from '../ids/index.ts';
 import { listKeyOf, type EventLog, type StoredEvent, type Tail } from './event-log.ts';
 import type { RunLeases } from './leases.ts';
@@ -10,8 +10,6 @@ import { fromStored, toStored } from './stored-json.ts';
 
 /** The storage layout of run heads written by this version (ADR 0019). */
 export const RUN_LAYOUT = 2;
-/** Events read per query when a run is read whole. */
-const READ_BATCH = 500;
 /** The most runs a listing page holds. */
 const MAX_PAGE = 200;
 
@@ -61,14 +59,7 @@ export function createRunStore(deps: { models: Models; eventLog: EventLog; lease
   }
 
   /** Every event of a run, in order. */
-  async function readAll(runId: string): Promise<StoredEvent[]> {
-    const events: StoredEvent[] = [];
-    for (;;) {
-      const batch = await deps.eventLog.readAfter(runId, events.at(-1)?.seq ?? 0, READ_BATCH);
-      events.push(...batch);
-      if (batch.length < READ_BATCH) return events;
-    }
-  }
+  const readAll = (runId: string): Promise<StoredEvent[]> => deps.eventLog.readAfter(runId, 0);
 
   /** The run read whole; a head the log has moved past (a projection lost to a crash) is moved forward on the way. */
   async function viewOf(summary: RunSummary): Promise<RunView> {
@@ -149,7 +140,7 @@ export function createRunStore(deps: { models: Models; eventLog: EventLog; lease
   /** Heads matching `filter`, in `key` order from newest, a page below `before`. */
   async function page(filter: Record<string, unknown>, key: '_id' | 'listKey', size: number, before: string | null): Promise<{ rows: HeadRow[]; next: string | null }> {
     const bound = { $lt: before ?? '~', ...((filter[key] as object | undefined) ?? {}) };
-    const rows = (await Run.collection.find({ ...filter, [key]: bound } as never).sort({ [key]: -1 }).limit(size + 1).toArray()) as unknown as (HeadRow & { listKey: string })[];
+    const rows = await readPage<HeadRow & { listKey: string }>(Run.collection, { ...filter, [key]: bound }, { sort: { [key]: -1 }, limit: size + 1 });
     const shown = rows.slice(0, size);
     return { rows: shown, next: rows.length > size ? ((shown.at(-1)?.[key] as string | undefined) ?? null) : null };
   }

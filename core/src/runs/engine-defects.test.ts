@@ -242,6 +242,23 @@ function engine(database: Database, options: { llm?: LlmProvider; peer?: RemoteA
   return { runs, executor, eventLog };
 }
 
+
+describe('recovery of a run whose head lags its log', () => {
+  it('does not continue a run whose log ended after its head was last moved (a crash between the two): the head is made good instead', async () => {
+    const a = engine(t.db);
+    const { run } = await a.runs.create(client, { agent: '@acme/summarizer', message: message('Crash after the end.'), working: true });
+    // The end is stored, then the process dies before moving the head.
+    const head = await t.db.models.Run.collection.findOne({ _id: run.id as never });
+    await a.eventLog.append(run.id, { type: 'status', final: true, status: { state: 'completed', timestamp: new Date().toISOString() } }, { fence: 0 });
+    await t.db.models.Run.collection.replaceOne({ _id: run.id as never }, head!);
+    await lapseLease(run.id);
+    const b = engine(second);
+    expect(await b.executor.recoverOrphans()).not.toContain(run.id);
+    await expect.poll(async () => (await t.db.models.Run.collection.findOne({ _id: run.id as never }))?.state).toBe('completed');
+    expect((await storedEvents(run.id)).map((e) => e.event.type)).toEqual(['created', 'status', 'status']);
+  });
+});
+
 async function installCallingAgent() {
   const example = loadExample('summarizer', '@acme');
   const base = example.manifest as { service: Record<string, unknown> };

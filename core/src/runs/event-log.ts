@@ -107,6 +107,8 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
     let pending = events;
     let fence = options.fence;
     let generation = options.generation;
+    /** The sequence number each event got, in order (an append can land in two parts around another writer's event). */
+    const seqs: number[] = [];
     let stored = 0;
     for (;;) {
       if (isTerminal(tail.state)) throw new RunEndedError(runId, tail.state);
@@ -122,6 +124,7 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
       });
       try {
         await RunEvent.collection.insertMany(documents as never[], { ordered: true });
+        seqs.push(...documents.map((document) => document.seq));
         tail = { seq: tail.seq + documents.length, state, generation: writeGeneration };
         break;
       } catch (error) {
@@ -129,6 +132,7 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
         const inserted = (error as { writeErrors?: { index: number }[] }).writeErrors?.[0]?.index ?? (error as { index?: number }).index ?? 0;
         if (inserted > 0) {
           const last = documents[inserted - 1]!;
+          seqs.push(...documents.slice(0, inserted).map((document) => document.seq));
           tail = { seq: last.seq, state: last.state, generation: writeGeneration };
           pending = pending.slice(inserted);
           stored += inserted;
@@ -142,23 +146,23 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
     }
     if (events.some(isFinalEvent)) tails.delete(runId);
     else tails.set(runId, tail);
-    await project(runId, events, tail);
+    await project(runId, events, seqs);
     if (isTerminal(tail.state)) await hooks.finished?.(runId);
     appended.emit(runId, tail.seq);
     return tail;
   }
 
   /**
-   * Moves the run head to the latest status among `events` (stored up to `tail.seq`). The filter
+   * Moves the run head to the latest status among `events` (stored under `seqs`). The filter
    * keeps the head from going back when two processes project at once; a projection lost to a
    * crash (or, on FerretDB 1.x, to a concurrent write) is made good by the next reader that
    * folds the log (run-store.ts).
    */
-  async function project(runId: string, events: RunEvent[], tail: Tail): Promise<void> {
+  async function project(runId: string, events: RunEvent[], seqs: number[]): Promise<void> {
     const index = events.findLastIndex((event) => event.type === 'status' || event.type === 'created');
     if (index < 0) return;
     const event = events[index] as Extract<RunEvent, { status: RunStatus }>;
-    const seq = tail.seq - (events.length - 1 - index);
+    const seq = seqs[index]!;
     await projectStatus(runId, seq, event.status).catch((error: unknown) => hooks.logger?.warn('run head not moved forward; the next reader of the run does it', { runId, seq, error }));
   }
 

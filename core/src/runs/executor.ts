@@ -211,12 +211,21 @@ export function createRunExecutor(deps: {
       let run = options.known ?? (await deps.runs.get(runId));
       if (!run) return null;
       if (options.takeover) {
+        const settled = new Error('the run is no longer active');
         const tail = await eventLog.append(runId, { type: 'status', status: status('working', 'Resumed after the host restarted'), final: false }, {
           generation,
           expect: (at) => {
-            if (!ACTIVE_STATES.includes(at.state)) throw new RunEndedError(runId, at.state);
+            if (!ACTIVE_STATES.includes(at.state)) throw settled;
           },
+        }).catch((error: unknown) => {
+          if (error === settled) return null;
+          throw error;
         });
+        // It paused or ended meanwhile (its head had not said so yet): nothing to continue.
+        if (!tail) {
+          await lease.pause();
+          return null;
+        }
         run = { ...run, state: 'working', tail };
       }
       return execute(run, generation, lease, controller.signal);
@@ -253,9 +262,17 @@ export function createRunExecutor(deps: {
     return taken;
   }
 
-  /** The generation after both the lease row's and the log's, if this process wins it. */
+  /**
+   * The generation after both the lease row's and the log's, if this process wins it. A run whose
+   * log has paused or ended (its head had not caught up: a crash between the event and the head)
+   * is not taken: its head is moved forward instead, so the next pass drops its lease row.
+   */
   async function takeOver(orphan: Orphan): Promise<number | null> {
     const tail = await eventLog.readTail(orphan.runId);
+    if (!ACTIVE_STATES.includes(tail.state)) {
+      await deps.runs.get(orphan.runId);
+      return null;
+    }
     const generation = Math.max(orphan.generation, tail.generation) + 1;
     return (await leases.takeOver(orphan, generation)) ? generation : null;
   }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Actor } from '../../auth/index.ts';
 import { DomainError } from '../../errors/index.ts';
 import type { Logger } from '../../log/index.ts';
-import { isTerminal, LeaseLostError, RunEndedError, type Answer, type EventLog, type Metadata, type RunEvent, type RunLeases, type RunMessage, type RunStore, type RunView, type Tail } from '../../runs/index.ts';
+import { ACTIVE_STATES, isTerminal, LeaseLostError, RunEndedError, type Answer, type EventLog, type Metadata, type RunEvent, type RunLeases, type RunMessage, type RunStore, type RunView, type Tail } from '../../runs/index.ts';
 import type { A2aClient, RemoteEvent } from './a2a-client.ts';
 
 /** A remote stream opens with its Task as event 1; with nothing else stored, resume after it. */
@@ -69,7 +69,8 @@ export function createRemoteBridge(deps: { client: A2aClient; runs: RunStore; ev
     for (const orphan of await deps.leases.orphans({ remote: true })) {
       if (following.has(orphan.runId)) continue;
       const run = await deps.runs.get(orphan.runId);
-      if (!run?.remote) continue;
+      // Paused or ended already (the head lagged its log and has just been moved forward): nothing to follow.
+      if (!run?.remote || !ACTIVE_STATES.includes(run.tail.state)) continue;
       const { taskId, eventId } = await remotePosition(run);
       if (!taskId) continue;
       const generation = Math.max(orphan.generation, run.tail.generation) + 1;
@@ -79,7 +80,12 @@ export function createRemoteBridge(deps: { client: A2aClient; runs: RunStore; ev
       deps.logger.info('following a remote run again after a restart', { runId: run.id, peerId, lastEventId: eventId });
       void (async () => {
         // The takeover is an event of this generation: the stalled follower's next write is refused.
-        const tail = await deps.eventLog.append(run.id, { type: 'status', status: { state: 'working', timestamp: new Date().toISOString() }, final: false, metadata: { remote: { peerId, taskId, eventId: null } } }, { generation });
+        const tail = await deps.eventLog.append(run.id, { type: 'status', status: { state: 'working', timestamp: new Date().toISOString() }, final: false, metadata: { remote: { peerId, taskId, eventId: null } } }, {
+          generation,
+          expect: (at) => {
+            if (!ACTIVE_STATES.includes(at.state)) throw new RunEndedError(run.id, at.state);
+          },
+        });
         return pump(run, generation, peerId, deps.client.resubscribe(peerId, taskId, { lastEventId: eventId }), { tail, taskId });
       })().catch((error: unknown) => (error instanceof LeaseLostError || error instanceof RunEndedError ? undefined : failLocally(run, error)));
     }

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { DomainError } from '../errors/index.ts';
 import { INTERRUPTED_STATES, TERMINAL_STATES, type Interrupt, type Metadata, type RunArtifact, type RunEvent, type RunMessage, type RunPart, type RunState, type RunStatus, type RunView, type VisibleRunEvent } from '../runs/index.ts';
-import { interruptFromPayload, interruptPayload } from './hitl-answer.ts';
+import { interruptPayload } from './hitl-answer.ts';
+import { isObject, pauseOf, withMetadata, withoutInterrupt } from './wire.ts';
 
 /**
  * A2A protocol v1.0 on the JSON-RPC binding, the service's primary protocol: its shapes and
@@ -91,8 +92,6 @@ export function stateFromV1(name: string): RunState {
   return state;
 }
 
-const withMetadata = (metadata: Metadata | undefined) => (metadata ? { metadata } : {});
-const isObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
 
 function partFromV1(part: PartV1): RunPart {
   const metadata = withMetadata(part.metadata);
@@ -234,9 +233,7 @@ function wireMessage(message: Wire | undefined): RunMessage | undefined {
 
 /** A peer's status: its INTERRUPT (if any) is read out of the message's data part into the pause it describes. */
 function wireStatus(status: Wire | undefined, metadata: unknown): { status: RunStatus; interrupt?: Interrupt } {
-  const message = wireMessage(status?.message);
-  const interrupt = interruptFromPayload(isObject(metadata) ? metadata.interrupt : undefined);
-  if (message && interrupt) message.parts = message.parts.filter((part) => !(part.type === 'data' && isObject(part.data) && 'interrupt' in part.data));
+  const { message, interrupt } = pauseOf(wireMessage(status?.message), metadata);
   return { status: { state: wireState(status?.state), timestamp: typeof status?.timestamp === 'string' ? status.timestamp : new Date().toISOString(), ...(message ? { message } : {}) }, ...(interrupt ? { interrupt } : {}) };
 }
 
@@ -254,12 +251,6 @@ export function taskFromV1(task: Wire): { id: string; contextId: string; status:
     artifacts: Array.isArray(task?.artifacts) ? task.artifacts.map(wireArtifact) : [],
   };
 }
-
-const withoutInterrupt = (metadata: unknown): Metadata | undefined => {
-  if (!isObject(metadata)) return undefined;
-  const { interrupt: _interrupt, ...rest } = metadata;
-  return Object.keys(rest).length ? rest : undefined;
-};
 
 /**
  * A v1.0 StreamResponse (or SendMessageResponse) from a peer, as a run event. v1.0 has no

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Interrupt, Metadata, RunArtifact, RunEvent, RunMessage, RunPart, RunState, RunStatus, RunView, VisibleRunEvent } from '../../../runs/index.ts';
-import { interruptFromPayload, interruptPayload } from '../../hitl-answer.ts';
+import { interruptPayload } from '../../hitl-answer.ts';
+import { isObject, pauseOf, withMetadata, withoutInterrupt } from '../../wire.ts';
 
 /**
  * A2A protocol v0.3 on the JSON-RPC binding, kept for clients and peers that still speak it: its
@@ -96,8 +97,6 @@ export interface TaskArtifactUpdateEvent {
 
 export type A2aEvent = Task | TaskStatusUpdateEvent | TaskArtifactUpdateEvent | Message;
 
-const isObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
-const withMetadata = (metadata: Metadata | undefined) => (metadata ? { metadata } : {});
 
 export function partFrom03(part: Part): RunPart {
   switch (part.kind) {
@@ -230,9 +229,7 @@ function wireMessage(message: unknown): RunMessage | undefined {
 export function wireStatus(status: unknown, metadata: unknown): { status: RunStatus; interrupt?: Interrupt } {
   const value = isObject(status) ? status : {};
   const state = (typeof value.state === 'string' ? value.state : 'unknown') as RunState;
-  const message = wireMessage(value.message);
-  const interrupt = interruptFromPayload(isObject(metadata) ? metadata.interrupt : undefined);
-  if (message && interrupt) message.parts = message.parts.filter((part) => !(part.type === 'data' && isObject(part.data) && 'interrupt' in part.data));
+  const { message, interrupt } = pauseOf(wireMessage(value.message), metadata);
   return { status: { state, timestamp: typeof value.timestamp === 'string' ? value.timestamp : new Date().toISOString(), ...(message ? { message } : {}) }, ...(interrupt ? { interrupt } : {}) };
 }
 
@@ -240,12 +237,6 @@ function wireArtifact(artifact: unknown): RunArtifact {
   const value = isObject(artifact) ? artifact : {};
   return { id: String(value.artifactId ?? ''), ...(value.name ? { name: String(value.name) } : {}), parts: wireParts(value.parts), ...(isObject(value.metadata) ? { metadata: value.metadata } : {}) };
 }
-
-const withoutInterrupt = (metadata: unknown): Metadata | undefined => {
-  if (!isObject(metadata)) return undefined;
-  const { interrupt: _interrupt, ...rest } = metadata;
-  return Object.keys(rest).length ? rest : undefined;
-};
 
 /** A v0.3 peer's stream event as a run event; the Task snapshot as `created` (its id is the peer's task id). */
 export function eventFrom03(wire: unknown): RunEvent | null {

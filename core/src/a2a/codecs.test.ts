@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RunEvent, RunMessage, RunView } from '../runs/index.ts';
+import type { RunEvent, RunMessage, RunStatus, RunView } from '../runs/index.ts';
 import { eventFrom03, eventTo03, messageFrom03, messageTo03, taskTo03 } from './compat/v03/protocol.ts';
 import { eventFromV1, messageFromV1, messageToV1, streamResponseV1, taskToV1 } from './protocol-v1.ts';
 
@@ -43,7 +43,7 @@ describe('the A2A codecs over the run model', () => {
   });
 
   it('writes a task in both versions from one view: history, artifacts, the pending pause', () => {
-    const view = { ...run, agent: '@acme/a', state: 'input-required', status: (pause as { status: never }).status, lastSeq: 3, actorType: 'a2a', actorId: 'x', input: message, remote: null, createdAt: '', updatedAt: '', history: [(pause as { status: { message: RunMessage } }).status.message], artifacts: [{ id: 'art', parts: [{ type: 'text', text: 'out' }] }], interrupt, progress: { stepIndex: 1, outputs: {} }, tail: { seq: 3, state: 'input-required', generation: 0 } } as unknown as RunView;
+    const view = { ...run, agent: '@acme/a', state: 'input-required', status: (pause as { status: RunStatus }).status, lastSeq: 3, actorType: 'a2a', actorId: 'x', input: message, remote: null, createdAt: '', updatedAt: '', history: [(pause as { status: { message: RunMessage } }).status.message], artifacts: [{ id: 'art', parts: [{ type: 'text', text: 'out' }] }], interrupt, progress: { stepIndex: 1, outputs: {} }, tail: { seq: 3, state: 'input-required', generation: 0 } } as unknown as RunView;
     expect(taskToV1(view, { historyLength: 1 })).toMatchObject({ id: 'run-1', status: { state: 'TASK_STATE_INPUT_REQUIRED' }, history: [{ messageId: 'm-2' }], artifacts: [{ artifactId: 'art' }] });
     const task = taskTo03(view);
     expect(task.history!.map((m) => m.messageId)).toEqual(['m-1', 'm-2']);

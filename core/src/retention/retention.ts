@@ -1,5 +1,5 @@
 import { Types } from 'mongoose';
-import { runEventsAfter, type Models } from '../db/index.ts';
+import { readPage, runEventsAfter, type Models } from '../db/index.ts';
 import { TERMINAL_STATES } from '../runs/index.ts';
 import { uuidv7Floor } from '../ids/index.ts';
 
@@ -40,7 +40,7 @@ export function createRetention(models: Models, policy: RetentionPolicy, now: ()
    */
   async function sweepRuns(days: number): Promise<{ runs: number; events: number }> {
     const cutoff = now() - days * DAY_MS;
-    const rows = (await Promise.all(TERMINAL_STATES.map((state) => Run.collection.find({ state, _id: { $lt: uuidv7Floor(cutoff) } as never }, { projection: { createdAt: 1 } }).sort({ _id: 1 }).limit(RETENTION_BATCH).toArray()))).flat();
+    const rows = (await Promise.all(TERMINAL_STATES.map((state) => readPage(Run.collection, { state, _id: { $lt: uuidv7Floor(cutoff) } as never }, { sort: { _id: 1 }, limit: RETENTION_BATCH, projection: { createdAt: 1 }, hint: 'state_newest' })))).flat();
     // Older ids not made by uuidv7 (random UUIDs) are judged by their creation time.
     const expired = rows.filter((row) => ((row.createdAt as Date | undefined)?.getTime() ?? 0) < cutoff).map((row) => String(row._id)).slice(0, RETENTION_BATCH);
     if (expired.length === 0) return { runs: 0, events: 0 };

@@ -39,6 +39,19 @@ function summaryOf(row: HeadRow): RunSummary {
   };
 }
 
+/**
+ * The index a listing's filter was made for (db/models/run.ts), named as a hint: the query shapes
+ * are fixed, and a planner without table statistics (FerretDB 2 right after a bulk load) would
+ * otherwise scan the table.
+ */
+function indexFor(filter: Record<string, unknown>, key: '_id' | 'listKey'): string | { _id: 1 } {
+  if (key === 'listKey') return filter.state !== undefined ? 'caller_state_recent' : filter.contextId !== undefined ? 'caller_context_recent' : 'caller_recent';
+  if (filter.actorId !== undefined) return 'caller_newest';
+  if (filter.state !== undefined) return 'state_newest';
+  if (filter.agent !== undefined) return 'agent_newest';
+  return { _id: 1 };
+}
+
 export interface ListFilter {
   state?: RunState;
   agent?: string;
@@ -140,7 +153,7 @@ export function createRunStore(deps: { models: Models; eventLog: EventLog; lease
   /** Heads matching `filter`, in `key` order from newest, a page below `before`. */
   async function page(filter: Record<string, unknown>, key: '_id' | 'listKey', size: number, before: string | null): Promise<{ rows: HeadRow[]; next: string | null }> {
     const bound = { $lt: before ?? '~', ...((filter[key] as object | undefined) ?? {}) };
-    const rows = await readPage<HeadRow & { listKey: string }>(Run.collection, { ...filter, [key]: bound }, { sort: { [key]: -1 }, limit: size + 1 });
+    const rows = await readPage<HeadRow & { listKey: string }>(Run.collection, { ...filter, [key]: bound }, { sort: { [key]: -1 }, limit: size + 1, hint: indexFor(filter, key) });
     const shown = rows.slice(0, size);
     return { rows: shown, next: rows.length > size ? ((shown.at(-1)?.[key] as string | undefined) ?? null) : null };
   }
@@ -174,7 +187,7 @@ export function createRunStore(deps: { models: Models; eventLog: EventLog; lease
       ...(options.updatedAfter !== undefined ? { listKey: { $gt: listKeyOf(options.updatedAfter, '~') } } : {}),
     };
     const after = options.after ? options.after.slice(options.after.indexOf('.') + 1) : null;
-    const [{ rows, next }, total] = await Promise.all([page(filter, 'listKey', Math.min(options.pageSize, MAX_PAGE), after), Run.collection.countDocuments(filter as never)]);
+    const [{ rows, next }, total] = await Promise.all([page(filter, 'listKey', Math.min(options.pageSize, MAX_PAGE), after), Run.collection.countDocuments(filter as never, { hint: indexFor(filter, 'listKey') })]);
     const summaries = rows.map(summaryOf);
     const items = options.whole === false ? summaries.map((summary) => foldRun(summary, [])) : await Promise.all(summaries.map(viewOf));
     return { items, next: next ? `${ownerDigest(actor.type, actor.id)}.${next}` : null, total };

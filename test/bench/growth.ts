@@ -44,9 +44,10 @@ interface Fixture {
   /** The database server, as the bench environment names it. */
   kind: string;
   service: RunningService;
-  token: string;
-  heavyToken: string;
-  sendToken: string;
+  /** Access tokens (fetched again before the ten minutes they live are over). */
+  token(): Promise<string>;
+  heavyToken(): Promise<string>;
+  sendToken(): Promise<string>;
   cookie: string;
   /** A finished run of the measured client, and one with a long log. */
   finishedRun: string;
@@ -117,14 +118,21 @@ async function seed(server: string, size: number): Promise<Fixture> {
   console.log(`  ${database.kind}: seeded ${size} runs, ${size * EVENTS_PER_RUN} events, ${size} audit rows in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
   const service = await startService({ mongodbUri: database.uri, env: { SERVICE_VENDOR_SCOPE: '@bench', SERVICE_A2A_HTTP_ENABLED: 'true', SERVICE_LOG_LEVEL: 'warn' } });
-  const tokenOf = (client: typeof measured) => fetchAccessToken(`${service.url}/api/oauth/token`, client.client.clientId, client.clientSecret);
+  /** A token of `client`, fetched again after five minutes. */
+  const tokenOf = (client: typeof measured) => {
+    let cached: { token: Promise<string>; at: number } | undefined;
+    return () => {
+      if (!cached || Date.now() - cached.at > 5 * 60_000) cached = { token: fetchAccessToken(`${service.url}/api/oauth/token`, client.client.clientId, client.clientSecret), at: Date.now() };
+      return cached.token;
+    };
+  };
   return {
     size,
     kind: database.kind,
     service,
-    token: await tokenOf(measured),
-    heavyToken: await tokenOf(heavy),
-    sendToken: await tokenOf(sender),
+    token: tokenOf(measured),
+    heavyToken: tokenOf(heavy),
+    sendToken: tokenOf(sender),
     cookie: await signInCookie(service.url, 'bench@bench.test', 'correct horse battery staple'),
     finishedRun,
     longRun,
@@ -135,10 +143,10 @@ async function seed(server: string, size: number): Promise<Fixture> {
   };
 }
 
-async function rpc(fixture: Fixture, method: string, params: unknown, options: { token?: string; headers?: Record<string, string> } = {}): Promise<string> {
+async function rpc(fixture: Fixture, method: string, params: unknown, options: { token?: () => Promise<string>; headers?: Record<string, string> } = {}): Promise<string> {
   const response = await fetch(`${fixture.service.url}/api/a2a`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'a2a-version': method.includes('/') ? '0.3' : '1.0', authorization: `Bearer ${options.token ?? fixture.token}`, ...options.headers },
+    headers: { 'content-type': 'application/json', 'a2a-version': method.includes('/') ? '0.3' : '1.0', authorization: `Bearer ${await (options.token ?? fixture.token)()}`, ...options.headers },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   });
   const text = await response.text();

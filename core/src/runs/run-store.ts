@@ -152,8 +152,11 @@ export function createRunStore(deps: { models: Models; eventLog: EventLog; lease
 
   /** Heads matching `filter`, in `key` order from newest, a page below `before`. */
   async function page(filter: Record<string, unknown>, key: '_id' | 'listKey', size: number, before: string | null): Promise<{ rows: HeadRow[]; next: string | null }> {
-    const bound = { $lt: before ?? '~', ...((filter[key] as object | undefined) ?? {}) };
-    const rows = await readPage<HeadRow & { listKey: string }>(Run.collection, { ...filter, [key]: bound }, { sort: { [key]: -1 }, limit: size + 1, hint: indexFor(filter, key) });
+    // No bound on a first page: DocumentDB (FerretDB 2) reads a range that takes in every key
+    // (`< "~"`) term by term, 120 ms instead of 4 at 100 000 heads.
+    const bound = { ...(before ? { $lt: before } : {}), ...((filter[key] as object | undefined) ?? {}) };
+    const query = Object.keys(bound).length ? { ...filter, [key]: bound } : filter;
+    const rows = await readPage<HeadRow & { listKey: string }>(Run.collection, query, { sort: { [key]: -1 }, limit: size + 1, hint: indexFor(filter, key) });
     const shown = rows.slice(0, size);
     return { rows: shown, next: rows.length > size ? ((shown.at(-1)?.[key] as string | undefined) ?? null) : null };
   }

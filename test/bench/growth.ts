@@ -57,7 +57,7 @@ interface Fixture {
 
 /** A run's head and events in the stored layout (runs/model.ts, db/models/run*.ts). */
 function runDocuments(id: string, at: number, owner: string, state: string, events: number) {
-  const head = { _id: id, contextId: randomUUID(), agent: '@bench/summarizer', state, lastSeq: events, actorType: 'a2a', actorId: owner, input: input('hello'), status: JSON.stringify(status(state, at)), remote: null, v: 2, createdAt: new Date(at), updatedAt: new Date(at), listKey: listKeyOf(at, id) };
+  const head = { _id: id, contextId: randomUUID(), agent: '@bench/summarizer', state, lastSeq: events, actorType: 'a2a', actorId: owner, caller: `a2a:${owner}`, input: input('hello'), status: JSON.stringify(status(state, at)), remote: null, v: 2, createdAt: new Date(at), updatedAt: new Date(at), listKey: listKeyOf(at, id) };
   const rows = Array.from({ length: events }, (_, i) => {
     const seq = i + 1;
     const eventState = seq === events ? state : 'working';

@@ -18,7 +18,7 @@ describe(`query plans of the hot reads (${kind})`, () => {
   it('serves runs, their events, leases, keys, the audit page and sessions from the primary key', async () => {
     const { Run, RunEvent, RunLease, RunKey, AuditEvent, Session, ImportJob, ExtensionListing, Extension } = t.db.models;
     const runId = '0190f5e4-0000-7000-8000-000000000001';
-    await Run.collection.insertOne({ _id: runId as never, contextId: 'c', agent: '@acme/a', state: 'working', lastSeq: 2, actorType: 'a2a', actorId: 'x', input: '{}', status: '{}', remote: null, v: 2, createdAt: new Date(), updatedAt: new Date(), listKey: `0000000000001/${runId}` });
+    await Run.collection.insertOne({ _id: runId as never, contextId: 'c', agent: '@acme/a', state: 'working', lastSeq: 2, actorType: 'a2a', actorId: 'x', caller: 'a2a:x', input: '{}', status: '{}', remote: null, v: 2, createdAt: new Date(), updatedAt: new Date(), listKey: `0000000000001/${runId}` });
     await RunEvent.collection.insertMany([1, 2].map((seq) => ({ _id: runEventId(runId, seq), runId, seq, type: 'status', event: '{}', state: 'working', generation: 0, at: new Date() })) as never[]);
     await RunLease.collection.insertOne({ _id: runId as never, owner: null, generation: 0, renewedAt: new Date() });
     await RunKey.collection.insertOne({ _id: 'message:abc' as never, runId, expiresAt: new Date() });
@@ -52,7 +52,7 @@ describe(`query plans of the hot reads (${kind})`, () => {
     const { Run, RunKey } = t.db.models;
     // FerretDB 2 orders by the primary key only: a listing's filter is an index range, its order a sort of that range.
     const ordered = kind === 'mongodb';
-    const caller = { actorType: 'a2a', actorId: 'x' };
+    const caller = { caller: 'a2a:x' };
     // A first page has no bound; a later one starts below the last key shown.
     const page = { listKey: { $lt: '0000000000001/x' } };
     await expectIndexUsed(Run.find({ ...caller }).sort({ listKey: -1 }).limit(51), 'caller_recent', { sort: ordered, limit: ordered });

@@ -1,7 +1,7 @@
 import type { Database } from '../db/index.ts';
 import { RUN_KEY_TTL_MS, runEventId } from '../db/index.ts';
 import type { Logger } from '../log/index.ts';
-import { ACTIVE_STATES, isTerminal, listKeyOf, RUN_LAYOUT, stateAfter, toStored, type RunEvent, type RunMessage, type RunState, type RunStatus } from '../runs/index.ts';
+import { ACTIVE_STATES, callerOf, isTerminal, listKeyOf, RUN_LAYOUT, stateAfter, toStored, type RunEvent, type RunMessage, type RunState, type RunStatus } from '../runs/index.ts';
 import { eventFrom03, messageFrom03, type Message as Message03 } from '../a2a/compat/v03/protocol.ts';
 
 const MIGRATION = 'runs-layout-2';
@@ -127,6 +127,7 @@ async function convertRun(database: Database, head: OldHead): Promise<void> {
     lastSeq: lastStatusSeq,
     actorType: head.actorType,
     actorId: head.actorId,
+    caller: callerOf(head.actorType, head.actorId),
     input: toStored(messageFrom03(parse<Message03>(head.input))),
     status: toStored(status),
     remote,

@@ -1,5 +1,5 @@
 export { createEventLog, listKeyOf, LeaseLostError, RunEndedError, type AppendOptions, type EventLog, type StoredEvent, type Tail } from './event-log.ts';
-export { createRunStore, runKeyId, RUN_LAYOUT, type ListFilter, type RunStore } from './run-store.ts';
+export { callerOf, createRunStore, runKeyId, RUN_LAYOUT, type ListFilter, type RunStore } from './run-store.ts';
 export { foldRun, type RunProgress, type RunSummary, type RunView } from './run-view.ts';
 export { createRunExecutor, type RemoteAgentCall, type RunExecutor, type RuntimeStep, type StepRuntime } from './executor.ts';
 export { renderTemplate } from './template.ts';

@@ -20,7 +20,7 @@ const leasesOn = (database: Database, options: { renewMs?: number } = {}) => cre
 
 async function newRun(id: string, lease?: { owner: string | null; renewedAt: Date; generation?: number }, state = 'working') {
   const now = new Date();
-  await t.db.models.Run.collection.insertOne({ _id: id as never, contextId: 'c', agent: '@acme/a', state, lastSeq: 1, actorType: 'a2a', actorId: 'x', input: '{}', status: '{}', remote: null, v: 2, createdAt: now, updatedAt: now, listKey: `0/${id}` });
+  await t.db.models.Run.collection.insertOne({ _id: id as never, contextId: 'c', agent: '@acme/a', state, lastSeq: 1, actorType: 'a2a', actorId: 'x', caller: 'a2a:x', input: '{}', status: '{}', remote: null, v: 2, createdAt: now, updatedAt: now, listKey: `0/${id}` });
   if (lease) await t.db.models.RunLease.collection.insertOne({ _id: id as never, owner: lease.owner, generation: lease.generation ?? 3, renewedAt: lease.renewedAt });
 }
 

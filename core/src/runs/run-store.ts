@@ -16,6 +16,9 @@ const MAX_PAGE = 200;
 /** `<kind>:<SHA-256 of [actorId, key]>`: fixed length, and no U+0000 (PostgreSQL-backed servers reject it). */
 export const runKeyId = (actorId: string, kind: 'key' | 'message', key: string) => `${kind}:${createHash('sha256').update(JSON.stringify([actorId, key])).digest('hex')}`;
 
+/** The head's `caller`: who started a run, as one index term. */
+export const callerOf = (actorType: string, actorId: string) => `${actorType}:${actorId}`;
+
 /** Whose runs a page token names: a fixed-length digest of the caller, so a token cannot page someone else's list. */
 const ownerDigest = (actorType: string, actorId: string) => createHash('sha256').update(`${actorType}:${actorId}`).digest('hex').slice(0, 24);
 const LIST_KEY = /^\d{13}\/[0-9a-f-]{1,64}$/;
@@ -46,7 +49,7 @@ function summaryOf(row: HeadRow): RunSummary {
  */
 function indexFor(filter: Record<string, unknown>, key: '_id' | 'listKey'): string | { _id: 1 } {
   if (key === 'listKey') return filter.state !== undefined ? 'caller_state_recent' : filter.contextId !== undefined ? 'caller_context_recent' : 'caller_recent';
-  if (filter.actorId !== undefined) return 'caller_newest';
+  if (filter.caller !== undefined) return 'caller_newest';
   if (filter.state !== undefined) return 'state_newest';
   if (filter.agent !== undefined) return 'agent_newest';
   return { _id: 1 };
@@ -124,6 +127,7 @@ export function createRunStore(deps: { models: Models; eventLog: EventLog; lease
       lastSeq: events.length,
       actorType: actor.type,
       actorId: actor.id,
+      caller: callerOf(actor.type, actor.id),
       input: toStored(message),
       status: toStored(current),
       remote: input.remote ?? null,
@@ -168,7 +172,7 @@ export function createRunStore(deps: { models: Models; eventLog: EventLog; lease
   async function list(options: { limit?: number; before?: string | null } & ListFilter = {}): Promise<{ items: RunSummary[]; nextBefore: string | null }> {
     const size = Math.min(Math.max(options.limit ?? 50, 1), MAX_PAGE);
     const filter: Record<string, unknown> = {
-      ...(options.caller ? { actorType: options.caller.type, actorId: options.caller.id } : {}),
+      ...(options.caller ? { caller: callerOf(options.caller.type, options.caller.id) } : {}),
       ...(options.state ? { state: options.state } : {}),
       ...(options.agent ? { agent: options.agent } : {}),
     };
@@ -183,8 +187,7 @@ export function createRunStore(deps: { models: Models; eventLog: EventLog; lease
    */
   async function listOwned(actor: Actor, options: { pageSize: number; after?: string | null; contextId?: string; state?: RunState; updatedAfter?: number; whole?: boolean }): Promise<{ items: RunView[]; next: string | null; total: number }> {
     const filter: Record<string, unknown> = {
-      actorType: actor.type,
-      actorId: actor.id,
+      caller: callerOf(actor.type, actor.id),
       ...(options.state ? { state: options.state } : {}),
       ...(options.contextId !== undefined ? { contextId: options.contextId } : {}),
       ...(options.updatedAfter !== undefined ? { listKey: { $gt: listKeyOf(options.updatedAfter, '~') } } : {}),

@@ -21,6 +21,8 @@ export const runSchema = new Schema(
     lastSeq: { type: Number, required: true },
     actorType: { type: String, required: true },
     actorId: { type: String, required: true },
+    /** `<actorType>:<actorId>`: who started the run, as one value, so a caller's listings are one index term. */
+    caller: { type: String, required: true },
     /** The first message, as JSON text (its keys are the caller's: see runs/stored-json.ts). */
     input: { type: String, required: true },
     /** The latest RunStatus, as JSON text. */
@@ -37,10 +39,10 @@ export const runSchema = new Schema(
   },
   { collection: 'runs', minimize: false, versionKey: false },
 );
-runSchema.index({ actorType: 1, actorId: 1, listKey: -1 }, { name: 'caller_recent' });
-runSchema.index({ actorType: 1, actorId: 1, state: 1, listKey: -1 }, { name: 'caller_state_recent' });
-runSchema.index({ actorType: 1, actorId: 1, contextId: 1, listKey: -1 }, { name: 'caller_context_recent' });
-runSchema.index({ actorType: 1, actorId: 1, _id: -1 }, { name: 'caller_newest' });
+runSchema.index({ caller: 1, listKey: -1 }, { name: 'caller_recent' });
+runSchema.index({ caller: 1, state: 1, listKey: -1 }, { name: 'caller_state_recent' });
+runSchema.index({ caller: 1, contextId: 1, listKey: -1 }, { name: 'caller_context_recent' });
+runSchema.index({ caller: 1, _id: -1 }, { name: 'caller_newest' });
 runSchema.index({ state: 1, _id: -1 }, { name: 'state_newest' });
 runSchema.index({ agent: 1, _id: -1 }, { name: 'agent_newest' });
 

@@ -268,6 +268,8 @@ export function createRunExecutor(deps: {
    * is not taken: its head is moved forward instead, so the next pass drops its lease row.
    */
   async function takeOver(orphan: Orphan): Promise<number | null> {
+    // A run whose creator died before it knew its keys were taken: a duplicate nobody asked for.
+    if (await deps.runs.isDuplicate(orphan.runId)) return null;
     const tail = await eventLog.readTail(orphan.runId);
     if (!ACTIVE_STATES.includes(tail.state)) {
       await deps.runs.get(orphan.runId);

@@ -3,7 +3,7 @@ import type { Actor } from '../auth/index.ts';
 import { useTestDatabase } from '../testing/index.ts';
 import { createEventLog } from './event-log.ts';
 import { createRunLeases } from './leases.ts';
-import { createRunStore } from './run-store.ts';
+import { createRunStore, runKeyId } from './run-store.ts';
 import type { RunMessage, RunState } from './model.ts';
 
 const t = useTestDatabase();
@@ -83,10 +83,27 @@ describe('run heads and their listings', () => {
       runs.create(owner, { agent: '@acme/a', message: { ...message('once'), id: 'same-message' } }),
     ]);
     expect(again.map((r) => [r.created, r.run.id])).toEqual([[false, first.run.id], [false, first.run.id]]);
+    // The retries' own writes were withdrawn: one run, one set of events, one lease.
+    expect(await t.db.models.Run.collection.countDocuments({ caller: 'a2a:retrier' })).toBe(1);
+    expect(await t.db.models.RunLease.collection.countDocuments({ _id: { $in: [first.run.id] } as never })).toBe(1);
     // The second key of the first retry (its message id) was taken back: a later send with it starts a run.
     expect((await runs.create(owner, { agent: '@acme/a', message: { ...message('new'), id: 'other-message' } })).created).toBe(true);
     await t.db.models.RunKey.collection.updateMany({ runId: first.run.id }, { $set: { expiresAt: new Date(Date.now() - 1) } });
     expect(await runs.forgetExpiredKeys()).toBe(2);
     expect((await runs.create(owner, { agent: '@acme/a', message: { ...message('once'), id: 'same-message' }, idempotencyKey: 'idem' })).created).toBe(true);
+  });
+
+  it('tells a run whose keys another run holds (its creator died before withdrawing it) and withdraws it', async () => {
+    const { runs } = store();
+    const owner = actor('crashed-creator');
+    const kept = await runs.create(owner, { agent: '@acme/a', message: { ...message('x'), id: 'dup-message' } });
+    // What a creation that lost its key and died leaves behind: a head, events and a lease, no key of its own.
+    const leftover = (await runs.create(owner, { agent: '@acme/a', message: message('y') })).run.id;
+    await t.db.models.Run.collection.updateOne({ _id: leftover as never }, { $set: { keys: [runKeyId(owner.id, 'message', 'dup-message')] } });
+    expect(await runs.isDuplicate(kept.run.id)).toBe(false);
+    expect(await runs.isDuplicate(leftover)).toBe(true);
+    expect(await runs.head(leftover)).toBeNull();
+    expect(await t.db.models.RunEvent.collection.countDocuments({ runId: leftover })).toBe(0);
+    expect(await runs.head(kept.run.id)).not.toBeNull();
   });
 });

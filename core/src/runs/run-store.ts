@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Actor } from '../auth/index.ts';
-import { isDuplicateKeyError, readPage, RUN_KEY_TTL_MS, type Models, type RunRecord } from '../db/index.ts';
+import { isDuplicateKeyError, readPage, RUN_KEY_TTL_MS, runEventsAfter, type Models, type RunRecord } from '../db/index.ts';
 import { uuidv7 } from '../ids/index.ts';
 import { listKeyOf, type EventLog, type StoredEvent, type Tail } from './event-log.ts';
 import type { RunLeases } from './leases.ts';
@@ -66,7 +66,7 @@ export interface ListFilter {
  * by their heads' indexes. A run read whole is its head folded with its event log.
  */
 export function createRunStore(deps: { models: Models; eventLog: EventLog; leases: RunLeases }) {
-  const { Run, RunEvent, RunKey } = deps.models;
+  const { Run, RunEvent, RunKey, RunLease } = deps.models;
 
   async function head(runId: string): Promise<RunSummary | null> {
     if (runId.length > 200) return null;
@@ -92,26 +92,17 @@ export function createRunStore(deps: { models: Models; eventLog: EventLog; lease
   }
 
   /**
-   * Creates the run: its idempotency keys first (a taken key stops it, and the retry gets the
-   * run that key created), then its head, its first events and its lease (held by this process,
-   * which starts it at once) together. `working`: the caller starts it right now, so the run is
-   * stored already working.
+   * Creates the run: its idempotency keys, its head, its first events and its lease (held by this
+   * process, which starts it at once), all at once. A taken key means a retry: what this attempt
+   * wrote is withdrawn (nobody knows its run id yet) and the retry gets the run the key names.
+   * A process that dies between the two leaves a run without its keys, which the recovery pass
+   * withdraws instead of running (`isDuplicate`). `working`: the caller starts it right now, so
+   * the run is stored already working.
    */
   async function create(actor: Actor, input: { agent: string; message: RunMessage; idempotencyKey?: string | null; working?: boolean; remote?: RemoteLink }): Promise<{ run: RunView; created: boolean }> {
     const runId = uuidv7();
     const now = new Date();
     const keys = [...(input.idempotencyKey ? [runKeyId(actor.id, 'key', input.idempotencyKey)] : []), runKeyId(actor.id, 'message', input.message.id)];
-    try {
-      await RunKey.collection.insertMany(keys.map((_id) => ({ _id, runId, expiresAt: new Date(now.getTime() + RUN_KEY_TTL_MS) })) as never[], { ordered: true });
-    } catch (error) {
-      const index = (error as { writeErrors?: { index: number }[] }).writeErrors?.[0]?.index ?? (error as { index?: number }).index;
-      if (!isDuplicateKeyError(error) || index === undefined) throw error;
-      const existing = await RunKey.collection.findOne({ _id: keys[index] as never });
-      if (index > 0) await RunKey.collection.deleteMany({ _id: { $in: keys.slice(0, index) } as never });
-      const run = existing ? await waitForRun(String(existing.runId)) : null;
-      if (run) return { run, created: false };
-      throw error;
-    }
     const contextId = input.message.contextId ?? randomUUID();
     const message: RunMessage = { ...input.message, runId, contextId };
     const submitted: RunStatus = { state: 'submitted', timestamp: now.toISOString() };
@@ -128,6 +119,7 @@ export function createRunStore(deps: { models: Models; eventLog: EventLog; lease
       actorType: actor.type,
       actorId: actor.id,
       caller: callerOf(actor.type, actor.id),
+      keys,
       input: toStored(message),
       status: toStored(current),
       remote: input.remote ?? null,
@@ -138,10 +130,51 @@ export function createRunStore(deps: { models: Models; eventLog: EventLog; lease
     };
     let state: RunState = 'submitted';
     const documents = events.map((event, i) => deps.eventLog.eventDocument(runId, i + 1, event, (state = event.type === 'status' ? event.status.state : state), 0));
-    await Promise.all([Run.collection.insertOne(head as never), RunEvent.collection.insertMany(documents as never[], { ordered: true }), deps.leases.create(runId)]);
+    const [claimed, stored] = await Promise.allSettled([
+      RunKey.collection.insertMany(keys.map((_id) => ({ _id, runId, expiresAt: new Date(now.getTime() + RUN_KEY_TTL_MS) })) as never[], { ordered: true }),
+      Promise.all([Run.collection.insertOne(head as never), RunEvent.collection.insertMany(documents as never[], { ordered: true }), deps.leases.create(runId)]),
+    ]);
+    if (claimed.status === 'rejected') {
+      const error = claimed.reason as unknown;
+      const index = (error as { writeErrors?: { index: number }[] }).writeErrors?.[0]?.index ?? (error as { index?: number }).index;
+      await withdraw(runId, keys.slice(0, index ?? 0));
+      if (!isDuplicateKeyError(error) || index === undefined) throw error;
+      const existing = await RunKey.collection.findOne({ _id: keys[index] as never });
+      const run = existing ? await waitForRun(String(existing.runId)) : null;
+      if (run) return { run, created: false };
+      throw error;
+    }
+    if (stored.status === 'rejected') {
+      await withdraw(runId, keys);
+      throw stored.reason;
+    }
     deps.eventLog.stored(runId, tail);
     const summary = summaryOf(head as unknown as HeadRow);
     return { run: { ...summary, history: [], artifacts: [], interrupt: null, progress: { stepIndex: 0, outputs: {} }, tail }, created: true };
+  }
+
+  /** Removes everything a creation attempt wrote (its run id was never handed out). */
+  async function withdraw(runId: string, keys: string[]): Promise<void> {
+    await Promise.all([
+      keys.length ? RunKey.collection.deleteMany({ _id: { $in: keys } as never, runId }) : Promise.resolve(),
+      Run.collection.deleteOne({ _id: runId as never }),
+      RunEvent.collection.deleteMany({ _id: runEventsAfter(runId, 0) as never }),
+      RunLease.collection.deleteOne({ _id: runId as never }),
+    ]);
+  }
+
+  /**
+   * Whether a run lost its idempotency keys to another run (its creator died before it could
+   * withdraw it, and a retry created the run the keys name): such a run is withdrawn, never run.
+   */
+  async function isDuplicate(runId: string): Promise<boolean> {
+    const row = await Run.collection.findOne({ _id: runId as never }, { projection: { keys: 1 } });
+    const keys = (row?.keys as string[] | undefined) ?? [];
+    if (keys.length === 0) return false;
+    const owners = await RunKey.collection.find({ _id: { $in: keys } as never }, { projection: { runId: 1 } }).toArray();
+    if (!owners.some((owner) => owner.runId !== runId)) return false;
+    await withdraw(runId, []);
+    return true;
   }
 
   /** A concurrent duplicate may see the key before the run's head exists. */
@@ -210,7 +243,7 @@ export function createRunStore(deps: { models: Models; eventLog: EventLog; lease
     return (await RunKey.collection.deleteMany({ expiresAt: { $lt: new Date() } })).deletedCount;
   }
 
-  return { head, get, viewOf, readAll, create, list, listOwned, ownsListToken, forgetExpiredKeys };
+  return { head, get, viewOf, readAll, create, isDuplicate, list, listOwned, ownsListToken, forgetExpiredKeys };
 }
 
 export type RunStore = ReturnType<typeof createRunStore>;

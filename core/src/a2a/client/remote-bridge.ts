@@ -67,7 +67,7 @@ export function createRemoteBridge(deps: { client: A2aClient; runs: RunStore; ev
   async function recoverOrphans(): Promise<string[]> {
     const taken: string[] = [];
     for (const orphan of await deps.leases.orphans({ remote: true })) {
-      if (following.has(orphan.runId)) continue;
+      if (following.has(orphan.runId) || (await deps.runs.isDuplicate(orphan.runId))) continue;
       const run = await deps.runs.get(orphan.runId);
       // Paused or ended already (the head lagged its log and has just been moved forward): nothing to follow.
       if (!run?.remote || !ACTIVE_STATES.includes(run.tail.state)) continue;

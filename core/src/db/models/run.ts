@@ -23,6 +23,8 @@ export const runSchema = new Schema(
     actorId: { type: String, required: true },
     /** `<actorType>:<actorId>`: who started the run, as one value, so a caller's listings are one index term. */
     caller: { type: String, required: true },
+    /** The idempotency keys (`run_keys` ids) that created it, to tell a run left by a creation that lost its keys. */
+    keys: { type: [String], default: [] },
     /** The first message, as JSON text (its keys are the caller's: see runs/stored-json.ts). */
     input: { type: String, required: true },
     /** The latest RunStatus, as JSON text. */

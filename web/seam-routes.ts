@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Services } from '@service/core';
-import { createSeamRouter, sendWebResponse, toWebRequest } from '@service/core/http';
+import { createSeamRouter, sendWebResponse, toWebRequest, unavailableResponse } from '@service/core/http';
 import type { Logger } from '@service/core/log';
 import { BASE_SECURITY_HEADERS, withSeamSecurityHeaders } from './app/http-security.server.ts';
 
@@ -33,6 +33,9 @@ export function seamRoutes({ handlers }: Services) {
   });
 }
 
+/** Routes that answer without the database: health says itself that it is down; the widget bundles are files. */
+const WITHOUT_DATABASE = new Set(['/healthz', '/api/cms-a-widget/bundle.js', '/api/cms-b-widget/bundle.js']);
+
 /** A node:http listener part: serves a seam route and answers true, or answers false for the UI. */
 export function createSeamListener(services: Services, logger: Logger) {
   const router = seamRoutes(services);
@@ -43,6 +46,11 @@ export function createSeamListener(services: Services, logger: Logger) {
     const path = query === -1 ? url : url.slice(0, query);
     const route = router.match(path);
     if (!route) return false;
+    // While the database cannot be reached every route that needs it answers 503 at once (Retry-After).
+    if (!services.database.available() && !WITHOUT_DATABASE.has(path)) {
+      void sendWebResponse(res, withSeamSecurityHeaders(unavailableResponse()));
+      return true;
+    }
     let request: Request;
     try {
       request = toWebRequest(req, `http://${req.headers.host ?? fallbackHost}`, res);

@@ -9,6 +9,7 @@ import { startBackgroundWork, startServices } from '@service/core/boot';
 import { startAgentRuntime, type AgentRuntime } from '@service/core/runtime';
 import { createLogger } from '@service/core/log';
 import { findFreePort, isPortFree } from '@service/core/net';
+import { RETRY_AFTER_SECONDS } from '@service/core/http';
 import { createSeamListener } from './seam-routes.ts';
 import { adminSecurityHeaders, cspNonce, isCrossSiteRequest, trustedOrigins } from './app/http-security.server.ts';
 
@@ -46,6 +47,11 @@ async function main() {
     app.use('/assets', express.static(path.join(here, 'build/client/assets'), { immutable: true, maxAge: '1y' }));
     app.use(express.static(path.join(here, 'build/client'), { maxAge: '1h' }));
   }
+  // While the database cannot be reached, a page that needs it says so at once (503, Retry-After).
+  app.use((_req, res, next) => {
+    if (services.database.available()) return next();
+    res.status(503).set({ 'retry-after': String(RETRY_AFTER_SECONDS), 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }).send('The service cannot reach its database right now; try again in a few seconds.\n');
+  });
   // Each admin response's CSP nonce, for entry.server.tsx to put on the page's inline scripts.
   const nonces = new WeakMap<http.IncomingMessage, string>();
   app.all('*', createRequestHandler({ build, getLoadContext: (req) => ({ services, cspNonce: nonces.get(req), clientAddress: req.socket.remoteAddress }) }));

@@ -1,7 +1,7 @@
 import type { AgentAccessActor as AuthenticatedClientLike } from '../auth/index.ts';
 import type { FeatureFlags } from '../config/index.ts';
-import { DomainError } from '../errors/index.ts';
-import { bearerToken, json, readBodyLimited } from '../http/index.ts';
+import { DomainError, toDomainError } from '../errors/index.ts';
+import { bearerToken, errorResponse, json, readBodyLimited, unavailableHeaders } from '../http/index.ts';
 import type { Logger } from '../log/index.ts';
 import { parseEnvelope, rpcError, rpcIdOf, type JsonRpcRequest } from './jsonrpc.ts';
 import { sseErrorResponse } from './sse.ts';
@@ -52,6 +52,8 @@ export function createA2aHandler(deps: A2aServerDeps) {
       if (!token) throw new DomainError('UNAUTHENTICATED', 'A bearer access token is required');
       actor = await deps.verifyToken(token);
     } catch (error) {
+      // A token that cannot be checked now (the database is down) is not an invalid one.
+      if (toDomainError(error).code === 'DEPENDENCY_UNAVAILABLE') return errorResponse(error);
       const message = error instanceof DomainError && error.code === 'UNAUTHENTICATED' ? error.message : 'Invalid or expired access token';
       return json({ error: { code: 'UNAUTHENTICATED', message } }, { status: 401, headers: { 'www-authenticate': 'Bearer error="invalid_token"' } });
     }
@@ -70,6 +72,8 @@ export function createA2aHandler(deps: A2aServerDeps) {
     } catch (error) {
       if (error instanceof DomainError && error.code === 'PAYLOAD_TOO_LARGE') return json(rpcError(rpc?.id ?? null, error), { status: 413 });
       const payload = rpcError(rpc?.id ?? rpcIdOf(error), error, deps.logger);
+      // The database is down: HTTP 503 with Retry-After (a JSON-RPC error body), so clients retry.
+      if (toDomainError(error).code === 'DEPENDENCY_UNAVAILABLE') return json(payload, { status: 503, headers: unavailableHeaders() });
       // A client of a streaming method reads an event stream: its error comes as one frame of it.
       return streaming ? sseErrorResponse(payload) : json(payload);
     }

@@ -13,8 +13,23 @@ export interface Database {
   profile(): Promise<ServerProfile>;
   /** The server's clock. */
   serverTime(): Promise<Date>;
+  /**
+   * Whether the server answers, as the driver last saw it (it checks every second): false while
+   * it is down, so a request can be answered 503 at once instead of waiting for a server to select.
+   */
+  available(): boolean;
+  /** Moves the connection to another address of the same data (an embedded server restarted on another port). */
+  reconnect(uri: string): Promise<void>;
   close(): Promise<void>;
 }
+
+const HEARTBEAT_MS = 1_000;
+/**
+ * How long a new socket may take to connect and greet, unless the URI says otherwise. The driver's
+ * 30 s default keeps a client whose server vanished (its port now held by something that accepts
+ * but never answers) closing for that long, and `reconnect` with it.
+ */
+const CONNECT_TIMEOUT_MS = 5_000;
 
 export interface ConnectOptions {
   /** How long to wait for a server before an operation fails; short in tests, default 10 s. */
@@ -27,12 +42,17 @@ export interface ConnectOptions {
  * an operation against a down database fails promptly instead of hanging the caller.
  */
 export function createDatabase(uri: string, options: ConnectOptions = {}): Database {
-  const connection = mongoose.createConnection(uri, {
+  const connectOptions = (at: string) => ({
     bufferCommands: false,
     autoIndex: false,
+    // A server that stops answering is noticed within about a second, not ten.
+    heartbeatFrequencyMS: HEARTBEAT_MS,
     serverSelectionTimeoutMS: options.serverSelectionTimeoutMS ?? 10_000,
+    // Options passed here win over the URI's: an operator's `connectTimeoutMS=` in MONGODB_URI is kept.
+    ...(/[?&]connectTimeoutMS=/i.test(at) ? {} : { connectTimeoutMS: CONNECT_TIMEOUT_MS }),
     ...(options.dbName ? { dbName: options.dbName } : {}),
   });
+  const connection = mongoose.createConnection(uri, connectOptions(uri));
   // The initial connect is awaited through `ready()`; this keeps an unhandled rejection away.
   connection.asPromise().catch(() => undefined);
   const models = bindModels(connection);
@@ -75,6 +95,12 @@ export function createDatabase(uri: string, options: ConnectOptions = {}): Datab
     serverTime: async () => {
       await connection.asPromise();
       return serverTime(connection.db!);
+    },
+    available: () => connection.readyState === mongoose.ConnectionStates.connected,
+    async reconnect(uri) {
+      // Not forced: mongoose refuses every later operation of a connection once force-closed.
+      await connection.close().catch(() => undefined);
+      await connection.openUri(uri, connectOptions(uri));
     },
     async close() {
       await connection.close().catch(() => undefined);

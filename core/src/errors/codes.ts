@@ -33,7 +33,8 @@ export const ERROR_TABLE = {
   SEALED_SECRET_MALFORMED: { http: 500, jsonRpc: -32603, trpc: 'INTERNAL_SERVER_ERROR' },
   SEALED_SECRET_UNKNOWN_KEY: { http: 500, jsonRpc: -32603, trpc: 'INTERNAL_SERVER_ERROR' },
   SEALED_SECRET_INVALID: { http: 500, jsonRpc: -32603, trpc: 'INTERNAL_SERVER_ERROR' },
-  DEPENDENCY_UNAVAILABLE: { http: 503, jsonRpc: -32603, trpc: 'INTERNAL_SERVER_ERROR' },
+  /** A dependency (the database) cannot be reached now: answered with 503 and Retry-After. */
+  DEPENDENCY_UNAVAILABLE: { http: 503, jsonRpc: -32058, trpc: 'INTERNAL_SERVER_ERROR' },
   INTERNAL: { http: 500, jsonRpc: -32603, trpc: 'INTERNAL_SERVER_ERROR' },
 } as const satisfies Record<string, { http: number; jsonRpc: number; trpc: TrpcCode }>;
 

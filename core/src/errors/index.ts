@@ -1,4 +1,4 @@
 export { DomainError, isDomainError, type DomainErrorOptions } from './domain-error.ts';
 export { ERROR_TABLE, errorMapping, type ErrorCode } from './codes.ts';
-export { toDomainError } from './to-domain-error.ts';
+export { isDatabaseUnreachable, toDomainError } from './to-domain-error.ts';
 export { parseOrThrow, formatPath } from './validation.ts';

@@ -1,4 +1,4 @@
-export { json, errorResponse } from './json.ts';
+export { json, errorResponse, unavailableResponse, unavailableHeaders, RETRY_AFTER_SECONDS } from './json.ts';
 export { readBodyLimited, readBytesLimited } from './body.ts';
 export { createRateLimiter, type RateLimiter } from './rate-limit.ts';
 export { bearerToken } from './bearer.ts';

@@ -1,8 +1,8 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { AgentAccessActor } from '../auth/index.ts';
 import type { PrimitiveRegistry } from '../connectors/index.ts';
-import { DomainError } from '../errors/index.ts';
-import { bearerToken, json, readBodyLimited } from '../http/index.ts';
+import { DomainError, toDomainError } from '../errors/index.ts';
+import { bearerToken, json, readBodyLimited, unavailableHeaders } from '../http/index.ts';
 import type { Logger } from '../log/index.ts';
 import { hostnameOf } from './allowed-hosts.ts';
 import { buildMcpServer } from './build-server.ts';
@@ -36,8 +36,15 @@ export function createMcpHttpHandler(deps: {
       if (!token) throw new DomainError('UNAUTHENTICATED', 'A bearer access token is required');
       actor = await deps.verifyToken(token);
     } catch (error) {
-      const message = error instanceof DomainError && error.code === 'UNAUTHENTICATED' ? error.message : 'Invalid or expired access token';
-      return json({ error: 'invalid_token', error_description: message }, { status: 401, headers: { 'www-authenticate': `Bearer error="invalid_token", error_description="${message}"` } });
+      const domain = toDomainError(error, deps.logger);
+      // A token that cannot be checked now (the database is down or moved) is not an invalid one: 503, logged.
+      if (domain.code === 'DEPENDENCY_UNAVAILABLE') {
+        deps.logger.warn('an MCP request could not be checked: the database is unavailable', { error });
+        return json({ jsonrpc: '2.0', id: null, error: { code: -32058, message: domain.message } }, { status: 503, headers: unavailableHeaders() });
+      }
+      // Nor is a failure of ours (logged once by toDomainError): a client told 401 would throw its token away.
+      if (domain.code !== 'UNAUTHENTICATED') return rpcError(500, -32603, 'Internal error');
+      return json({ error: 'invalid_token', error_description: domain.message }, { status: 401, headers: { 'www-authenticate': `Bearer error="invalid_token", error_description="${domain.message}"` } });
     }
     // The body is read here, within its limit and after the token check, and handed over parsed.
     let parsedBody: unknown;

@@ -63,13 +63,16 @@ export function createAccessTokens(deps: { keys: SigningKeys; clients: OauthClie
     if (known && known.origin === origin && known.until > Date.now()) return known.payload;
     const options = { issuer: origin, audience: origin, algorithms: [SIGNING_ALG], typ: 'at+jwt', clockTolerance: 5 };
     let payload: JWTPayload;
+    // The keys come from the database: when it cannot be reached, the token cannot be judged (503), not refused.
+    const keys = await keySet();
     try {
-      payload = (await jwtVerify(token, await keySet(), options)).payload;
+      payload = (await jwtVerify(token, keys, options)).payload;
     } catch (error) {
       // A key rotated in another process: look once more with a fresh key set.
       if (!(error instanceof errors.JWKSNoMatchingKey)) throw unauthenticated(error);
+      const fresh = await keySet(true);
       try {
-        payload = (await jwtVerify(token, await keySet(true), options)).payload;
+        payload = (await jwtVerify(token, fresh, options)).payload;
       } catch (retry) {
         throw unauthenticated(retry);
       }

@@ -3,7 +3,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { claimDataDir, DATA_DIR_LOCK_FILE, dataDirOwner } from './data-dir-lock.ts';
+import { createMemoryLogger } from '../log/index.ts';
+import { isAlive } from '../process/index.ts';
+import { claimDataDir, DATA_DIR_LOCK_FILE, dataDirOwner, stopOrphanedDatabase } from './data-dir-lock.ts';
 
 const dirs: string[] = [];
 const fresh = () => {
@@ -68,6 +70,31 @@ describe('the data directory lock', () => {
       expect(dataDirOwner(dir)).toMatchObject({ pid: other.pid });
     } finally {
       other.kill();
+    }
+  });
+
+  it('stops a database that outlived its owner (its command line names this data directory), and nothing else', async () => {
+    const dir = fresh();
+    // A "database" serving this directory, and one serving another: both outlive a dead owner.
+    const orphan = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)', path.join(dir, 'db')], { stdio: 'ignore' });
+    const stranger = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)', '/elsewhere'], { stdio: 'ignore' });
+    await Promise.all([orphan, stranger].map((child) => new Promise((resolve) => child.once('spawn', resolve))));
+    try {
+      const owner = await heldByAnotherProcess(dir);
+      await new Promise((resolve) => {
+        owner.once('exit', resolve);
+        owner.kill('SIGKILL');
+      });
+      const lock = path.join(dir, DATA_DIR_LOCK_FILE);
+      writeFileSync(lock, JSON.stringify({ ...JSON.parse(readFileSync(lock, 'utf8')), databasePid: orphan.pid }));
+      await stopOrphanedDatabase(dir, createMemoryLogger());
+      expect(isAlive(orphan.pid!)).toBe(false);
+      writeFileSync(lock, JSON.stringify({ ...JSON.parse(readFileSync(lock, 'utf8')), databasePid: stranger.pid }));
+      await stopOrphanedDatabase(dir, createMemoryLogger());
+      expect(isAlive(stranger.pid!)).toBe(true);
+    } finally {
+      orphan.kill('SIGKILL');
+      stranger.kill('SIGKILL');
     }
   });
 });

@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { ConfigError, loadConfig, parseEnv, type Env, type ServiceConfig } from '../config/index.ts';
-import { connectDatabase, startEmbeddedDatabase, type EmbeddedDatabase } from '../db/index.ts';
+import { connectDatabase, startEmbeddedDatabase, type Database, type EmbeddedDatabase } from '../db/index.ts';
 import { createExtensionWriter } from '../extensions/index.ts';
 import { createLogger, type Logger } from '../log/index.ts';
 import { migrateRunsToLayout2 } from '../migrations/index.ts';
 import { createServices, type Services } from '../services.ts';
 import { startEmbeddedRegistry, type EmbeddedRegistry } from '../registry/embedded/embedded-registry.ts';
-import { claimDataDir, dataDirOwner, type DataDirClaim } from './data-dir-lock.ts';
+import { supervise, type Supervised } from '../process/index.ts';
+import { claimDataDir, dataDirOwner, readDataDirLock, stopOrphanedDatabase, type DataDirClaim } from './data-dir-lock.ts';
 import { ensureInitialAdmin, type InitialSignIn } from './initial-admin.ts';
 import { agreeWithInstance, recordInstanceIdentity } from './instance-identity.ts';
 
@@ -46,24 +47,45 @@ export async function startServices(
   if (options.configure) config = options.configure(config);
   const logger = options.logger ?? createLogger({ level: config.logLevel });
 
-  let embedded: EmbeddedDatabase | undefined;
+  let embedded: Supervised<EmbeddedDatabase> | undefined;
   let claim: DataDirClaim | undefined;
+  /** The service's connection, once made (a restarted embedded database on another port moves it). */
+  let connected: Database | undefined;
+  /** Set when this process uses the embedded database of the service holding this data directory. */
+  let joinedDataDir: string | undefined;
   let uri = config.mongodbUri;
   if (!uri) {
     // One database server per data directory: whoever serves it records where, the others connect there.
     const joined = role === 'service' ? null : await runningServiceDatabase(config.dataDir, logger);
-    if (joined) uri = joined;
+    if (joined) {
+      uri = joined;
+      joinedDataDir = config.dataDir;
+    }
     else if (role === 'mcp-server') throw noServiceRunning(config.dataDir);
     else {
-      claim = claimDataDir(config.dataDir);
+      await stopOrphanedDatabase(config.dataDir, logger);
+      // The port the last database of this directory used, so processes that joined it find it again.
+      const lastPort = portOf(readDataDirLock(config.dataDir)?.databaseUri);
+      const held = (claim = claimDataDir(config.dataDir));
+      const dbDir = path.join(config.dataDir, 'db');
       try {
-        embedded = await startEmbeddedDatabase({ dataDir: path.join(config.dataDir, 'db'), logger });
+        embedded = supervise(await startEmbeddedDatabase({ dataDir: dbDir, logger, ...(lastPort ? { port: lastPort } : {}) }), {
+          what: 'the embedded database',
+          // Its own port again, so every connection finds it where it was.
+          start: (previous) => startEmbeddedDatabase({ dataDir: dbDir, logger, port: portOf(previous.uri)! }),
+          logger,
+          // Back on another port (its own was taken meanwhile): the lock and the connection follow.
+          restarted: async (next, previous) => {
+            held.record(`${next.uri}service`, next.pid);
+            if (next.uri !== previous.uri) await connected?.reconnect(`${next.uri}service`);
+          },
+        });
       } catch (error) {
         claim.release();
         throw error;
       }
-      uri = `${embedded.uri}service`;
-      claim.record(uri);
+      uri = `${embedded.current().uri}service`;
+      claim.record(uri, embedded.current().pid);
     }
   }
   const stopEmbeddedOnExit = () => {
@@ -74,7 +96,9 @@ export async function startServices(
   let stopRegistryOnExit: (() => void) | undefined;
 
   try {
-    const database = await connectDatabase(uri);
+    const database = (connected = await connectDatabase(uri));
+    // A process that joined the service's embedded database follows it when it moves (the service restarted).
+    const following = joinedDataDir ? followDataDirDatabase(joinedDataDir, uri, database, logger) : undefined;
     if (role === 'service') await recordInstanceIdentity(database.models, config);
     if (role === 'mcp-server') {
       const agreed = await agreeWithInstance(database.models, config, env);
@@ -84,22 +108,30 @@ export async function startServices(
     await migrateRunsToLayout2(database, logger);
     const listed = await createExtensionWriter(database.models).backfillListing();
     if (listed) logger.info(`listed ${listed} extension record(s) stored before the marketplace listing existed`);
-    const services = createServices({ config, logger, database, ...(embedded ? { databaseServer: { kind: embedded.kind, description: embedded.description } } : {}) });
+    const services = createServices({ config, logger, database, ...(embedded ? { databaseServer: { kind: embedded.current().kind, description: embedded.current().description } } : {}) });
     // The switches' first state comes from the environment; from then on the admin page decides.
     if (await services.featureFlags.storeInitial()) logger.info('feature switches stored from the environment (change them under Administration › Overview)', { ...(await services.flags()) });
     // The embedded default publishes to a registry it runs itself until an admin configures real ones.
-    let registry: EmbeddedRegistry | undefined;
+    let registry: Supervised<EmbeddedRegistry> | undefined;
     if (embedded && options.embeddedRegistry !== false && (await services.registry.settings.embeddedOrUnset())) {
-      registry = await startEmbeddedRegistry({ dataDir: config.dataDir, sealer: services.sealer, logger });
-      stopRegistryOnExit = () => registry?.stopSync();
+      const startRegistry = () => startEmbeddedRegistry({ dataDir: config.dataDir, sealer: services.sealer, logger });
+      const running = (registry = supervise(await startRegistry(), {
+        what: 'the embedded registry',
+        start: startRegistry,
+        logger,
+        // A new token each start (and, when its port was taken, a new address): the settings follow.
+        restarted: (next) => services.registry.settings.useEmbedded(next),
+      }));
+      stopRegistryOnExit = () => running.stopSync();
       process.once('exit', stopRegistryOnExit);
-      await services.registry.settings.useEmbedded(registry);
+      await services.registry.settings.useEmbedded(running.current());
     }
     const initialSignIn = options.createAdmin === false ? undefined : await ensureInitialAdmin(services, { generateWhenEmpty: embedded !== undefined, generatePassword: () => randomBytes(12).toString('base64url') });
     return {
       services,
       initialSignIn,
       async stop() {
+        following?.stop();
         await services.audit.flush();
         await database.close();
         await registry?.stop();
@@ -140,3 +172,31 @@ async function runningServiceDatabase(dataDir: string, logger: Logger): Promise<
   }
   return null;
 }
+
+const portOf = (uri: string | null | undefined): number | undefined => {
+  const port = uri ? Number(new URL(uri).port) : NaN;
+  return Number.isInteger(port) && port > 0 ? port : undefined;
+};
+
+/**
+ * Keeps a process that joined the service's embedded database (the standalone MCP server) on it:
+ * when the service restarts, its database may come back elsewhere, and the lock says where.
+ */
+function followDataDirDatabase(dataDir: string, joinedUri: string, database: Database, logger: Logger): { stop(): void } {
+  let current = joinedUri;
+  let moving = false;
+  const timer = setInterval(() => {
+    const uri = dataDirOwner(dataDir)?.databaseUri;
+    if (!uri || uri === current || moving) return;
+    moving = true;
+    logger.info('the service\'s embedded database moved; following it', { from: current, to: uri });
+    database
+      .reconnect(uri)
+      .then(() => (current = uri))
+      .catch((error: unknown) => logger.warn('could not reach the service\'s embedded database yet', { uri, error }))
+      .finally(() => (moving = false));
+  }, 1_000);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}
+

@@ -1,14 +1,19 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../../log/index.ts';
-import { canConnect, findFreePort } from '../../net/index.ts';
+import { canConnect, findFreePort, isPortFree } from '../../net/index.ts';
+import { spawnTied, stopTied } from '../../process/index.ts';
 import type { EmbeddedDatabase } from './types.ts';
 
 const START_TIMEOUT_MS = 30_000;
 
-/** Starts FerretDB (SQLite handler) on a free loopback port with its files under `dataDir`. */
-export async function startFerretdb(binary: string, dataDir: string, logger: Logger): Promise<EmbeddedDatabase> {
+/**
+ * Starts FerretDB (SQLite handler) on a loopback port (`port` when it is free, else a free one)
+ * with its files under `dataDir`, tied to this process: it ends when this process ends, however
+ * it ends (process/tied-child.ts).
+ */
+export async function startFerretdb(binary: string, dataDir: string, logger: Logger, options: { port?: number } = {}): Promise<EmbeddedDatabase> {
   const sqliteDir = path.join(dataDir, 'sqlite');
   const stateDir = path.join(dataDir, 'state');
   mkdirSync(sqliteDir, { recursive: true });
@@ -16,8 +21,8 @@ export async function startFerretdb(binary: string, dataDir: string, logger: Log
 
   let lastError: unknown;
   for (let attempt = 0; attempt < 3; attempt++) {
-    const port = await findFreePort();
-    const child = spawn(
+    const port = attempt === 0 && options.port && (await isPortFree('127.0.0.1', options.port)) ? options.port : await findFreePort();
+    const tied = spawnTied(
       binary,
       [
         '--handler=sqlite',
@@ -29,26 +34,30 @@ export async function startFerretdb(binary: string, dataDir: string, logger: Log
         '--telemetry=disable',
         '--log-level=warn',
       ],
-      { stdio: ['ignore', 'ignore', 'pipe'] },
+      { stderr: 'pipe' },
     );
+    const child = tied.child;
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString()).slice(-4000);
     });
     try {
       await waitForPort(child, port);
-      logger.debug('ferretdb listening', { port, dataDir });
+      const pid = await tied.pid;
+      logger.debug('ferretdb listening', { port, dataDir, pid });
       return {
         uri: `mongodb://127.0.0.1:${port}/`,
         kind: 'ferretdb',
         description: 'FerretDB 1.24 (SQLite), patched (ADR 0009)',
-        stop: () => stopChild(child),
+        pid,
+        exited: new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve()))),
+        stop: () => stopTied(child),
         stopSync: () => {
           if (child.exitCode === null) child.kill('SIGTERM');
         },
       };
     } catch (error) {
-      child.kill('SIGKILL');
+      void stopTied(child, 1_000);
       lastError = new Error(`ferretdb did not start on port ${port}: ${(error as Error).message}\n${stderr}`);
     }
   }
@@ -63,16 +72,4 @@ async function waitForPort(child: ChildProcess, port: number): Promise<void> {
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`not listening after ${START_TIMEOUT_MS} ms`);
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const force = setTimeout(() => child.kill('SIGKILL'), 5_000);
-    child.once('exit', () => {
-      clearTimeout(force);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
 }

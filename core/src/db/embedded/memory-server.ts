@@ -15,7 +15,7 @@ export class MongodUnavailable extends Error {}
  * An unreachable host fails within seconds (DNS or connect refused at once, silence after
  * DOWNLOAD_PROBE_MS) with `MongodUnavailable`, instead of the downloader's minute-long retries.
  */
-export async function startMongod(dataDir: string, logger: Logger, options: { probeMs?: number } = {}): Promise<EmbeddedDatabase> {
+export async function startMongod(dataDir: string, logger: Logger, options: { probeMs?: number; port?: number } = {}): Promise<EmbeddedDatabase> {
   const { DryMongoBinary, MongoMemoryServer } = await import('mongodb-memory-server-core');
   const binary = await DryMongoBinary.generateOptions({});
   if (!(await DryMongoBinary.locateBinary(binary))) {
@@ -33,11 +33,15 @@ export async function startMongod(dataDir: string, logger: Logger, options: { pr
   }
   const dbPath = path.join(dataDir, 'mongod');
   mkdirSync(dbPath, { recursive: true });
-  const server = await MongoMemoryServer.create({ instance: { dbPath, storageEngine: 'wiredTiger', ip: '127.0.0.1' } });
+  const server = await MongoMemoryServer.create({ instance: { dbPath, storageEngine: 'wiredTiger', ip: '127.0.0.1', ...(options.port ? { port: options.port } : {}) } });
+  const mongod = server.instanceInfo?.instance.mongodProcess;
   return {
     uri: server.getUri().replace(/\/[^/]*$/, '/'),
     kind: 'mongod',
     description: `mongod ${binary.version} (mongodb-memory-server)`,
+    // mongodb-memory-server's own watchdog ends mongod when this process ends.
+    pid: mongod?.pid ?? 0,
+    exited: new Promise((resolve) => (!mongod || mongod.exitCode !== null ? resolve() : mongod.once('exit', () => resolve()))),
     stop: async () => {
       await server.stop({ doCleanup: false });
     },

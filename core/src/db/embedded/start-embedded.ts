@@ -11,6 +11,8 @@ export interface EmbeddedOptions {
   logger: Logger;
   /** Whether to try a real mongod (cached or downloaded) before FerretDB; default true. */
   allowMongod?: boolean;
+  /** The port to listen on when it is free (a restart keeps its port); default a free one. */
+  port?: number;
 }
 
 /**
@@ -23,7 +25,7 @@ export async function startEmbeddedDatabase(options: EmbeddedOptions): Promise<E
   let mongodSkipped = 'not tried';
   if (options.allowMongod !== false) {
     try {
-      const db = await startMongod(dataDir, options.logger);
+      const db = await startMongod(dataDir, options.logger, options.port ? { port: options.port } : {});
       options.logger.info(`embedded database: ${db.description} on ${db.uri} with data in ${dataDir}`);
       return db;
     } catch (error) {
@@ -35,7 +37,7 @@ export async function startEmbeddedDatabase(options: EmbeddedOptions): Promise<E
   if (!binary) {
     throw new Error(`no MongoDB-compatible server available: set MONGODB_URI, or install Go so FerretDB can be built (mongod: ${mongodSkipped})`);
   }
-  const db = await startFerretdb(binary, dataDir, options.logger);
+  const db = await startFerretdb(binary, dataDir, options.logger, options.port ? { port: options.port } : {});
   options.logger.info(`embedded database: ${db.description} on ${db.uri} with data in ${dataDir} (mongod: ${mongodSkipped}); for many runs or extensions set MONGODB_URI, see docs/operations.md "When to set MONGODB_URI"`);
   return db;
 }

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -6,12 +6,15 @@ import path from 'node:path';
 import type { Sealer } from '../../crypto/index.ts';
 import type { Logger } from '../../log/index.ts';
 import { findFreePort, isPortFree } from '../../net/index.ts';
+import { spawnTied, stopTied } from '../../process/index.ts';
 
 export interface EmbeddedRegistry {
   /** `http://127.0.0.1:<port>/` */
   url: string;
   /** An npm token of the registry's one user, for publishing and reading. */
   token: string;
+  /** Settles when Verdaccio's process has exited, for whatever reason. */
+  exited: Promise<void>;
   stop(): Promise<void>;
   /** For the process's `exit` handler. */
   stopSync(): void;
@@ -22,6 +25,8 @@ interface RegistryState {
   port: number;
   user: string;
   passwordSealed: string;
+  /** Verdaccio's own process (for operators and tests; nothing relies on it). */
+  pid?: number;
 }
 
 const USER = 'service';
@@ -36,7 +41,8 @@ function verdaccioBin(): string {
  * A Verdaccio under the data directory (`<dataDir>/registry`: config, storage, users) as a child
  * process on loopback, for the embedded default: a fresh instance publishes and pulls its first
  * agents with nothing to set up. Nothing leaves the machine (no uplinks). The next start reuses
- * the storage, the user and, when it is free, the port.
+ * the storage, the user and, when it is free, the port. It is tied to this process: it ends when
+ * this process ends, however it ends (process/tied-child.ts).
  */
 export async function startEmbeddedRegistry(options: { dataDir: string; sealer: Sealer; logger: Logger }): Promise<EmbeddedRegistry> {
   const dir = path.join(options.dataDir, 'registry');
@@ -59,15 +65,20 @@ export async function startEmbeddedRegistry(options: { dataDir: string; sealer: 
   writeFileSync(path.join(dir, 'config.yaml'), JSON.stringify(config, null, 2), { mode: 0o600 });
 
   let child: ChildProcess | undefined;
+  let childPid = 0;
   let port = 0;
   let output = '';
   for (let attempt = 0; attempt < 3 && !child; attempt++) {
     port = attempt === 0 && previous && (await isPortFree('127.0.0.1', previous.port)) ? previous.port : await findFreePort();
-    const candidate = spawn(process.execPath, [verdaccioBin(), '--config', path.join(dir, 'config.yaml'), '--listen', `127.0.0.1:${port}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const tied = spawnTied(process.execPath, [verdaccioBin(), '--config', path.join(dir, 'config.yaml'), '--listen', `127.0.0.1:${port}`], { stdout: 'pipe', stderr: 'pipe' });
+    const candidate = tied.child;
     candidate.stdout?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
     candidate.stderr?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
-    if (await answers(`http://127.0.0.1:${port}/-/ping`, candidate)) child = candidate;
-    else candidate.kill('SIGKILL');
+    if (await answers(`http://127.0.0.1:${port}/-/ping`, candidate)) {
+      child = candidate;
+      childPid = await tied.pid;
+    }
+    else void stopTied(candidate, 1_000);
   }
   if (!child) throw new Error(`the embedded registry (Verdaccio) did not start:\n${output}`);
   const url = `http://127.0.0.1:${port}/`;
@@ -83,22 +94,18 @@ export async function startEmbeddedRegistry(options: { dataDir: string; sealer: 
   });
   const body = (await response.json().catch(() => ({}))) as { token?: string; error?: string };
   if (!response.ok || !body.token) {
-    child.kill('SIGTERM');
+    void stopTied(child);
     throw new Error(`the embedded registry refused its user: ${response.status} ${body.error ?? ''}`);
   }
-  writeFileSync(statePath, JSON.stringify({ port, user: USER, passwordSealed: options.sealer.seal(password, PASSWORD_LABEL) } satisfies RegistryState), { mode: 0o600 });
+  writeFileSync(statePath, JSON.stringify({ port, user: USER, passwordSealed: options.sealer.seal(password, PASSWORD_LABEL), pid: childPid } satisfies RegistryState), { mode: 0o600 });
   options.logger.info(`embedded registry (Verdaccio) on ${url} with storage in ${path.join(dir, 'storage')}`);
 
   const running = child;
   return {
     url,
     token: body.token,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (running.exitCode !== null || running.signalCode !== null) return resolve();
-        running.once('exit', () => resolve());
-        running.kill('SIGTERM');
-      }),
+    exited: new Promise((resolve) => (running.exitCode !== null || running.signalCode !== null ? resolve() : running.once('exit', () => resolve()))),
+    stop: () => stopTied(running),
     stopSync: () => {
       if (running.exitCode === null && running.signalCode === null) running.kill('SIGTERM');
     },

@@ -1,0 +1,42 @@
+import { spawn } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { isAlive } from './tied-child.ts';
+
+/** A process that starts a tied `sleep` and reports its pid, so the test can kill that process hard. */
+const PARENT = `
+import { spawnTied } from ${JSON.stringify(new URL('./tied-child.ts', import.meta.url).pathname)};
+const { pid } = spawnTied('sleep', ['60']);
+console.log(await pid);
+setInterval(() => {}, 1000);
+`;
+
+async function waitFor(check: () => boolean, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return check();
+}
+
+describe('a tied child', () => {
+  it('ends when the process that started it is killed with SIGKILL', async () => {
+    const parent = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', PARENT], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const sleeperPid = await new Promise<number>((resolve, reject) => {
+      parent.stdout!.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim())));
+      parent.once('exit', () => reject(new Error('the parent exited early')));
+    });
+    expect(isAlive(sleeperPid)).toBe(true);
+    parent.kill('SIGKILL');
+    expect(await waitFor(() => !isAlive(sleeperPid), 5_000)).toBe(true);
+  });
+
+  it('ends with its own stop, and passes the stop on to the command', async () => {
+    const { spawnTied, stopTied } = await import('./tied-child.ts');
+    const tied = spawnTied('sleep', ['60']);
+    const pid = await tied.pid;
+    expect(isAlive(pid)).toBe(true);
+    await stopTied(tied.child);
+    expect(await waitFor(() => !isAlive(pid), 2_000)).toBe(true);
+  });
+});

@@ -30,7 +30,7 @@ export function mcpEnv(mongodbUri: string, extra: Record<string, string> = {}): 
 }
 
 /** The standalone MCP server in HTTP mode, resolved once it prints its URL. */
-export async function startMcpHttp(env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startMcpHttp(env: Record<string, string>): Promise<{ url: string; output(): string; stop(): Promise<void> }> {
   const child = spawn(process.execPath, [MCP_BIN, '--http', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
@@ -48,7 +48,7 @@ export async function startMcpHttp(env: Record<string, string>): Promise<{ url: 
     child.once('exit', (code) => reject(new Error(`mcp-server exited ${code}:\n${output}`)));
   });
   // The data directory is the caller's (`cleanup`), possibly a running service's.
-  return { url, stop: () => stopChild(child) };
+  return { url, output: () => output, stop: () => stopChild(child) };
 }
 
 export function cleanup(env: Record<string, string>) {

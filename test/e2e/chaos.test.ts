@@ -1,0 +1,131 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { connectDatabase, runEventsAfter, type Database } from '@service/core/db';
+import { testServices } from '@service/core/testing/services';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fetchAccessToken, installExampleAgents } from '../helpers/a2a.ts';
+import { startService, type RunningService } from '../helpers/service-process.ts';
+
+/**
+ * Faults on the embedded default, one after another, with runs in flight (issue 25): the
+ * database killed, the registry killed, the web process killed. After each: no orphan, no second
+ * database on the same files, the service back without a hand restart, no run lost or doubled.
+ * Linux only (it reads /proc to count processes).
+ */
+const hasProc = existsSync('/proc/self/cmdline');
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'service-chaos-'));
+// One instance across restarts: the same data directory and secrets every start.
+const env = {
+  SERVICE_DATA_DIR: dataDir,
+  SERVICE_VENDOR_SCOPE: '@acme',
+  SERVICE_A2A_HTTP_ENABLED: 'true',
+  SERVICE_LLM_SCRIPTED_DELAY_MS: '800',
+  SERVICE_MASTER_KEY: randomBytes(32).toString('base64'),
+  SERVICE_SESSION_SECRET: randomBytes(32).toString('base64url'),
+  SERVICE_BRIDGE_TOKEN: randomBytes(32).toString('base64url'),
+};
+let service: RunningService;
+let db: Database;
+let token: string;
+let credentials: [string, string];
+
+const lock = () => JSON.parse(readFileSync(path.join(dataDir, 'service.lock'), 'utf8')) as { pid: number; databaseUri: string; databasePid: number };
+const registryPid = () => (JSON.parse(readFileSync(path.join(dataDir, 'registry', 'state.json'), 'utf8')) as { pid: number }).pid;
+const alive = (pid: number) => existsSync(`/proc/${pid}`) && !/^\S+ \S+ Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/\(.*\)/, 'x'));
+/** Live processes whose command line contains `text`. */
+const processesWith = (text: string) =>
+  readdirSync('/proc').filter((entry) => /^\d+$/.test(entry) && alive(Number(entry))).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(text);
+    } catch {
+      return false;
+    }
+  });
+const databasesOnThisDirectory = () => processesWith(path.join(dataDir, 'db', 'sqlite')).filter((pid) => !readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('/bin/sh'));
+
+async function rpc(method: string, params: unknown): Promise<{ status: number; retryAfter: string | null; body: { result?: { task?: { id: string; status: { state: string } }; id?: string; status?: { state: string } }; error?: unknown } }> {
+  const response = await fetch(`${service.url}/api/a2a`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'a2a-version': '1.0' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  return { status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) as never };
+}
+
+async function startRuns(count: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const { body } = await rpc('SendMessage', { message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: `Chaos ${i}. Keep going.` }] }, configuration: { returnImmediately: true } });
+    ids.push(body.result!.task!.id);
+  }
+  return ids;
+}
+
+/** Each run ended completed, once: dense events, one completion, one answer. */
+async function expectEachCompletedOnce(ids: string[]) {
+  for (const id of ids) {
+    await expect.poll(async () => (await rpc('GetTask', { id })).body.result?.status?.state, { timeout: 60_000, interval: 250 }).toBe('TASK_STATE_COMPLETED');
+    const events = (await db.models.RunEvent.find({ _id: runEventsAfter(id, 0) }).sort({ _id: 1 }).lean()).map((row) => ({ seq: row.seq, event: JSON.parse(row.event) as { type: string; status?: { state: string } } }));
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+    expect(events.filter((e) => e.event.status?.state === 'completed')).toHaveLength(1);
+    expect(events.filter((e) => e.event.type === 'artifact')).toHaveLength(1);
+  }
+}
+
+beforeAll(async () => {
+  if (!hasProc) return;
+  service = await startService({ env });
+  db = await connectDatabase(lock().databaseUri);
+  await installExampleAgents(db, '@acme', ['summarizer']);
+  const admin = { type: 'ui', id: 'chaos', email: 'chaos@acme.test', role: 'admin' } as const;
+  const { client, clientSecret } = await testServices(db).oauth.clients.register(admin, { name: 'chaos', allowedAgents: ['*'], permissions: ['list', 'read', 'execute'] });
+  credentials = [client.clientId, clientSecret];
+  token = await fetchAccessToken(`${service.url}/api/oauth/token`, ...credentials);
+}, 180_000);
+
+afterAll(async () => {
+  await db?.close();
+  await service?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe.skipIf(!hasProc)('faults with runs in flight (chaos)', () => {
+  it('the database killed: requests meanwhile are answered 503 with Retry-After or served, never 500 or 401; it is back by itself, alone, and no run is lost or doubled', async () => {
+    const runs = await startRuns(6);
+    const killed = lock().databasePid;
+    process.kill(killed, 'SIGKILL');
+    const seen = new Set<string>();
+    for (const deadline = Date.now() + 3_000; Date.now() < deadline; ) {
+      const { status, retryAfter } = await rpc('GetTask', { id: runs[0] });
+      seen.add(status === 503 ? `503 retry-after ${retryAfter}` : String(status));
+    }
+    expect([...seen].every((answer) => answer === '200' || answer === '503 retry-after 5'), [...seen].join(', ')).toBe(true);
+    await expect.poll(() => lock().databasePid, { timeout: 30_000 }).not.toBe(killed);
+    expect(alive(lock().databasePid)).toBe(true);
+    expect(databasesOnThisDirectory()).toHaveLength(1);
+    await expectEachCompletedOnce(runs);
+    expect(service.output()).toContain('the embedded database stopped; starting it again');
+  }, 120_000);
+
+  it('the registry killed: it is back by itself and answers', async () => {
+    const killed = registryPid();
+    process.kill(killed, 'SIGKILL');
+    await expect.poll(() => registryPid(), { timeout: 30_000 }).not.toBe(killed);
+    const { port } = JSON.parse(readFileSync(path.join(dataDir, 'registry', 'state.json'), 'utf8')) as { port: number };
+    expect((await fetch(`http://127.0.0.1:${port}/-/ping`)).ok).toBe(true);
+    expect(alive(killed)).toBe(false);
+    expect(service.output()).toContain('the embedded registry stopped; starting it again');
+  }, 60_000);
+
+  it('the web process killed: its database and registry end with it, a new start runs one database and finishes every run once', async () => {
+    const runs = await startRuns(4);
+    const { databasePid } = lock();
+    const registry = registryPid();
+    await service.kill();
+    await expect.poll(() => alive(databasePid) || alive(registry), { timeout: 10_000 }).toBe(false);
+    await db.close();
+    service = await startService({ env });
+    db = await connectDatabase(lock().databaseUri);
+    expect(databasesOnThisDirectory()).toHaveLength(1);
+    token = await fetchAccessToken(`${service.url}/api/oauth/token`, ...credentials);
+    await expectEachCompletedOnce(runs);
+  }, 180_000);
+});

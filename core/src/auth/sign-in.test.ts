@@ -2,9 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createAuditLog } from '../audit/index.ts';
 import { createMemoryLogger } from '../log/index.ts';
 import { useTestDatabase } from '../testing/index.ts';
-import { createSessionStore, createSignIn, createUserStore, scryptLoad, SCRYPT_CONCURRENCY, SCRYPT_MAX_WAITING, SIGN_IN_FAILED_ACTION, SIGN_IN_LIMITS, verifyPassword } from './index.ts';
-import { hashPassword } from './passwords.ts';
-import { createSlots } from './slots.ts';
+import { createSessionStore, createSignIn, createUserStore, SIGN_IN_FAILED_ACTION, SIGN_IN_LIMITS } from './index.ts';
 
 const t = useTestDatabase();
 
@@ -77,39 +75,6 @@ describe('sign-in throttling (issue 11, item 8; issue 25)', () => {
     const codes = results.map((r) => (r.status === 'rejected' ? (r.reason as { code: string }).code : 'ok'));
     expect(codes.filter((c) => c === 'UNAUTHENTICATED')).toHaveLength(SIGN_IN_LIMITS.pair.failures);
     expect(codes.filter((c) => c === 'RATE_LIMITED')).toHaveLength(12 - SIGN_IN_LIMITS.pair.failures);
-  });
-});
-
-describe('scrypt concurrency (issue 11, item 8)', () => {
-  it('runs at most SCRYPT_CONCURRENCY derivations at once in the process; the rest wait', async () => {
-    const stored = await hashPassword(PASSWORD);
-    const checks = Array.from({ length: 6 }, () => verifyPassword(PASSWORD, stored));
-    expect(scryptLoad()).toEqual({ active: SCRYPT_CONCURRENCY, waiting: 6 - SCRYPT_CONCURRENCY });
-    let peak = 0;
-    const timer = setInterval(() => (peak = Math.max(peak, scryptLoad().active)), 1);
-    expect(await Promise.all(checks)).toEqual(Array(6).fill(true));
-    clearInterval(timer);
-    expect(peak).toBeLessThanOrEqual(SCRYPT_CONCURRENCY);
-    expect(scryptLoad()).toEqual({ active: 0, waiting: 0 });
-  });
-
-  it('refuses attempts past the queue at once, with RATE_LIMITED', async () => {
-    const stored = await hashPassword(PASSWORD);
-    const results = await Promise.allSettled(Array.from({ length: SCRYPT_CONCURRENCY + SCRYPT_MAX_WAITING + 3 }, () => verifyPassword(PASSWORD, stored)));
-    const refused = results.filter((r) => r.status === 'rejected');
-    expect(refused).toHaveLength(3);
-    expect((refused[0] as PromiseRejectedResult).reason).toMatchObject({ code: 'RATE_LIMITED' });
-  });
-
-  it('refuses a waiter whose bounded wait runs out', async () => {
-    const slots = createSlots({ concurrency: 1, maxWaiting: 5, maxWaitMs: 20, busyMessage: 'busy' });
-    let release!: () => void;
-    const holder = slots.run(() => new Promise<void>((resolve) => (release = resolve)));
-    await expect(slots.run(async () => 'late')).rejects.toMatchObject({ code: 'RATE_LIMITED', message: 'busy' });
-    expect(slots.load()).toEqual({ active: 1, waiting: 0 });
-    release();
-    await holder;
-    await expect(slots.run(async () => 'now')).resolves.toBe('now');
   });
 });
 

@@ -9,6 +9,7 @@ import { signInCookie, startService, type RunningService } from '../helpers/serv
 /**
  * Issue 11, items 6, 7 and 8, on the wire: the real server (production build) and real HTTP.
  * Each client address is a loopback alias (127.0.0.x), so throttling one leaves the others be.
+ * Issue 25: an account is never locked, only the addresses guessing at it.
  */
 const t = useTestDatabase();
 let service: RunningService;
@@ -20,6 +21,7 @@ beforeAll(async () => {
   await users.create({ email: 'ops@example.com', password: PASSWORD, role: 'admin' });
   await users.create({ email: 'target@example.com', password: PASSWORD, role: 'admin' });
   await users.create({ email: 'other@example.com', password: PASSWORD, role: 'admin' });
+  await users.create({ email: 'besieged@example.com', password: PASSWORD, role: 'admin' });
   [service, browser] = await Promise.all([startService({ mongodbUri: t.uri }), launchChromium()]);
 });
 
@@ -164,9 +166,9 @@ describe('auth before body, bounded bodies (item 6)', () => {
 });
 
 describe('sign-in throttling (item 8)', () => {
-  it('refuses an account after 5 failures with 429 in plain words, even with the right password, and audits the failures', async () => {
-    for (let i = 0; i < 5; i++) expect((await signIn('target@example.com', `wrong password ${i}`, { localAddress: `127.0.0.${10 + i}` })).status).toBe(401);
-    const refused = await signIn('target@example.com', PASSWORD, { localAddress: '127.0.0.20' });
+  it('refuses an address after 5 failures for one account with 429 in plain words, even with the right password, and audits the failures', async () => {
+    for (let i = 0; i < 5; i++) expect((await signIn('target@example.com', `wrong password ${i}`, { localAddress: '127.0.0.10' })).status).toBe(401);
+    const refused = await signIn('target@example.com', PASSWORD, { localAddress: '127.0.0.10' });
     expect(refused.status).toBe(429);
     expect(refused.headers['set-cookie']).toBeUndefined();
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(60);
@@ -177,6 +179,14 @@ describe('sign-in throttling (item 8)', () => {
     const rows = await t.db.models.AuditEvent.find({ action: 'auth.sign_in.failed' }).lean();
     expect(JSON.stringify(rows)).not.toMatch(/wrong password|correct horse/);
     expect(rows.map((r) => (r.details as { address?: string }).address)).toContain('127.0.0.10');
+  });
+
+  it('lets the right password in from an address that has not been guessing, after another locked itself out of the account (issue 25)', async () => {
+    for (let i = 0; i < 5; i++) expect((await signIn('besieged@example.com', 'a wrong password', { localAddress: '127.0.0.11' })).status).toBe(401);
+    expect((await signIn('besieged@example.com', PASSWORD, { localAddress: '127.0.0.11' })).status).toBe(429);
+    const owner = await signIn('besieged@example.com', PASSWORD, { localAddress: '127.0.0.20' });
+    expect(owner.status).toBe(302);
+    expect(owner.headers['set-cookie']).toBeDefined();
   });
 
   it('refuses a client address after 20 failures across accounts; other addresses still sign in', async () => {

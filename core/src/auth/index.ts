@@ -2,7 +2,7 @@ export { isAdmin, systemActor, type Actor, type UiActor, type RouteActor, type W
 export { hashPassword, verifyPassword, scryptLoad, MIN_PASSWORD_LENGTH, SCRYPT_CONCURRENCY, SCRYPT_MAX_WAITING, SCRYPT_MAX_WAIT_MS } from './passwords.ts';
 export { createUserStore, databaseUnavailable, INVALID_CREDENTIALS, type UserStore } from './users.ts';
 export { createSignIn, SIGN_IN_FAILED_ACTION, type SignIn } from './sign-in.ts';
-export { createSignInThrottle, SIGN_IN_LIMITS, type SignInThrottle, type ThrottleDecision, type ThrottleLimit } from './sign-in-throttle.ts';
+export { createSignInThrottle, SIGN_IN_LIMITS, type SignInLimits, type SignInThrottle, type SlowdownLimit, type ThrottleDecision, type ThrottleLimit } from './sign-in-throttle.ts';
 export { createSessionStore, SESSION_TTL_MS, type SessionStore } from './sessions.ts';
 export { createActorNames, type ActorNames } from './actor-names.ts';
 export { mayActorDo, mayAccessAgent, assertAgentAccess, mayAccessRun, ACCESS_DENIED, type AgentAccessActor } from './access.ts';

@@ -2,24 +2,51 @@ import { describe, expect, it } from 'vitest';
 import { createAuditLog } from '../audit/index.ts';
 import { createMemoryLogger } from '../log/index.ts';
 import { useTestDatabase } from '../testing/index.ts';
-import { createSessionStore, createSignIn, createSignInThrottle, createUserStore, scryptLoad, SCRYPT_CONCURRENCY, SCRYPT_MAX_WAITING, SIGN_IN_FAILED_ACTION, SIGN_IN_LIMITS, verifyPassword } from './index.ts';
-import { hashPassword } from './passwords.ts';
-import { createSlots } from './slots.ts';
+import { createSessionStore, createSignIn, createUserStore, SIGN_IN_FAILED_ACTION, SIGN_IN_LIMITS } from './index.ts';
 
 const t = useTestDatabase();
 
 const PASSWORD = 'correct horse battery';
 
-describe('sign-in throttling (issue 11, item 8)', () => {
-  it('refuses an account after 5 failures in its window, even with the right password, and audits every failure without the password', async () => {
-    const users = createUserStore(t.db.models);
-    await users.create({ email: 'throttled@example.com', password: PASSWORD, role: 'admin' });
-    const audit = createAuditLog(t.db.models, createMemoryLogger());
-    const signIn = createSignIn({ users, audit });
-    for (let i = 0; i < SIGN_IN_LIMITS.account.failures; i++) {
-      await expect(signIn.attempt({ email: 'Throttled@example.com', password: `wrong password ${i}`, address: `10.0.0.${i}` })).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+describe('sign-in throttling (issue 11, item 8; issue 25)', () => {
+  /** A sign-in whose slowdowns are recorded instead of waited out. */
+  const recordingSignIn = () => {
+    const waits: number[] = [];
+    const signIn = createSignIn({ users: createUserStore(t.db.models), audit: createAuditLog(t.db.models, createMemoryLogger()), wait: async (ms) => void waits.push(ms) });
+    return { signIn, waits };
+  };
+
+  it('signs in with the right password from an address that has not been guessing, after five wrong ones from another', async () => {
+    await createUserStore(t.db.models).create({ email: 'unlockable@example.com', password: PASSWORD, role: 'admin' });
+    const { signIn, waits } = recordingSignIn();
+    for (let i = 0; i < 5; i++) {
+      await expect(signIn.attempt({ email: 'unlockable@example.com', password: `wrong password ${i}`, address: '203.0.113.1' })).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
     }
-    const refused = await signIn.attempt({ email: 'throttled@example.com', password: PASSWORD, address: '10.0.1.1' }).catch((e: unknown) => e);
+    await expect(signIn.attempt({ email: 'unlockable@example.com', password: PASSWORD, address: '203.0.113.2' })).resolves.toMatchObject({ email: 'unlockable@example.com' });
+    expect(waits).toEqual([SIGN_IN_LIMITS.account.firstDelayMs]);
+  });
+
+  it('however many addresses guess at an account, its owner signs in from another after at most the longest slowdown', async () => {
+    await createUserStore(t.db.models).create({ email: 'besieged@example.com', password: PASSWORD, role: 'admin' });
+    const { signIn, waits } = recordingSignIn();
+    for (let from = 0; from < 4; from++) {
+      for (let i = 0; i < SIGN_IN_LIMITS.pair.failures; i++) {
+        await expect(signIn.attempt({ email: 'besieged@example.com', password: 'a wrong password', address: `203.0.113.${10 + from}` })).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+      }
+    }
+    await expect(signIn.attempt({ email: 'besieged@example.com', password: PASSWORD, address: '203.0.113.99' })).resolves.toMatchObject({ email: 'besieged@example.com' });
+    expect(waits.at(-1)).toBe(SIGN_IN_LIMITS.account.maxDelayMs);
+    expect(Math.max(...waits)).toBeLessThanOrEqual(2000);
+  });
+
+  it('refuses an address after 5 failures for one account, even with the right password, and audits every failure without the password', async () => {
+    await createUserStore(t.db.models).create({ email: 'throttled@example.com', password: PASSWORD, role: 'admin' });
+    const audit = createAuditLog(t.db.models, createMemoryLogger());
+    const signIn = createSignIn({ users: createUserStore(t.db.models), audit, wait: async () => {} });
+    for (let i = 0; i < SIGN_IN_LIMITS.pair.failures; i++) {
+      await expect(signIn.attempt({ email: 'Throttled@example.com', password: `wrong password ${i}`, address: '10.0.0.1' })).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+    }
+    const refused = await signIn.attempt({ email: 'throttled@example.com', password: PASSWORD, address: '10.0.0.1' }).catch((e: unknown) => e);
     expect(refused).toMatchObject({ code: 'RATE_LIMITED', httpStatus: 429 });
     expect((refused as Error).message).toMatch(/^Too many failed sign-in attempts\. Wait 15 minutes and try again\.$/);
     expect((refused as { details: { retryAfterSeconds: number } }).details.retryAfterSeconds).toBeGreaterThan(14 * 60);
@@ -27,15 +54,14 @@ describe('sign-in throttling (issue 11, item 8)', () => {
     await audit.flush();
     const rows = await t.db.models.AuditEvent.find({ action: SIGN_IN_FAILED_ACTION, resourceId: 'throttled@example.com' }).lean();
     expect(rows.filter((r) => (r.details as { reason: string }).reason === 'invalid_credentials')).toHaveLength(5);
-    expect(rows.filter((r) => (r.details as { reason: string }).reason === 'throttled')).toHaveLength(1);
+    expect(rows.filter((r) => (r.details as { reason: string }).reason === 'throttled').map((r) => r.details)).toEqual([{ address: '10.0.0.1', reason: 'throttled', scope: 'pair' }]);
     expect(JSON.stringify(rows)).not.toMatch(/wrong password|correct horse/);
-    expect(rows[0]).toMatchObject({ actorType: 'route', resourceType: 'user', details: { address: '10.0.0.0' } });
+    expect(rows[0]).toMatchObject({ actorType: 'route', resourceType: 'user', details: { address: '10.0.0.1' } });
   });
 
   it('refuses a client address after 20 failures across accounts, and only that address', async () => {
-    const users = createUserStore(t.db.models);
-    await users.create({ email: 'addr@example.com', password: PASSWORD, role: 'admin' });
-    const signIn = createSignIn({ users, audit: createAuditLog(t.db.models, createMemoryLogger()) });
+    await createUserStore(t.db.models).create({ email: 'addr@example.com', password: PASSWORD, role: 'admin' });
+    const { signIn } = recordingSignIn();
     for (let i = 0; i < SIGN_IN_LIMITS.address.failures; i++) {
       await expect(signIn.attempt({ email: `nobody-${i}@example.com`, password: 'a wrong password', address: '192.0.2.7' })).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
     }
@@ -44,63 +70,11 @@ describe('sign-in throttling (issue 11, item 8)', () => {
   });
 
   it('counts attempts still in flight, so a concurrent burst cannot pass the limit before the first one fails', async () => {
-    const users = createUserStore(t.db.models);
-    const signIn = createSignIn({ users, audit: createAuditLog(t.db.models, createMemoryLogger()) });
+    const { signIn } = recordingSignIn();
     const results = await Promise.allSettled(Array.from({ length: 12 }, () => signIn.attempt({ email: 'burst@example.com', password: 'a wrong password', address: '198.51.100.1' })));
     const codes = results.map((r) => (r.status === 'rejected' ? (r.reason as { code: string }).code : 'ok'));
-    expect(codes.filter((c) => c === 'UNAUTHENTICATED')).toHaveLength(SIGN_IN_LIMITS.account.failures);
-    expect(codes.filter((c) => c === 'RATE_LIMITED')).toHaveLength(12 - SIGN_IN_LIMITS.account.failures);
-  });
-
-  it('opens again when the window closes, and a success starts the account over', () => {
-    let clock = 0;
-    const throttle = createSignInThrottle({ now: () => clock });
-    const fail = () => {
-      const d = throttle.begin({ account: 'a', address: 'x' });
-      if (d.allowed) d.settle('failure');
-      return d.allowed;
-    };
-    for (let i = 0; i < 4; i++) expect(fail()).toBe(true);
-    const ok = throttle.begin({ account: 'a', address: 'x' });
-    expect(ok.allowed).toBe(true);
-    if (ok.allowed) ok.settle('success');
-    for (let i = 0; i < 5; i++) expect(fail()).toBe(true);
-    expect(fail()).toBe(false);
-    clock += SIGN_IN_LIMITS.account.windowMs;
-    expect(fail()).toBe(true);
-  });
-});
-
-describe('scrypt concurrency (issue 11, item 8)', () => {
-  it('runs at most SCRYPT_CONCURRENCY derivations at once in the process; the rest wait', async () => {
-    const stored = await hashPassword(PASSWORD);
-    const checks = Array.from({ length: 6 }, () => verifyPassword(PASSWORD, stored));
-    expect(scryptLoad()).toEqual({ active: SCRYPT_CONCURRENCY, waiting: 6 - SCRYPT_CONCURRENCY });
-    let peak = 0;
-    const timer = setInterval(() => (peak = Math.max(peak, scryptLoad().active)), 1);
-    expect(await Promise.all(checks)).toEqual(Array(6).fill(true));
-    clearInterval(timer);
-    expect(peak).toBeLessThanOrEqual(SCRYPT_CONCURRENCY);
-    expect(scryptLoad()).toEqual({ active: 0, waiting: 0 });
-  });
-
-  it('refuses attempts past the queue at once, with RATE_LIMITED', async () => {
-    const stored = await hashPassword(PASSWORD);
-    const results = await Promise.allSettled(Array.from({ length: SCRYPT_CONCURRENCY + SCRYPT_MAX_WAITING + 3 }, () => verifyPassword(PASSWORD, stored)));
-    const refused = results.filter((r) => r.status === 'rejected');
-    expect(refused).toHaveLength(3);
-    expect((refused[0] as PromiseRejectedResult).reason).toMatchObject({ code: 'RATE_LIMITED' });
-  });
-
-  it('refuses a waiter whose bounded wait runs out', async () => {
-    const slots = createSlots({ concurrency: 1, maxWaiting: 5, maxWaitMs: 20, busyMessage: 'busy' });
-    let release!: () => void;
-    const holder = slots.run(() => new Promise<void>((resolve) => (release = resolve)));
-    await expect(slots.run(async () => 'late')).rejects.toMatchObject({ code: 'RATE_LIMITED', message: 'busy' });
-    expect(slots.load()).toEqual({ active: 1, waiting: 0 });
-    release();
-    await holder;
-    await expect(slots.run(async () => 'now')).resolves.toBe('now');
+    expect(codes.filter((c) => c === 'UNAUTHENTICATED')).toHaveLength(SIGN_IN_LIMITS.pair.failures);
+    expect(codes.filter((c) => c === 'RATE_LIMITED')).toHaveLength(12 - SIGN_IN_LIMITS.pair.failures);
   });
 });
 

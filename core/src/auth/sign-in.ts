@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { AuditLog } from '../audit/index.ts';
 import { DomainError, isDomainError } from '../errors/index.ts';
 import type { RouteActor, UiActor } from './actor.ts';
@@ -12,15 +13,16 @@ const SIGN_IN_ROUTE: RouteActor = { type: 'route', id: 'sign-in', route: '/sign-
 export interface SignIn {
   /**
    * The user's actor when the password matches. Refused with RATE_LIMITED (details carry
-   * `retryAfterSeconds`) while the account or the client address is throttled, with
-   * UNAUTHENTICATED for a wrong password or an unknown user. Failures are audited, never with
-   * the password.
+   * `retryAfterSeconds`) while this address is throttled for this account or for all of them,
+   * with UNAUTHENTICATED for a wrong password or an unknown user; an account under attack only
+   * answers more slowly (sign-in-throttle.ts). Failures are audited, never with the password.
    */
   attempt(input: { email: string; password: string; address?: string }): Promise<UiActor>;
 }
 
-export function createSignIn(deps: { users: UserStore; audit: AuditLog; throttle?: SignInThrottle }): SignIn {
+export function createSignIn(deps: { users: UserStore; audit: AuditLog; throttle?: SignInThrottle; wait?: (ms: number) => Promise<unknown> }): SignIn {
   const throttle = deps.throttle ?? createSignInThrottle();
+  const wait = deps.wait ?? sleep;
   return {
     async attempt({ email, password, address = 'unknown' }) {
       // The same form as the users' lookup, bounded so a key stays small whatever was typed.
@@ -33,6 +35,8 @@ export function createSignIn(deps: { users: UserStore; audit: AuditLog; throttle
         throw tooManyAttempts(decision.retryAfterSeconds);
       }
       try {
+        // The account's slowdown, before the check and whatever its outcome, so it tells nothing.
+        if (decision.delayMs > 0) await wait(decision.delayMs);
         const user = await deps.users.verifyCredentials(email, password);
         decision.settle('success');
         return user;

@@ -12,7 +12,18 @@ export interface Slots {
   load(): { active: number; waiting: number };
 }
 
-export function createSlots(options: { concurrency: number; maxWaiting: number; maxWaitMs: number; busyMessage: string }): Slots {
+/** Calls `onTimeout` after `ms` unless the returned cancel is called first. */
+export type StartTimer = (onTimeout: () => void, ms: number) => () => void;
+
+/** Real time; a pending wait does not keep the process alive. */
+const realTimer: StartTimer = (onTimeout, ms) => {
+  const timer = setTimeout(onTimeout, ms);
+  timer.unref?.();
+  return () => clearTimeout(timer);
+};
+
+export function createSlots(options: { concurrency: number; maxWaiting: number; maxWaitMs: number; busyMessage: string; startTimer?: StartTimer }): Slots {
+  const startTimer = options.startTimer ?? realTimer;
   let active = 0;
   const queue: { grant: () => void }[] = [];
   const busy = () => new DomainError('RATE_LIMITED', options.busyMessage, { details: { retryAfterSeconds: 1 } });
@@ -26,16 +37,15 @@ export function createSlots(options: { concurrency: number; maxWaiting: number; 
     return new Promise<void>((resolve, reject) => {
       const entry = {
         grant: () => {
-          clearTimeout(timer);
+          cancel();
           resolve();
         },
       };
-      const timer = setTimeout(() => {
+      const cancel = startTimer(() => {
         const at = queue.indexOf(entry);
         if (at !== -1) queue.splice(at, 1);
         reject(busy());
       }, options.maxWaitMs);
-      timer.unref?.();
       queue.push(entry);
     });
   };

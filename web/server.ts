@@ -11,6 +11,7 @@ import { createLogger } from '@service/core/log';
 import { findFreePort, isPortFree } from '@service/core/net';
 import { createSeamListener } from './seam-routes.ts';
 import { adminSecurityHeaders, cspNonce, isCrossSiteRequest, trustedOrigins } from './app/http-security.server.ts';
+import { answerExpressError } from './app/express-errors.server.ts';
 
 // web/, from web/server.ts (dev, under tsx) or from web/build/server.js (built).
 const here = fileURLToPath(new URL(import.meta.url.endsWith('/build/server.js') ? '..' : '.', import.meta.url)).replace(/\/$/, '');
@@ -49,6 +50,7 @@ async function main() {
   // Each admin response's CSP nonce, for entry.server.tsx to put on the page's inline scripts.
   const nonces = new WeakMap<http.IncomingMessage, string>();
   app.all('*', createRequestHandler({ build, getLoadContext: (req) => ({ services, cspNonce: nonces.get(req), clientAddress: req.socket.remoteAddress }) }));
+  app.use(answerExpressError(logger));
 
   // The admin UI is cookie-authenticated: its security headers go on every answer, and a
   // browser's state-changing request from another site is refused before anything reads it.

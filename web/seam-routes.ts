@@ -54,6 +54,11 @@ export function createSeamListener(services: Services, logger: Logger) {
       .handle(request, route.params)
       .then((response) => sendWebResponse(res, withSeamSecurityHeaders(response)))
       .catch((error: unknown) => {
+        // A handler that rethrows what a client's leaving did to it (a body cut off) is no failure of ours.
+        if (request.signal.aborted) {
+          logger.debug('client went away before its answer', { path });
+          return void res.destroy();
+        }
         logger.error('seam handler failed', { error, path });
         if (res.headersSent) return void res.destroy();
         res.writeHead(500, { ...BASE_SECURITY_HEADERS, 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'INTERNAL', message: 'Internal error' } }));

@@ -1,9 +1,10 @@
+import net from 'node:net';
 import { createUserStore } from '@service/core/auth';
 import { useTestDatabase } from '@service/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startA2aHost } from '../helpers/a2a.ts';
 import { rawRequest } from '../helpers/raw-http.ts';
-import type { RunningService } from '../helpers/service-process.ts';
+import { signInCookie, type RunningService } from '../helpers/service-process.ts';
 
 /**
  * Issue 25, item 6 (the web server's part), on the wire: the real server (production build),
@@ -11,11 +12,12 @@ import type { RunningService } from '../helpers/service-process.ts';
  */
 const t = useTestDatabase();
 let service: RunningService;
+let token: string;
 const PASSWORD = 'correct horse battery';
 
 beforeAll(async () => {
   await createUserStore(t.db.models).create({ email: 'ops@example.com', password: PASSWORD, role: 'admin' });
-  ({ service } = await startA2aHost(t.db, { mongodbUri: t.uri, scope: '@acme' }));
+  ({ service, token } = await startA2aHost(t.db, { mongodbUri: t.uri, scope: '@acme' }));
 });
 
 afterAll(async () => {
@@ -31,6 +33,22 @@ function problemsLoggedSince(from: number): string[] {
     .filter((line) => /"level":"(warn|error)"/.test(line) || /^\s+at /.test(line));
 }
 
+/** Sends a request's head and the first bytes of a longer body, then goes away; resolves once the socket is closed. */
+function sendPartBodyAndLeave(path: string, headers: Record<string, string>): Promise<void> {
+  const { port } = new URL(service.url);
+  return new Promise<void>((resolve, reject) => {
+    const socket = net.connect(Number(port), '127.0.0.1', () => {
+      const head = Object.entries({ host: `127.0.0.1:${port}`, 'content-length': '1000', ...headers })
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join('');
+      socket.write(`POST ${path} HTTP/1.1\r\n${head}\r\n{"jsonrpc":"2.0","id":1,`);
+      setTimeout(() => socket.destroy(), 500);
+    });
+    socket.on('close', () => resolve());
+    socket.on('error', reject);
+  });
+}
+
 describe('an address that cannot be decoded', () => {
   it('answers a plain 400 without a stack trace or paths, whichever route it would have reached', async () => {
     const from = service.output().length;
@@ -42,6 +60,26 @@ describe('an address that cannot be decoded', () => {
       expect(response.headers['x-content-type-options'], path).toBe('nosniff');
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(problemsLoggedSince(from)).toEqual([]);
+  });
+});
+
+describe('a client that goes away mid-body', () => {
+  it('is no error of the service: nothing is logged at warn or error', async () => {
+    const cookie = await signInCookie(service.url, 'ops@example.com', PASSWORD);
+    const from = service.output().length;
+    const json = { 'content-type': 'application/json' };
+    await Promise.all([
+      sendPartBodyAndLeave('/api/a2a', { ...json, authorization: `Bearer ${token}` }),
+      sendPartBodyAndLeave('/api/mcp', { ...json, accept: 'application/json, text/event-stream', authorization: `Bearer ${token}` }),
+      sendPartBodyAndLeave('/api/oauth/token', { 'content-type': 'application/x-www-form-urlencoded' }),
+      sendPartBodyAndLeave('/sign-in', { 'content-type': 'application/x-www-form-urlencoded' }),
+      sendPartBodyAndLeave('/api/trpc/a2a.clients.register', { ...json, cookie }),
+    ]);
+    // The service is still answering, and has had time to log whatever it would.
+    const health = await rawRequest(`${service.url}/healthz`);
+    expect(health.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 500));
     expect(problemsLoggedSince(from)).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
+import { createMemoryLogger } from '../log/index.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readBodyLimited } from './body.ts';
 import { errorResponse, json } from './json.ts';
@@ -92,5 +93,30 @@ describe('the node:http adapter', () => {
     expect(chunked).toBe(413);
     // The connection stays usable for a small body afterwards.
     expect(await (await fetch(url, { method: 'POST', body: 'small' })).json()).toEqual({ length: 5 });
+  });
+
+  it('fails the body read with BAD_REQUEST when the client goes away mid-body, which errorResponse does not log as an error', async () => {
+    const logger = createMemoryLogger();
+    let answered: (response: Response) => void = () => {};
+    const answer = new Promise<Response>((resolve) => (answered = resolve));
+    const url = await serve(async (request) => {
+      let response: Response;
+      try {
+        response = json({ length: (await readBodyLimited(request, 1024 * 1024)).length });
+      } catch (error) {
+        response = errorResponse(error, logger);
+      }
+      answered(response);
+      return response;
+    });
+    const { port } = new URL(url);
+    const socket = net.connect(Number(port), '127.0.0.1', () => {
+      socket.write('POST / HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-length: 1000\r\n\r\nfirst bytes');
+      setTimeout(() => socket.destroy(), 100);
+    });
+    const response = await answer;
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: { code: 'BAD_REQUEST' } });
+    expect(logger.records.filter((record) => record.level === 'error')).toEqual([]);
   });
 });

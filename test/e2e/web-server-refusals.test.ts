@@ -83,3 +83,19 @@ describe('a client that goes away mid-body', () => {
     expect(problemsLoggedSince(from)).toEqual([]);
   });
 });
+
+describe('a signed-in tRPC body over its limit (8 MiB)', () => {
+  it('answers 413 with a JSON error naming the limit, not a reset, and the next call works', async () => {
+    const cookie = await signInCookie(service.url, 'ops@example.com', PASSWORD);
+    const oversized = JSON.stringify({ name: 'x'.repeat(9 * 1024 * 1024), allowedAgents: ['*'], permissions: ['execute'] });
+    const headers = { 'content-type': 'application/json', cookie };
+    for (const expect100 of [false, true]) {
+      const response = await rawRequest(`${service.url}/api/trpc/a2a.clients.register`, { method: 'POST', headers: expect100 ? { ...headers, expect: '100-continue' } : headers, body: oversized });
+      expect(response.status).toBe(413);
+      expect(response.headers['content-type']).toMatch(/^application\/json/);
+      expect(JSON.parse(response.body)).toMatchObject({ error: { code: 'PAYLOAD_TOO_LARGE', message: expect.stringContaining(String(8 * 1024 * 1024)) } });
+    }
+    const list = await rawRequest(`${service.url}/api/trpc/a2a.clients.list`, { headers: { cookie } });
+    expect(list.status).toBe(200);
+  });
+});

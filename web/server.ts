@@ -8,6 +8,7 @@ import express from 'express';
 import { startBackgroundWork, startServices } from '@service/core/boot';
 import { startAgentRuntime, type AgentRuntime } from '@service/core/runtime';
 import { createLogger } from '@service/core/log';
+import { dropBodyAfterAnswer } from '@service/core/http';
 import { findFreePort, isPortFree } from '@service/core/net';
 import { createSeamListener } from './seam-routes.ts';
 import { adminSecurityHeaders, cspNonce, isCrossSiteRequest, trustedOrigins } from './app/http-security.server.ts';
@@ -69,6 +70,7 @@ async function main() {
   // Machine-facing routes go straight to their core handlers; everything else is the admin UI.
   const seam = createSeamListener(services, logger);
   const server = http.createServer((req, res) => {
+    dropBodyAfterAnswer(req, res);
     if (!seam(req, res)) adminUi(req, res);
   });
   server.listen(config.port, config.host, () => {

@@ -62,12 +62,27 @@ function bodyOf(req: IncomingMessage): ReadableStream<Uint8Array> {
   );
 }
 
+const lingering = new WeakSet<IncomingMessage>();
+
+/**
+ * Once its answer is out, a body still arriving is of no use: the rest is read and dropped as
+ * after a refusal (at most LINGER_MAX_BYTES or LINGER_MS), so a handler that answered without
+ * reading (a 401, a redirect) does not leave the connection to a slow client until the
+ * server's request timeout.
+ */
+export function dropBodyAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
+  res.once('finish', () => lingerOn(req));
+}
+
 function lingerOn(req: IncomingMessage): void {
-  if (req.complete || req.destroyed) return;
+  if (req.complete || req.destroyed || lingering.has(req)) return;
+  lingering.add(req);
   let dropped = 0;
   const cutOff = () => req.socket?.destroy();
   const timer = setTimeout(cutOff, LINGER_MS);
   timer.unref();
+  // Whoever was reading (a body stream nobody pulls any more) stops getting the bytes.
+  req.removeAllListeners('data');
   req.on('data', (chunk: Buffer) => {
     dropped += chunk.byteLength;
     if (dropped > LINGER_MAX_BYTES) cutOff();

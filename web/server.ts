@@ -1,5 +1,5 @@
 import '@service/core/node-engine/require';
-import http from 'node:http';
+import type http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequestHandler } from '@remix-run/express';
@@ -13,6 +13,7 @@ import { findFreePort, isPortFree } from '@service/core/net';
 import { createSeamListener } from './seam-routes.ts';
 import { adminSecurityHeaders, cspNonce, isCrossSiteRequest, trustedOrigins } from './app/http-security.server.ts';
 import { answerExpressError } from './app/express-errors.server.ts';
+import { createBoundedServer } from './app/connection-limits.server.ts';
 
 // web/, from web/server.ts (dev, under tsx) or from web/build/server.js (built).
 const here = fileURLToPath(new URL(import.meta.url.endsWith('/build/server.js') ? '..' : '.', import.meta.url)).replace(/\/$/, '');
@@ -69,10 +70,10 @@ async function main() {
 
   // Machine-facing routes go straight to their core handlers; everything else is the admin UI.
   const seam = createSeamListener(services, logger);
-  const server = http.createServer((req, res) => {
+  const server = createBoundedServer((req, res) => {
     dropBodyAfterAnswer(req, res);
     if (!seam(req, res)) adminUi(req, res);
-  });
+  }, logger);
   server.listen(config.port, config.host, () => {
     const address = server.address();
     const boundPort = typeof address === 'object' && address ? address.port : config.port;

@@ -3,6 +3,7 @@ import type { Services } from '@service/core';
 import { createSeamRouter, sendWebResponse, toWebRequest } from '@service/core/http';
 import type { Logger } from '@service/core/log';
 import { BASE_SECURITY_HEADERS, withSeamSecurityHeaders } from './app/http-security.server.ts';
+import { presentsHeaderCredential, type UnauthenticatedCap } from './app/unauthenticated-cap.server.ts';
 
 /**
  * Every machine-facing route and the core handler that serves it. These are matched before
@@ -33,8 +34,11 @@ export function seamRoutes({ handlers }: Services) {
   });
 }
 
-/** A node:http listener part: serves a seam route and answers true, or answers false for the UI. */
-export function createSeamListener(services: Services, logger: Logger) {
+/**
+ * A node:http listener part: serves a seam route and answers true, or answers false for the UI.
+ * A request without a credential counts against its address's cap while its body arrives.
+ */
+export function createSeamListener(services: Services, logger: Logger, unauthenticated: UnauthenticatedCap) {
   const router = seamRoutes(services);
   const fallbackHost = new URL(services.config.baseUrl).host;
   return (req: IncomingMessage, res: ServerResponse): boolean => {
@@ -43,6 +47,7 @@ export function createSeamListener(services: Services, logger: Logger) {
     const path = query === -1 ? url : url.slice(0, query);
     const route = router.match(path);
     if (!route) return false;
+    if (!presentsHeaderCredential(req, path) && !unauthenticated.admit(req, res)) return true;
     let request: Request;
     try {
       request = toWebRequest(req, `http://${req.headers.host ?? fallbackHost}`, res);

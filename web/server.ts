@@ -14,6 +14,7 @@ import { createSeamListener } from './seam-routes.ts';
 import { adminSecurityHeaders, cspNonce, isCrossSiteRequest, trustedOrigins } from './app/http-security.server.ts';
 import { answerExpressError } from './app/express-errors.server.ts';
 import { createBoundedServer } from './app/connection-limits.server.ts';
+import { carriesBody, createUnauthenticatedCap, MAX_UNAUTHENTICATED_BODIES_PER_ADDRESS, presentsSignedSession } from './app/unauthenticated-cap.server.ts';
 
 // web/, from web/server.ts (dev, under tsx) or from web/build/server.js (built).
 const here = fileURLToPath(new URL(import.meta.url.endsWith('/build/server.js') ? '..' : '.', import.meta.url)).replace(/\/$/, '');
@@ -69,10 +70,17 @@ async function main() {
   };
 
   // Machine-facing routes go straight to their core handlers; everything else is the admin UI.
-  const seam = createSeamListener(services, logger);
+  // A request without credentials counts against its address while its body arrives, so slow
+  // bodies from one client cannot take every connection (docs/operations.md, "Connection limits").
+  const unauthenticated = createUnauthenticatedCap({ perAddress: MAX_UNAUTHENTICATED_BODIES_PER_ADDRESS, logger });
+  const seam = createSeamListener(services, logger, unauthenticated);
   const server = createBoundedServer((req, res) => {
     dropBodyAfterAnswer(req, res);
-    if (!seam(req, res)) adminUi(req, res);
+    if (seam(req, res)) return;
+    if (!carriesBody(req)) return adminUi(req, res);
+    void presentsSignedSession(req, config).then((signed) => {
+      if (signed || unauthenticated.admit(req, res)) adminUi(req, res);
+    });
   }, logger);
   server.listen(config.port, config.host, () => {
     const address = server.address();

@@ -3,6 +3,7 @@ import type { Services } from '@service/core';
 import { createSeamRouter, sendWebResponse, toWebRequest, unavailableResponse } from '@service/core/http';
 import type { Logger } from '@service/core/log';
 import { BASE_SECURITY_HEADERS, withSeamSecurityHeaders } from './app/http-security.server.ts';
+import { presentsHeaderCredential, type UnauthenticatedCap } from './app/unauthenticated-cap.server.ts';
 
 /**
  * Every machine-facing route and the core handler that serves it. These are matched before
@@ -36,8 +37,11 @@ export function seamRoutes({ handlers }: Services) {
 /** Routes that answer without the database: health says itself that it is down; the widget bundles are files. */
 const WITHOUT_DATABASE = new Set(['/healthz', '/api/cms-a-widget/bundle.js', '/api/cms-b-widget/bundle.js']);
 
-/** A node:http listener part: serves a seam route and answers true, or answers false for the UI. */
-export function createSeamListener(services: Services, logger: Logger) {
+/**
+ * A node:http listener part: serves a seam route and answers true, or answers false for the UI.
+ * A request without a credential counts against its address's cap while its body arrives.
+ */
+export function createSeamListener(services: Services, logger: Logger, unauthenticated: UnauthenticatedCap) {
   const router = seamRoutes(services);
   const fallbackHost = new URL(services.config.baseUrl).host;
   return (req: IncomingMessage, res: ServerResponse): boolean => {
@@ -51,6 +55,7 @@ export function createSeamListener(services: Services, logger: Logger) {
       void sendWebResponse(res, withSeamSecurityHeaders(unavailableResponse()));
       return true;
     }
+    if (!presentsHeaderCredential(req, path) && !unauthenticated.admit(req, res)) return true;
     let request: Request;
     try {
       request = toWebRequest(req, `http://${req.headers.host ?? fallbackHost}`, res);
@@ -62,6 +67,11 @@ export function createSeamListener(services: Services, logger: Logger) {
       .handle(request, route.params)
       .then((response) => sendWebResponse(res, withSeamSecurityHeaders(response)))
       .catch((error: unknown) => {
+        // A handler that rethrows what a client's leaving did to it (a body cut off) is no failure of ours.
+        if (request.signal.aborted) {
+          logger.debug('client went away before its answer', { path });
+          return void res.destroy();
+        }
         logger.error('seam handler failed', { error, path });
         if (res.headersSent) return void res.destroy();
         res.writeHead(500, { ...BASE_SECURITY_HEADERS, 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'INTERNAL', message: 'Internal error' } }));

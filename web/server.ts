@@ -1,5 +1,5 @@
 import '@service/core/node-engine/require';
-import http from 'node:http';
+import type http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequestHandler } from '@remix-run/express';
@@ -9,9 +9,12 @@ import { startBackgroundWork, startServices } from '@service/core/boot';
 import { startAgentRuntime, type AgentRuntime } from '@service/core/runtime';
 import { createLogger } from '@service/core/log';
 import { findFreePort, isPortFree } from '@service/core/net';
-import { RETRY_AFTER_SECONDS } from '@service/core/http';
+import { dropBodyAfterAnswer, RETRY_AFTER_SECONDS } from '@service/core/http';
 import { createSeamListener } from './seam-routes.ts';
 import { adminSecurityHeaders, cspNonce, isCrossSiteRequest, trustedOrigins } from './app/http-security.server.ts';
+import { answerExpressError } from './app/express-errors.server.ts';
+import { createBoundedServer } from './app/connection-limits.server.ts';
+import { carriesBody, createUnauthenticatedCap, MAX_UNAUTHENTICATED_BODIES_PER_ADDRESS, presentsSignedSession } from './app/unauthenticated-cap.server.ts';
 
 // web/, from web/server.ts (dev, under tsx) or from web/build/server.js (built).
 const here = fileURLToPath(new URL(import.meta.url.endsWith('/build/server.js') ? '..' : '.', import.meta.url)).replace(/\/$/, '');
@@ -55,6 +58,7 @@ async function main() {
   // Each admin response's CSP nonce, for entry.server.tsx to put on the page's inline scripts.
   const nonces = new WeakMap<http.IncomingMessage, string>();
   app.all('*', createRequestHandler({ build, getLoadContext: (req) => ({ services, cspNonce: nonces.get(req), clientAddress: req.socket.remoteAddress }) }));
+  app.use(answerExpressError(logger));
 
   // The admin UI is cookie-authenticated: its security headers go on every answer, and a
   // browser's state-changing request from another site is refused before anything reads it.
@@ -71,10 +75,18 @@ async function main() {
   };
 
   // Machine-facing routes go straight to their core handlers; everything else is the admin UI.
-  const seam = createSeamListener(services, logger);
-  const server = http.createServer((req, res) => {
-    if (!seam(req, res)) adminUi(req, res);
-  });
+  // A request without credentials counts against its address while its body arrives, so slow
+  // bodies from one client cannot take every connection (docs/operations.md, "Connection limits").
+  const unauthenticated = createUnauthenticatedCap({ perAddress: MAX_UNAUTHENTICATED_BODIES_PER_ADDRESS, logger });
+  const seam = createSeamListener(services, logger, unauthenticated);
+  const server = createBoundedServer((req, res) => {
+    dropBodyAfterAnswer(req, res);
+    if (seam(req, res)) return;
+    if (!carriesBody(req)) return adminUi(req, res);
+    void presentsSignedSession(req, config).then((signed) => {
+      if (signed || unauthenticated.admit(req, res)) adminUi(req, res);
+    });
+  }, logger);
   server.listen(config.port, config.host, () => {
     const address = server.address();
     const boundPort = typeof address === 'object' && address ? address.port : config.port;

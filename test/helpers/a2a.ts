@@ -20,14 +20,14 @@ export async function fetchAccessToken(tokenEndpoint: string, clientId: string, 
  * One A2A host for a test: the example agents installed in `scope`, an OAuth client with every
  * permission, the service started with A2A on, and a token for that client.
  */
-export async function startA2aHost(database: Database, options: { mongodbUri: string; scope: string; env?: Record<string, string>; agents?: string[] }) {
+export async function startA2aHost(database: Database, options: { mongodbUri: string; scope: string; env?: Record<string, string>; agents?: string[]; maxOpenFiles?: number }) {
   await installExampleAgents(database, options.scope, options.agents ?? ['summarizer']);
   const { client, clientSecret } = await createServicesForTest(database).oauth.clients.register(
     { type: 'ui', id: 'admin', email: `admin@${options.scope.slice(1)}.test`, role: 'admin' },
     { name: 'test client', allowedAgents: ['*'], permissions: ['list', 'read', 'execute'] },
   );
   const env = { SERVICE_VENDOR_SCOPE: options.scope, SERVICE_A2A_HTTP_ENABLED: 'true', ...options.env };
-  const service = await startService({ mongodbUri: options.mongodbUri, env });
+  const service = await startService({ mongodbUri: options.mongodbUri, env, maxOpenFiles: options.maxOpenFiles });
   const token = await fetchAccessToken(`${service.url}/api/oauth/token`, client.clientId, clientSecret);
   /** A fresh token for the same client (tokens live ten minutes). */
   const newToken = () => fetchAccessToken(`${service.url}/api/oauth/token`, client.clientId, clientSecret);

@@ -22,15 +22,21 @@ export interface RunningService {
 
 /**
  * Starts the real service (web/server.ts on the production build) as a child process on a free
- * port, against the given database (none: the embedded default), and resolves once it prints its URL.
+ * port, against the given database (none: the embedded default), and resolves once it prints its
+ * URL. `maxOpenFiles` runs it under that descriptor limit (soft and hard).
  */
-export async function startService(options: { mongodbUri?: string; env?: Record<string, string> }): Promise<RunningService> {
+export async function startService(options: { mongodbUri?: string; env?: Record<string, string>; maxOpenFiles?: number }): Promise<RunningService> {
   if (!existsSync(path.join(webDir, 'build/server.js'))) {
     throw new Error('web/build is missing: run `pnpm build` first (the root `pnpm test` does)');
   }
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'service-e2e-'));
-  // The built server, as `pnpm start` runs it (no TypeScript loader, no wrapper process).
-  const child = spawn(process.execPath, ['build/server.js'], {
+  // The built server, as `pnpm start` runs it (no TypeScript loader, no wrapper process: with a
+  // descriptor limit, the shell sets it and execs into the server). Node raises its soft limit to
+  // the hard one at start, so `ulimit -n` sets both.
+  const [command, args] = options.maxOpenFiles
+    ? ['/bin/sh', ['-c', 'ulimit -n "$0" && exec "$@"', String(options.maxOpenFiles), process.execPath, 'build/server.js']]
+    : [process.execPath, ['build/server.js']];
+  const child = spawn(command, args, {
     cwd: webDir,
     env: {
       PATH: process.env.PATH,

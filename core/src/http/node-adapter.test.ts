@@ -1,9 +1,10 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
+import { createMemoryLogger } from '../log/index.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readBodyLimited } from './body.ts';
 import { errorResponse, json } from './json.ts';
-import { sendWebResponse, toWebRequest } from './node-adapter.ts';
+import { dropBodyAfterAnswer, sendWebResponse, toWebRequest } from './node-adapter.ts';
 
 let server: http.Server | undefined;
 afterEach(() => new Promise<void>((resolve) => {
@@ -92,5 +93,57 @@ describe('the node:http adapter', () => {
     expect(chunked).toBe(413);
     // The connection stays usable for a small body afterwards.
     expect(await (await fetch(url, { method: 'POST', body: 'small' })).json()).toEqual({ length: 5 });
+  });
+
+  it('fails the body read with BAD_REQUEST when the client goes away mid-body, which errorResponse does not log as an error', async () => {
+    const logger = createMemoryLogger();
+    let answered: (response: Response) => void = () => {};
+    const answer = new Promise<Response>((resolve) => (answered = resolve));
+    const url = await serve(async (request) => {
+      let response: Response;
+      try {
+        response = json({ length: (await readBodyLimited(request, 1024 * 1024)).length });
+      } catch (error) {
+        response = errorResponse(error, logger);
+      }
+      answered(response);
+      return response;
+    });
+    const { port } = new URL(url);
+    const socket = net.connect(Number(port), '127.0.0.1', () => {
+      socket.write('POST / HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-length: 1000\r\n\r\nfirst bytes');
+      setTimeout(() => socket.destroy(), 100);
+    });
+    const response = await answer;
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: { code: 'BAD_REQUEST' } });
+    expect(logger.records.filter((record) => record.level === 'error')).toEqual([]);
+  });
+
+  it('after an answer given without reading the body, drops what still arrives and cuts a client that keeps sending after 5 s', async () => {
+    server = http.createServer((req, res) => {
+      dropBodyAfterAnswer(req, res);
+      toWebRequest(req, 'http://127.0.0.1', res);
+      void sendWebResponse(res, json({ error: { code: 'UNAUTHENTICATED' } }, { status: 401 }));
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const socket = net.connect((server.address() as AddressInfo).port, '127.0.0.1');
+    let trickle: NodeJS.Timeout | undefined;
+    socket.on('connect', () => {
+      socket.write('POST / HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-length: 100000\r\n\r\n');
+      trickle = setInterval(() => socket.write('x'), 200);
+    });
+    socket.on('error', () => undefined);
+    let answered = 0;
+    const answer = new Promise<string>((resolve) => socket.once('data', (chunk: Buffer) => ((answered = Date.now()), resolve(chunk.toString('latin1')))));
+    const closed = new Promise<number>((resolve) => {
+      socket.once('close', () => resolve(Date.now()));
+      setTimeout(() => resolve(Infinity), 9_000).unref();
+    });
+    expect(await answer).toMatch(/^HTTP\/1.1 401 /);
+    const cutAfter = (await closed) - answered;
+    clearInterval(trickle);
+    expect(cutAfter).toBeGreaterThan(4_000);
+    expect(cutAfter).toBeLessThan(7_000);
   });
 });

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { DomainError } from '../errors/index.ts';
 
 /** A refused body's rest is read and dropped up to this much, or for this long, before the connection closes. */
 const LINGER_MAX_BYTES = 16 * 1024 * 1024;
@@ -31,7 +32,8 @@ export function toWebRequest(req: IncomingMessage, origin: string, res: ServerRe
  * The request body as a web stream, read as the handler pulls. A handler that stops early (a
  * body over its limit) cancels it: the rest is then read and dropped, so the answer (413)
  * reaches a client that is still sending, instead of the connection being reset under it; a
- * client that goes on past LINGER_MAX_BYTES or LINGER_MS is cut off.
+ * client that goes on past LINGER_MAX_BYTES or LINGER_MS is cut off. A client that goes away
+ * mid-body fails the read with BAD_REQUEST: its mistake, not an error of ours to log.
  */
 function bodyOf(req: IncomingMessage): ReadableStream<Uint8Array> {
   let detach = () => {};
@@ -43,7 +45,7 @@ function bodyOf(req: IncomingMessage): ReadableStream<Uint8Array> {
           if ((controller.desiredSize ?? 0) <= 0) req.pause();
         };
         const onEnd = () => controller.close();
-        const onError = (error: Error) => controller.error(error);
+        const onError = (error: Error) => controller.error(new DomainError('BAD_REQUEST', 'The client closed the connection before sending the whole body', { cause: error }));
         req.on('data', onData).once('end', onEnd).once('error', onError);
         req.pause();
         detach = () => req.off('data', onData).off('end', onEnd).off('error', onError);
@@ -60,12 +62,27 @@ function bodyOf(req: IncomingMessage): ReadableStream<Uint8Array> {
   );
 }
 
+const lingering = new WeakSet<IncomingMessage>();
+
+/**
+ * Once its answer is out, a body still arriving is of no use: the rest is read and dropped as
+ * after a refusal (at most LINGER_MAX_BYTES or LINGER_MS), so a handler that answered without
+ * reading (a 401, a redirect) does not leave the connection to a slow client until the
+ * server's request timeout.
+ */
+export function dropBodyAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
+  res.once('finish', () => lingerOn(req));
+}
+
 function lingerOn(req: IncomingMessage): void {
-  if (req.complete || req.destroyed) return;
+  if (req.complete || req.destroyed || lingering.has(req)) return;
+  lingering.add(req);
   let dropped = 0;
   const cutOff = () => req.socket?.destroy();
   const timer = setTimeout(cutOff, LINGER_MS);
   timer.unref();
+  // Whoever was reading (a body stream nobody pulls any more) stops getting the bytes.
+  req.removeAllListeners('data');
   req.on('data', (chunk: Buffer) => {
     dropped += chunk.byteLength;
     if (dropped > LINGER_MAX_BYTES) cutOff();

@@ -1,6 +1,7 @@
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import type { Services } from '@service/core';
 import { isAdmin } from '@service/core/auth';
+import { DomainError } from '@service/core/errors';
 import { errorResponse, readBytesLimited } from '@service/core/http';
 import { getUser } from '../auth/session.server.ts';
 import { appRouter, createCaller } from './router.server.ts';
@@ -33,6 +34,10 @@ export async function handleTrpc(request: Request, services: Services): Promise<
   if (request.method === 'POST') {
     if (!isAdmin(context.actor)) {
       req = new Request(request.url, { method: 'POST', headers: request.headers, body: new Uint8Array() });
+    } else if (Number(request.headers.get('content-length') ?? 0) > MAX_TRPC_BODY_BYTES) {
+      // Refused without touching the body: cancelling Remix's body stream destroys the socket,
+      // so the client would see a reset instead of this answer.
+      return errorResponse(new DomainError('PAYLOAD_TOO_LARGE', `The request body is larger than ${MAX_TRPC_BODY_BYTES} bytes`));
     } else {
       try {
         const body = await readBytesLimited(request, MAX_TRPC_BODY_BYTES);

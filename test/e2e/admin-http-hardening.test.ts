@@ -209,4 +209,23 @@ describe('unknown addresses and the favicon (issue 13 item 8)', () => {
     const logged = service.output().slice(before);
     expect(logged).not.toMatch(/No route matches|"level":"error"|\n\s+at /);
   });
+
+  it('answers a malformed or unknown id on a detail page with a 404 page, and logs no error for it (issue 25 item 6)', async () => {
+    const cookie = await signInCookie(service.url, 'ops@example.com', PASSWORD);
+    const before = service.output().length;
+    const absent = '0123456789abcdef01234567';
+    const paths = ['jobs', 'runs', 'extensions', 'imports'].flatMap((section) => [`/administration/${section}/not-an-id`, `/administration/${section}/${'z'.repeat(300)}`, `/administration/${section}/${absent}`]);
+    paths.push('/administration/agents/not-an-id/publish', `/administration/runs/${'z'.repeat(300)}/events`);
+    const answers: Record<string, number> = {};
+    for (const path of paths) {
+      const response = await fetch(`${service.url}${path}`, { headers: { cookie } });
+      answers[path] = response.status;
+      await response.body?.cancel();
+    }
+    expect(answers).toEqual(Object.fromEntries(paths.map((path) => [path, 404])));
+    expect(await (await fetch(`${service.url}/administration/jobs/not-an-id`, { headers: { cookie } })).text()).toContain('404 Not Found');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const logged = service.output().slice(before);
+    expect(logged).not.toMatch(/"level":"error"|\n\s+at /);
+  });
 });

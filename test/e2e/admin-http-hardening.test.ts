@@ -2,7 +2,7 @@ import { createUserStore } from '@service/core/auth';
 import { useTestDatabase } from '@service/core/testing';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../helpers/browser.ts';
+import { launchChromium, logCspViolations } from '../helpers/browser.ts';
 import { rawRequest } from '../helpers/raw-http.ts';
 import { signInCookie, startService, type RunningService } from '../helpers/service-process.ts';
 
@@ -104,6 +104,7 @@ describe('cross-site requests (item 7)', () => {
     page.on('console', (message) => {
       if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text());
     });
+    await logCspViolations(page);
     const document = await page.goto(`${service.url}/sign-in`);
     expect(document?.headers()['content-security-policy']).toMatch(/script-src 'self' 'nonce-[^']+'/);
     await page.getByLabel('Email').fill('ops@example.com');

@@ -10,6 +10,13 @@ export interface OutboundPolicy {
   allowPrivate: boolean;
   /** Connecting (DNS, TCP, TLS) may take this long; default 10 s. */
   connectTimeoutMs?: number;
+  /**
+   * Origins reached whatever `allowPrivate` says, each exactly (scheme, address, port): the
+   * service's own embedded registry on loopback. Read on every call, since that origin is known
+   * only once the registry has started. Only an origin with a literal address is exempt: a name
+   * is checked as it resolves, like any other.
+   */
+  exemptOrigins?: ReadonlySet<string>;
 }
 
 export interface OutboundCall {
@@ -92,7 +99,7 @@ export function createOutboundHttp(policy: OutboundPolicy) {
     if (url.username || url.password) throw new OutboundRefusedError(url.host, 'credentials in a URL are not allowed');
     // Names are checked as they resolve, when connecting (lookup above); addresses here.
     const literal = url.hostname.replace(/^\[|\]$/g, '');
-    if (!policy.allowPrivate && isIP(literal) && isNonPublicAddress(literal)) throw new OutboundRefusedError(url.host, PRIVATE_RULE);
+    if (!policy.allowPrivate && isIP(literal) && isNonPublicAddress(literal) && !policy.exemptOrigins?.has(url.origin)) throw new OutboundRefusedError(url.host, PRIVATE_RULE);
   }
 
   function parse(target: string | URL): URL {

@@ -7,3 +7,4 @@ export { createSeamRouter, type SeamHandler, type SeamRouter } from './seam-rout
 export { createOutboundHttp, OutboundRefusedError, OutboundUnreachableError, type OutboundHttp, type OutboundCall, type OutboundPolicy } from './outbound.ts';
 export { isNonPublicAddress } from './address-policy.ts';
 export { assertJsonDepth, MAX_JSON_DEPTH } from './json-depth.ts';
+export { startCheckedProxy, type CheckedProxy } from './checked-proxy.ts';

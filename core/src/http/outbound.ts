@@ -183,6 +183,23 @@ export function createOutboundHttp(policy: OutboundPolicy) {
         throw new DomainError('UPSTREAM_FAILED', `the ${what} is not JSON`);
       }
     },
+    /**
+     * The one address a connection to `target` may use: resolved once and checked like every call,
+     * else OutboundRefusedError. For connections made on someone else's behalf (the checked proxy
+     * the npm CLI goes through), which must then connect to exactly this address.
+     */
+    async addressFor(target: string | URL): Promise<{ address: string; family: number }> {
+      const url = parse(target);
+      check(url);
+      const literal = url.hostname.replace(/^\[|\]$/g, '');
+      const family = isIP(literal);
+      if (family) return { address: literal, family };
+      const addresses = await dns.promises.lookup(url.hostname, { all: true });
+      if (!policy.allowPrivate && addresses.some((entry) => isNonPublicAddress(entry.address))) throw new OutboundRefusedError(url.hostname, PRIVATE_RULE);
+      const first = addresses[0];
+      if (!first) throw new OutboundUnreachableError(`${url.hostname} has no address`);
+      return { address: first.address, family: first.family };
+    },
     /** Throws OutboundRefusedError when a URL may not be contacted (the npm CLI's registries, checked before it runs). */
     async assertAllowed(target: string | URL): Promise<void> {
       const url = parse(target);

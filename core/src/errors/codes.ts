@@ -29,6 +29,8 @@ export const ERROR_TABLE = {
   UPSTREAM_FAILED: { http: 502, jsonRpc: -32056, trpc: 'BAD_GATEWAY' },
   /** The outbound policy refused a URL (scheme, credentials in it, a private address). */
   OUTBOUND_REFUSED: { http: 422, jsonRpc: -32057, trpc: 'UNPROCESSABLE_CONTENT' },
+  /** The database refused a write for lack of disk space: nothing was stored (507 Insufficient Storage). */
+  STORAGE_FULL: { http: 507, jsonRpc: -32058, trpc: 'INTERNAL_SERVER_ERROR' },
   CONFIG_INVALID: { http: 500, jsonRpc: -32603, trpc: 'INTERNAL_SERVER_ERROR' },
   SEALED_SECRET_MALFORMED: { http: 500, jsonRpc: -32603, trpc: 'INTERNAL_SERVER_ERROR' },
   SEALED_SECRET_UNKNOWN_KEY: { http: 500, jsonRpc: -32603, trpc: 'INTERNAL_SERVER_ERROR' },

@@ -110,6 +110,9 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
   const audit = createAuditLog(database.models, logger.child({ component: 'audit' }));
   const extensions = createExtensionReader(database.models, config.identity);
   const writer = createExtensionWriter(database.models);
+  // The registry has a client of its own: the one loopback origin it may reach whatever
+  // SERVICE_OUTBOUND_ALLOW_PRIVATE says (its embedded registry, once settings.useEmbedded names it) stays its alone.
+  const embeddedRegistryOrigins = new Set<string>();
   const registry = createRegistryService({
     models: database.models,
     sealer,
@@ -118,7 +121,8 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     writer,
     audit,
     logger: logger.child({ component: 'registry' }),
-    http: outbound,
+    http: createOutboundHttp({ ...config.outbound, exemptOrigins: embeddedRegistryOrigins }),
+    embeddedOrigins: embeddedRegistryOrigins,
     ...(deps.npm ? { npm: deps.npm } : {}),
   });
   const oauth = createOauthProvider({ models: database.models, sealer, audit, logger: logger.child({ component: 'oauth' }), canonicalOrigin: () => config.baseUrl });

@@ -2,7 +2,7 @@ import { createUserStore } from '@service/core/auth';
 import { useTestDatabase } from '@service/core/testing';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../helpers/browser.ts';
+import { launchChromium, logCspViolations } from '../helpers/browser.ts';
 import { rawRequest } from '../helpers/raw-http.ts';
 import { signInCookie, startService, type RunningService } from '../helpers/service-process.ts';
 
@@ -106,6 +106,7 @@ describe('cross-site requests (item 7)', () => {
     page.on('console', (message) => {
       if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text());
     });
+    await logCspViolations(page);
     const document = await page.goto(`${service.url}/sign-in`);
     expect(document?.headers()['content-security-policy']).toMatch(/script-src 'self' 'nonce-[^']+'/);
     await page.getByLabel('Email').fill('ops@example.com');
@@ -218,5 +219,24 @@ describe('unknown addresses and the favicon (issue 13 item 8)', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     const logged = service.output().slice(before);
     expect(logged).not.toMatch(/No route matches|"level":"error"|\n\s+at /);
+  });
+
+  it('answers a malformed or unknown id on a detail page with a 404 page, and logs no error for it (issue 25 item 6)', async () => {
+    const cookie = await signInCookie(service.url, 'ops@example.com', PASSWORD);
+    const before = service.output().length;
+    const absent = '0123456789abcdef01234567';
+    const paths = ['jobs', 'runs', 'extensions', 'imports'].flatMap((section) => [`/administration/${section}/not-an-id`, `/administration/${section}/${'z'.repeat(300)}`, `/administration/${section}/${absent}`]);
+    paths.push('/administration/agents/not-an-id/publish', `/administration/runs/${'z'.repeat(300)}/events`);
+    const answers: Record<string, number> = {};
+    for (const path of paths) {
+      const response = await fetch(`${service.url}${path}`, { headers: { cookie } });
+      answers[path] = response.status;
+      await response.body?.cancel();
+    }
+    expect(answers).toEqual(Object.fromEntries(paths.map((path) => [path, 404])));
+    expect(await (await fetch(`${service.url}/administration/jobs/not-an-id`, { headers: { cookie } })).text()).toContain('404 Not Found');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const logged = service.output().slice(before);
+    expect(logged).not.toMatch(/"level":"error"|\n\s+at /);
   });
 });

@@ -4,7 +4,7 @@ import { strToU8, zipSync } from 'fflate';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchAccessToken } from '../helpers/a2a.ts';
-import { artifactsDir, launchChromium } from '../helpers/browser.ts';
+import { artifactsDir, launchChromium, logCspViolations } from '../helpers/browser.ts';
 import { packageFiles } from '../helpers/github-double.ts';
 import { signInCookie, startService, trpcCall, type RunningService } from '../helpers/service-process.ts';
 
@@ -112,6 +112,7 @@ async function check(page: Page, pathname: string, width: number): Promise<PageC
   const consoleErrors: string[] = [];
   page.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()));
   page.on('pageerror', (error) => consoleErrors.push(error.message));
+  await logCspViolations(page);
   const response = await page.goto(`${service.url}${pathname}`, { waitUntil: 'networkidle' });
   expect(response?.status(), pathname).toBe(pathname.includes('no-such-page') ? 404 : 200);
   // Hydrated: root.tsx marks the document once React has taken over.

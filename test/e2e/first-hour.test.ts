@@ -14,7 +14,8 @@ let service: RunningService;
 let browser: Browser;
 
 beforeAll(async () => {
-  [service, browser] = await Promise.all([startService({ env: { SERVICE_VENDOR_SCOPE: '@newcomer' } }), launchChromium()]);
+  // Private addresses refused, as production's default is: the embedded registry is the service's own and stays reachable.
+  [service, browser] = await Promise.all([startService({ env: { SERVICE_VENDOR_SCOPE: '@newcomer', SERVICE_OUTBOUND_ALLOW_PRIVATE: 'false' } }), launchChromium()]);
 }, 120_000);
 
 afterAll(async () => {

@@ -1,3 +1,5 @@
+// First: the setting must be in place before any module builds a schema (zod-in-browser.ts).
+import './zod-in-browser.ts';
 import type { LinksFunction, MetaFunction } from '@remix-run/node';
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteError } from '@remix-run/react';
 import { setNonce } from 'get-nonce';

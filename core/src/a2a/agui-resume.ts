@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { mayAccessRun, type AgentAccessActor } from '../auth/index.ts';
 import type { FeatureFlags } from '../config/index.ts';
 import { DomainError, parseOrThrow } from '../errors/index.ts';
-import { bearerToken, errorResponse, json, readBodyLimited } from '../http/index.ts';
+import { assertJsonDepth, bearerToken, errorResponse, json, readBodyLimited } from '../http/index.ts';
 import type { Logger } from '../log/index.ts';
 import type { RunExecutor, RunStore } from '../runs/index.ts';
 
@@ -44,6 +44,7 @@ export function createAguiResumeHandler(deps: {
         if (error instanceof DomainError) throw error;
         throw new DomainError('BAD_REQUEST', 'The body must be JSON');
       }
+      assertJsonDepth(body, 'Invalid AG-UI resume');
       const resumeInput = parseOrThrow(aguiResumeSchema, body, 'Invalid AG-UI resume');
       const run = await deps.runs.get(resumeInput.runId);
       if (!run || !mayAccessRun(actor, run, 'execute')) throw new DomainError('NOT_FOUND', 'Task not found');

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ACCESS_DENIED, mayAccessAgent, mayAccessRun, mayActorDo, type AgentAccessActor } from '../auth/index.ts';
 import { DomainError, parseOrThrow } from '../errors/index.ts';
-import { json } from '../http/index.ts';
+import { assertJsonDepth, json } from '../http/index.ts';
 import { isTerminal, type RunView, type VisibleRunEvent } from '../runs/index.ts';
 import { rpcResult, type JsonRpcRequest } from './jsonrpc.ts';
 import { messageFromV1, sendMessageV1Schema, stateFromV1, streamResponseV1, taskIdV1Schema, taskToV1 } from './protocol-v1.ts';
@@ -54,7 +54,10 @@ function camelKeys(value: unknown, depth = 0): unknown {
   return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), key === 'configuration' ? camelKeys(inner, depth + 1) : inner]));
 }
 
-const params = <T>(schema: z.ZodType<T>, value: unknown): T => parseOrThrow(schema, camelKeys(value ?? {}), 'Invalid params');
+function params<T>(schema: z.ZodType<T>, value: unknown): T {
+  assertJsonDepth(value, 'Invalid params');
+  return parseOrThrow(schema, camelKeys(value ?? {}), 'Invalid params');
+}
 
 const task = (run: RunView, options: { historyLength?: number; artifacts?: boolean } = {}) => taskToV1(run, options);
 const shapeFor = (run: { id: string; contextId: string }) => (event: VisibleRunEvent) => streamResponseV1(event, run);

@@ -76,3 +76,37 @@ describe('fuzzing /api/a2a (JSON-RPC envelopes and A2A params)', () => {
     expect(outcomes.get(-32602) ?? 0).toBeGreaterThan(10);
   }, 240_000);
 });
+
+describe('deeply nested input on /api/a2a (issue 25 item 6)', () => {
+  /** `{"a":{"a":…}}`, `depth` objects deep, built as text: JSON.stringify of it would itself run out of stack. */
+  const nested = (depth: number) => `${'{"a":'.repeat(depth)}{}${'}'.repeat(depth)}`;
+  const send = (method: string, message: string, headers: Record<string, string> = {}) =>
+    services.handlers.a2a(
+      new Request('http://127.0.0.1:3999/api/a2a', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, ...headers },
+        body: `{"jsonrpc":"2.0","id":1,"method":"${method}","params":{"message":${message}}}`,
+      }),
+    );
+  const v03 = (part: string, metadata = '{"skillId":"@acme/summarizer"}') => `{"kind":"message","messageId":"${crypto.randomUUID()}","role":"user","parts":[${part}],"metadata":${metadata}}`;
+  const v1 = (part: string) => `{"messageId":"${crypto.randomUUID()}","role":"ROLE_USER","parts":[${part}],"metadata":{"skillId":"@acme/summarizer"}}`;
+
+  it.each([
+    ['a v0.3 data part', 'message/send', v03(`{"kind":"data","data":${nested(10_000)}}`)],
+    ['v0.3 message metadata', 'message/send', v03('{"kind":"text","text":"hi"}', `{"skillId":"@acme/summarizer","x":${nested(10_000)}}`)],
+    ['a v0.3 streamed data part', 'message/stream', v03(`{"kind":"data","data":${nested(10_000)}}`)],
+    ['a v1.0 data part', 'SendMessage', v1(`{"data":${nested(10_000)}}`)],
+  ])('refuses %s nested 10 000 deep with -32602 naming the limit', async (_, method, message) => {
+    const response = await send(method, message);
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    // A streaming method answers its error as one event-stream frame: the JSON after `data:`.
+    const payload = JSON.parse(text.replace(/^[^{]*/, '')) as { error?: { code: number; message: string } };
+    expect(payload.error).toMatchObject({ code: -32602, message: expect.stringContaining('64 levels') });
+  });
+
+  it('accepts a data part nested 40 deep (params 45 deep, within the limit)', async () => {
+    const response = await send('message/send', v03(`{"kind":"data","data":${nested(40)}}`));
+    expect(((await response.json()) as { result?: { kind: string } }).result).toMatchObject({ kind: 'task' });
+  });
+});

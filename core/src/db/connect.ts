@@ -1,12 +1,15 @@
 import mongoose, { type Connection } from 'mongoose';
 import { bindModels, type Models } from './models/index.ts';
 import { readServerProfile, serverTime, type ServerProfile } from './server-profile.ts';
+import { followStorage, type StorageFailure } from './storage-state.ts';
 
 export interface Database {
   connection: Connection;
   models: Models;
   /** True when the server answers a ping within the timeout. */
   ping(timeoutMs?: number): Promise<boolean>;
+  /** The last write of this process that failed for lack of disk space, until a write that stores something succeeds; else null. */
+  storageFailure(): StorageFailure | null;
   /** Creates the indexes every model declares (idempotent). */
   syncIndexes(): Promise<void>;
   /** What the server can be trusted with (read once per connection). */
@@ -56,6 +59,7 @@ export function createDatabase(uri: string, options: ConnectOptions = {}): Datab
   // The initial connect is awaited through `ready()`; this keeps an unhandled rejection away.
   connection.asPromise().catch(() => undefined);
   const models = bindModels(connection);
+  const storageFailure = followStorage(connection);
   let profile: Promise<ServerProfile> | undefined;
   const readProfile = () => {
     profile ??= connection.asPromise().then(() => readServerProfile(connection.db!));
@@ -66,6 +70,7 @@ export function createDatabase(uri: string, options: ConnectOptions = {}): Datab
   return {
     connection,
     models,
+    storageFailure,
     async ping(timeoutMs = 2_000) {
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<false>((resolve) => {

@@ -29,12 +29,14 @@ export const ERROR_TABLE = {
   UPSTREAM_FAILED: { http: 502, jsonRpc: -32056, trpc: 'BAD_GATEWAY' },
   /** The outbound policy refused a URL (scheme, credentials in it, a private address). */
   OUTBOUND_REFUSED: { http: 422, jsonRpc: -32057, trpc: 'UNPROCESSABLE_CONTENT' },
+  /** The database refused a write for lack of disk space: nothing was stored (507 Insufficient Storage). */
+  STORAGE_FULL: { http: 507, jsonRpc: -32058, trpc: 'INTERNAL_SERVER_ERROR' },
   CONFIG_INVALID: { http: 500, jsonRpc: -32603, trpc: 'INTERNAL_SERVER_ERROR' },
   SEALED_SECRET_MALFORMED: { http: 500, jsonRpc: -32603, trpc: 'INTERNAL_SERVER_ERROR' },
   SEALED_SECRET_UNKNOWN_KEY: { http: 500, jsonRpc: -32603, trpc: 'INTERNAL_SERVER_ERROR' },
   SEALED_SECRET_INVALID: { http: 500, jsonRpc: -32603, trpc: 'INTERNAL_SERVER_ERROR' },
   /** A dependency (the database) cannot be reached now: answered with 503 and Retry-After. */
-  DEPENDENCY_UNAVAILABLE: { http: 503, jsonRpc: -32058, trpc: 'INTERNAL_SERVER_ERROR' },
+  DEPENDENCY_UNAVAILABLE: { http: 503, jsonRpc: -32059, trpc: 'INTERNAL_SERVER_ERROR' },
   INTERNAL: { http: 500, jsonRpc: -32603, trpc: 'INTERNAL_SERVER_ERROR' },
 } as const satisfies Record<string, { http: number; jsonRpc: number; trpc: TrpcCode }>;
 

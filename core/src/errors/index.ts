@@ -2,3 +2,4 @@ export { DomainError, isDomainError, type DomainErrorOptions } from './domain-er
 export { ERROR_TABLE, errorMapping, type ErrorCode } from './codes.ts';
 export { isDatabaseUnreachable, toDomainError } from './to-domain-error.ts';
 export { parseOrThrow, formatPath } from './validation.ts';
+export { storageFullReason } from './storage-full.ts';

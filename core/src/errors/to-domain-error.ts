@@ -1,5 +1,6 @@
 import type { Logger } from '../log/index.ts';
 import { DomainError } from './domain-error.ts';
+import { storageFullReason } from './storage-full.ts';
 
 const alreadyLogged = new WeakSet<object>();
 
@@ -13,16 +14,21 @@ export function isDatabaseUnreachable(error: unknown): boolean {
 
 /**
  * Normalises anything thrown into a DomainError. A database that cannot be reached is
- * DEPENDENCY_UNAVAILABLE (503: try again). Other unknown errors become INTERNAL with the original
- * kept as `cause` and are logged exactly once, however many layers rethrow them.
+ * DEPENDENCY_UNAVAILABLE (503: try again), not logged here (an outage, not a bug). A write the
+ * database refused for lack of disk space becomes STORAGE_FULL, which says so; other unknown
+ * errors become INTERNAL. Either keeps the original as `cause` and is logged exactly once,
+ * however many layers rethrow it.
  */
 export function toDomainError(error: unknown, logger?: Logger): DomainError {
   if (error instanceof DomainError) return error;
   if (isDatabaseUnreachable(error)) return new DomainError('DEPENDENCY_UNAVAILABLE', 'The database is unavailable; try again shortly', { cause: error });
-  const wrapped = new DomainError('INTERNAL', 'Internal error', { cause: error });
+  const storage = storageFullReason(error);
+  const wrapped = storage
+    ? new DomainError('STORAGE_FULL', 'No space left to store this: the database is out of disk space, and nothing was stored. Try again once space is freed.', { cause: error })
+    : new DomainError('INTERNAL', 'Internal error', { cause: error });
   if (logger && !(typeof error === 'object' && error !== null && alreadyLogged.has(error))) {
     if (typeof error === 'object' && error !== null) alreadyLogged.add(error);
-    logger.error('unhandled error', { error });
+    logger.error(storage ? `database write refused: ${storage}` : 'unhandled error', { error });
   }
   return wrapped;
 }

@@ -26,4 +26,14 @@ describe('GET /healthz', () => {
       await down.close();
     }
   });
+
+  it("is 503 degraded, naming why, while this process's last write failed for lack of disk space", async () => {
+    const full = { ...t.db, storageFailure: () => ({ at: '2026-01-02T03:04:05.000Z', reason: 'out of disk space (OutOfDiskSpace)' }) };
+    const response = await createHealthzHandler({ database: full, version: '1.2.3' })(new Request('http://x/healthz'));
+    expect(response.status).toBe(503);
+    expect(await response.json()).toMatchObject({
+      status: 'degraded',
+      checks: { database: { status: 'up', storage: { status: 'full', reason: 'out of disk space (OutOfDiskSpace)', since: '2026-01-02T03:04:05.000Z' } } },
+    });
+  });
 });

@@ -6,3 +6,5 @@ export { toWebRequest, sendWebResponse, dropBodyAfterAnswer } from './node-adapt
 export { createSeamRouter, type SeamHandler, type SeamRouter } from './seam-router.ts';
 export { createOutboundHttp, OutboundRefusedError, OutboundUnreachableError, type OutboundHttp, type OutboundCall, type OutboundPolicy } from './outbound.ts';
 export { isNonPublicAddress } from './address-policy.ts';
+export { assertJsonDepth, MAX_JSON_DEPTH } from './json-depth.ts';
+export { startCheckedProxy, type CheckedProxy } from './checked-proxy.ts';

@@ -47,6 +47,23 @@ describe('the outbound HTTP client', () => {
     await strict.close();
   });
 
+  it('reaches an exempt origin on loopback exactly: not another port, not the same address by name', async () => {
+    const exemptOrigins = new Set([a.url]);
+    const registryClient = createOutboundHttp({ allowPrivate: false, exemptOrigins });
+    try {
+      expect(await registryClient.json(await registryClient.fetch(`${a.url}/json`))).toEqual({ ok: true });
+      await expect(registryClient.assertAllowed(`${a.url}/`)).resolves.toBeUndefined();
+      await expect(registryClient.fetch(`${b.url}/landing`)).rejects.toMatchObject({ code: 'OUTBOUND_REFUSED' });
+      await expect(registryClient.fetch(`${a.url}/away`, { maxRedirects: 1 })).rejects.toMatchObject({ code: 'OUTBOUND_REFUSED' });
+      await expect(registryClient.fetch(`http://localhost:${a.port}/json`)).rejects.toMatchObject({ code: 'OUTBOUND_REFUSED' });
+      await expect(registryClient.assertAllowed(`https://127.0.0.1:${a.port}/`)).rejects.toMatchObject({ code: 'OUTBOUND_REFUSED' });
+      exemptOrigins.clear();
+      await expect(registryClient.fetch(`${a.url}/json`)).rejects.toMatchObject({ code: 'OUTBOUND_REFUSED' });
+    } finally {
+      await registryClient.close();
+    }
+  });
+
   it('refuses loopback and private hosts unless allowed, by address and by name, before anything is sent', async () => {
     const before = a.seen.length;
     await expect(strict.fetch(`${a.url}/json`)).rejects.toMatchObject({ code: 'OUTBOUND_REFUSED', message: expect.stringContaining(`127.0.0.1:${a.port}`) });

@@ -10,6 +10,13 @@ export interface OutboundPolicy {
   allowPrivate: boolean;
   /** Connecting (DNS, TCP, TLS) may take this long; default 10 s. */
   connectTimeoutMs?: number;
+  /**
+   * Origins reached whatever `allowPrivate` says, each exactly (scheme, address, port): the
+   * service's own embedded registry on loopback. Read on every call, since that origin is known
+   * only once the registry has started. Only an origin with a literal address is exempt: a name
+   * is checked as it resolves, like any other.
+   */
+  exemptOrigins?: ReadonlySet<string>;
 }
 
 export interface OutboundCall {
@@ -92,7 +99,7 @@ export function createOutboundHttp(policy: OutboundPolicy) {
     if (url.username || url.password) throw new OutboundRefusedError(url.host, 'credentials in a URL are not allowed');
     // Names are checked as they resolve, when connecting (lookup above); addresses here.
     const literal = url.hostname.replace(/^\[|\]$/g, '');
-    if (!policy.allowPrivate && isIP(literal) && isNonPublicAddress(literal)) throw new OutboundRefusedError(url.host, PRIVATE_RULE);
+    if (!policy.allowPrivate && isIP(literal) && isNonPublicAddress(literal) && !policy.exemptOrigins?.has(url.origin)) throw new OutboundRefusedError(url.host, PRIVATE_RULE);
   }
 
   function parse(target: string | URL): URL {
@@ -175,6 +182,23 @@ export function createOutboundHttp(policy: OutboundPolicy) {
       } catch {
         throw new DomainError('UPSTREAM_FAILED', `the ${what} is not JSON`);
       }
+    },
+    /**
+     * The one address a connection to `target` may use: resolved once and checked like every call,
+     * else OutboundRefusedError. For connections made on someone else's behalf (the checked proxy
+     * the npm CLI goes through), which must then connect to exactly this address.
+     */
+    async addressFor(target: string | URL): Promise<{ address: string; family: number }> {
+      const url = parse(target);
+      check(url);
+      const literal = url.hostname.replace(/^\[|\]$/g, '');
+      const family = isIP(literal);
+      if (family) return { address: literal, family };
+      const addresses = await dns.promises.lookup(url.hostname, { all: true });
+      if (!policy.allowPrivate && addresses.some((entry) => isNonPublicAddress(entry.address))) throw new OutboundRefusedError(url.hostname, PRIVATE_RULE);
+      const first = addresses[0];
+      if (!first) throw new OutboundUnreachableError(`${url.hostname} has no address`);
+      return { address: first.address, family: first.family };
     },
     /** Throws OutboundRefusedError when a URL may not be contacted (the npm CLI's registries, checked before it runs). */
     async assertAllowed(target: string | URL): Promise<void> {

@@ -45,7 +45,7 @@ describe('the MCP HTTP handler’s token check', () => {
     const response = await answer();
     expect(response.status).toBe(503);
     expect(response.headers.get('retry-after')).toBe('5');
-    expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32058 } });
+    expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32059 } });
     expect(logger.records.some((record) => record.level === 'warn')).toBe(true);
   });
 

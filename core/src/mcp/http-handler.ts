@@ -1,7 +1,7 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { AgentAccessActor } from '../auth/index.ts';
 import type { PrimitiveRegistry } from '../connectors/index.ts';
-import { DomainError, toDomainError } from '../errors/index.ts';
+import { DomainError, ERROR_TABLE, toDomainError } from '../errors/index.ts';
 import { bearerToken, json, readBodyLimited, unavailableHeaders } from '../http/index.ts';
 import type { Logger } from '../log/index.ts';
 import { hostnameOf } from './allowed-hosts.ts';
@@ -40,7 +40,7 @@ export function createMcpHttpHandler(deps: {
       // A token that cannot be checked now (the database is down or moved) is not an invalid one: 503, logged.
       if (domain.code === 'DEPENDENCY_UNAVAILABLE') {
         deps.logger.warn('an MCP request could not be checked: the database is unavailable', { error });
-        return json({ jsonrpc: '2.0', id: null, error: { code: -32058, message: domain.message } }, { status: 503, headers: unavailableHeaders() });
+        return json({ jsonrpc: '2.0', id: null, error: { code: ERROR_TABLE.DEPENDENCY_UNAVAILABLE.jsonRpc, message: domain.message } }, { status: 503, headers: unavailableHeaders() });
       }
       // Nor is a failure of ours (logged once by toDomainError): a client told 401 would throw its token away.
       if (domain.code !== 'UNAUTHENTICATED') return rpcError(500, -32603, 'Internal error');

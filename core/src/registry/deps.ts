@@ -17,6 +17,11 @@ export interface RegistryDeps {
   npm: NpmRunner;
   /** Registry reads, and the check of a registry's address before npm is run against it. */
   http: OutboundHttp;
+  /**
+   * The embedded registry's origin while the destinations point at it (settings.useEmbedded),
+   * else empty: `http` reaches exactly this origin on loopback whatever SERVICE_OUTBOUND_ALLOW_PRIVATE says.
+   */
+  embeddedOrigins: Set<string>;
   audit: AuditLog;
   logger: Logger;
 }

@@ -27,6 +27,8 @@ export interface RegistryServiceDeps {
   audit: AuditLog;
   logger: Logger;
   http: OutboundHttp;
+  /** The set `http` exempts from the private-address rule (OutboundPolicy.exemptOrigins); settings fill it. */
+  embeddedOrigins?: Set<string>;
   npm?: NpmRunner;
 }
 
@@ -35,6 +37,7 @@ export function createRegistryService(input: RegistryServiceDeps) {
   const destinations = createDestinationStore(input.models, input.sealer);
   const deps: RegistryDeps = {
     ...input,
+    embeddedOrigins: input.embeddedOrigins ?? new Set(),
     destinations,
     resolver: createDestinationResolver({ models: input.models, destinations }),
     npm: input.npm ?? createNpmRunner(input.logger.child({ component: 'npm' })),

@@ -37,4 +37,18 @@ describe('the npm runner', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it("given the service's proxy, sends npm through it alone: the flags, and no proxy variables of the environment", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'npm-env-'));
+    try {
+      writeFileSync(path.join(dir, 'npm'), '#!/bin/sh\nenv > "$PWD/env.txt"\necho "$@" > "$PWD/argv.txt"\n');
+      chmodSync(path.join(dir, 'npm'), 0o755);
+      Object.assign(process.env, { PATH: `${dir}${path.delimiter}${saved.PATH ?? ''}`, HTTPS_PROXY: 'http://proxy.example:3128', no_proxy: 'registry.example.com' });
+      await createNpmRunner(createMemoryLogger()).run(['publish', 'x.tgz'], { cwd: dir, proxy: 'http://127.0.0.1:4000' });
+      expect(readFileSync(path.join(dir, 'env.txt'), 'utf8')).not.toMatch(/proxy/i);
+      expect(readFileSync(path.join(dir, 'argv.txt'), 'utf8')).toContain('--proxy=http://127.0.0.1:4000 --https-proxy=http://127.0.0.1:4000 --noproxy=');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

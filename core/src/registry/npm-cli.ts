@@ -6,6 +6,11 @@ export interface NpmRunOptions {
   cwd: string;
   /** The temporary npmrc with the token; passed with --userconfig. */
   userconfig?: string;
+  /**
+   * The forward proxy every request of npm's goes through (the service's checked proxy): npm then
+   * takes no proxy settings of its own, from the environment or a config file.
+   */
+  proxy?: string;
 }
 
 export interface NpmResult {
@@ -22,10 +27,13 @@ export interface NpmRunner {
 const NPM_ENV = new Set(['PATH', 'HOME', 'TMPDIR', 'TMP', 'TEMP', 'LANG', 'LC_ALL', 'SYSTEMROOT', 'NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'SSL_CERT_DIR']);
 const PROXY_ENV = /^(https?_proxy|no_proxy|all_proxy)$/i;
 
-/** The child's environment: the variables npm needs and proxy settings; the userconfig holds the token. */
-export function npmChildEnv(parent: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(parent).filter(([key, value]) => value !== undefined && (NPM_ENV.has(key.toUpperCase()) || PROXY_ENV.test(key)))) as NodeJS.ProcessEnv;
+/** The child's environment: the variables npm needs, and proxy settings unless the service gives it its own proxy; the userconfig holds the token. */
+export function npmChildEnv(parent: NodeJS.ProcessEnv, options: { proxyVariables: boolean } = { proxyVariables: true }): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(parent).filter(([key, value]) => value !== undefined && (NPM_ENV.has(key.toUpperCase()) || (options.proxyVariables && PROXY_ENV.test(key))))) as NodeJS.ProcessEnv;
 }
+
+/** npm's flags for sending everything through `proxy`, whatever a config file says (an empty noproxy bypasses nothing). */
+const proxyFlags = (proxy: string) => [`--proxy=${proxy}`, `--https-proxy=${proxy}`, '--noproxy='];
 
 /**
  * The real runner. The child gets only `npmChildEnv` (no npm_config_* a parent pnpm or npm would
@@ -33,10 +41,10 @@ export function npmChildEnv(parent: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
  */
 export function createNpmRunner(logger: Logger, onSpawn?: (argv: string[]) => void): NpmRunner {
   return {
-    run(args, { cwd, userconfig }) {
-      const argv = [...args, ...(userconfig ? ['--userconfig', userconfig] : []), '--no-audit', '--no-fund', '--no-update-notifier'];
+    run(args, { cwd, userconfig, proxy }) {
+      const argv = [...args, ...(userconfig ? ['--userconfig', userconfig] : []), ...(proxy ? proxyFlags(proxy) : []), '--no-audit', '--no-fund', '--no-update-notifier'];
       onSpawn?.(argv);
-      const env = npmChildEnv(process.env);
+      const env = npmChildEnv(process.env, { proxyVariables: !proxy });
       logger.debug('npm', { argv: argv.join(' ') });
       return new Promise((resolve, reject) => {
         const child = spawn('npm', argv, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { testServices, useTestDatabase } from '../testing/index.ts';
 
@@ -49,5 +51,31 @@ describe('registry settings', () => {
     await registry.settings.save(admin, { routingMode: 'scope-based', public: { registryUrl: 'https://npm.example.com/', publishToken: { action: 'replace', value: 'p' }, readToken: { action: 'clear' } }, private: null });
     expect(await registry.settings.get(admin)).toMatchObject({ embedded: false });
     expect(await registry.settings.embeddedOrUnset()).toBe(false);
+  });
+
+  it('reaches the embedded registry on loopback with SERVICE_OUTBOUND_ALLOW_PRIVATE=false, and no other loopback origin', async () => {
+    // Stands in for the embedded Verdaccio (its own tests run the real one): a search answer, and a
+    // packument whose tarball sits on another loopback port (a registry may not lead the service there).
+    let port = 0;
+    const verdaccio = http.createServer((req, res) => {
+      const answer = (body: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      if (req.url?.startsWith('/-/v1/search')) answer({ objects: [{ package: { name: '@acme/notes', version: '1.0.0' } }] });
+      else if (req.url === '/@acme%2fnotes') answer({ name: '@acme/notes', 'dist-tags': { latest: '1.0.0' }, versions: { '1.0.0': { dist: { tarball: `http://127.0.0.1:${port + 1}/notes.tgz`, integrity: 'sha512-x' } } } });
+      else res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => verdaccio.listen(0, '127.0.0.1', resolve));
+    port = (verdaccio.address() as AddressInfo).port;
+    const url = `http://127.0.0.1:${port}/`;
+    try {
+      await t.db.models.RegistryDeployment.deleteMany({});
+      const services = testServices(t.db, { SERVICE_OUTBOUND_ALLOW_PRIVATE: 'false' });
+      await services.registry.settings.useEmbedded({ url, token: 'embedded-token' });
+      expect(await services.registry.listRegistry(admin, 'private')).toMatchObject([{ packageName: '@acme/notes' }]);
+      await expect(services.registry.pull(admin, { packageName: '@acme/notes', from: 'private' })).rejects.toMatchObject({ code: 'OUTBOUND_REFUSED', message: expect.stringContaining(`127.0.0.1:${port + 1}`) });
+      // The exemption is the registry's: every other caller is still refused that origin.
+      await expect(services.outbound.fetch(url)).rejects.toMatchObject({ code: 'OUTBOUND_REFUSED' });
+    } finally {
+      await new Promise((resolve) => verdaccio.close(resolve));
+    }
   });
 });

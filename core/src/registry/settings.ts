@@ -75,6 +75,8 @@ export function createRegistrySettings(deps: RegistryDeps) {
       { $set: { routingMode: input.routingMode, publicDestinationId: PUBLIC_ID, privateDestinationId: input.private?.id ?? null, embedded: false } },
       { upsert: true },
     );
+    // Registries an admin configures meet the address policy like any other call.
+    deps.embeddedOrigins.clear();
     const changedTokens = [
       ...(['publishToken', 'readToken'] as const).filter((k) => input.public[k].action !== 'keep').map((k) => `public.${k}:${input.public[k].action}`),
       ...(input.private ? (['publishToken', 'readToken'] as const).filter((k) => input.private![k].action !== 'keep').map((k) => `private.${k}:${input.private![k].action}`) : []),
@@ -109,6 +111,9 @@ export function createRegistrySettings(deps: RegistryDeps) {
       { $set: { routingMode: 'scope-based', publicDestinationId: PUBLIC_ID, privateDestinationId: EMBEDDED_PRIVATE_ID, embedded: true } },
       { upsert: true },
     );
+    // The service's own registry listens on loopback: reachable whatever the private-address rule says, and only it.
+    deps.embeddedOrigins.clear();
+    deps.embeddedOrigins.add(new URL(registry.url).origin);
     deps.audit.record(systemActor('embedded-registry'), { action: 'registry.embedded.use', resourceType: 'registry_deployment', resourceId: 'default', details: { registryUrl: registry.url } });
   }
 

@@ -9,14 +9,15 @@ import { publishForm } from '~/forms/agents.ts';
 import { FormErrors, fixFrom, replyFor, useSchemaForm } from '~/forms/index.ts';
 import { submitForm } from '~/forms/submission.server.ts';
 import { serverCaller } from '~/trpc/handler.server.ts';
+import { foundOr404 } from '~/ui/detail-loader.server.ts';
 import { VisibilityBadge } from '~/ui/VisibilityBadge.tsx';
 
 export const meta: MetaFunction = () => [{ title: 'Publish' }];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const caller = await serverCaller(request, context.services);
-  const extension = await caller.extensions.get({ id: params.id ?? '' });
-  if (!extension || extension.status === 'installed') throw new Response('Not an agent authored here', { status: 404 });
+  const extension = await foundOr404(caller.extensions.get({ id: params.id ?? '' }), 'Not an agent authored here');
+  if (extension.status === 'installed') throw new Response('Not an agent authored here', { status: 404 });
   const next = Object.fromEntries((['patch', 'minor', 'major'] as const).map((bump) => [bump, semver.inc(extension.version, bump)]));
   return { extension, next, steps: await caller.agents.publishSteps() };
 }

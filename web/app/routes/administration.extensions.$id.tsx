@@ -9,6 +9,7 @@ import { updatePolicyForm, zipUpdateForm } from '~/forms/imports.ts';
 import { FormErrors, fixFrom, replyFor, useSchemaForm } from '~/forms/index.ts';
 import { submitForm } from '~/forms/submission.server.ts';
 import { serverCaller } from '~/trpc/handler.server.ts';
+import { foundOr404 } from '~/ui/detail-loader.server.ts';
 import { formAction } from '~/ui/action-result.server.ts';
 import { readUploadForm, zipUpload } from '~/ui/upload-form.server.ts';
 import { VisibilityBadge } from '~/ui/VisibilityBadge.tsx';
@@ -18,8 +19,7 @@ export const meta: MetaFunction = () => [{ title: 'Extension' }];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const caller = await serverCaller(request, context.services);
-  const extension = await caller.extensions.get({ id: params.id ?? '' });
-  if (!extension) throw new Response('No such extension', { status: 404 });
+  const extension = await foundOr404(caller.extensions.get({ id: params.id ?? '' }), 'No such extension');
   const imported = extension.origin.importedFrom ? await caller.imports.imported({ extensionId: extension.id }) : null;
   return { extension, imported, maxZipBytes: IMPORT_LIMITS.maxArchiveBytes };
 }

@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { Badge, Button, ButtonLink, Card, Checkbox, ConfirmButton, Facts, Failure, Notice, PageHeader, stateTone } from '~/components/ui/index.ts';
 import { readAdminForm } from '~/auth/form.server.ts';
 import { serverCaller } from '~/trpc/handler.server.ts';
+import { foundOr404 } from '~/ui/detail-loader.server.ts';
 import { formAction } from '~/ui/action-result.server.ts';
 import { Diff, JobSteps, ShownFiles } from '~/ui/JobSteps.tsx';
 import { useRevalidateWhile } from '~/ui/use-revalidate-while.ts';
@@ -13,8 +14,7 @@ export const meta: MetaFunction = () => [{ title: 'Import progress' }];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const caller = await serverCaller(request, context.services);
-  const job = await caller.imports.job({ id: params.id ?? '' });
-  if (!job) throw new Response('No such import', { status: 404 });
+  const job = await foundOr404(caller.imports.job({ id: params.id ?? '' }), 'No such import');
   return { job };
 }
 

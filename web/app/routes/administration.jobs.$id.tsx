@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, useLoaderData } from '@remix-run/react';
 import { Badge, ButtonLink, Card, Facts, Failure, Notice, PageHeader, stateTone, type Finding } from '~/components/ui/index.ts';
 import { serverCaller } from '~/trpc/handler.server.ts';
+import { foundOr404 } from '~/ui/detail-loader.server.ts';
 import { JobSteps } from '~/ui/JobSteps.tsx';
 import { PromoteButton } from '~/ui/PromoteButton.tsx';
 import { useRevalidateWhile } from '~/ui/use-revalidate-while.ts';
@@ -10,8 +11,7 @@ export const meta: MetaFunction = () => [{ title: 'Publish progress' }];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const caller = await serverCaller(request, context.services);
-  const job = await caller.agents.job({ id: params.id ?? '' });
-  if (!job) throw new Response('No such job', { status: 404 });
+  const job = await foundOr404(caller.agents.job({ id: params.id ?? '' }), 'No such job');
   return { job };
 }
 

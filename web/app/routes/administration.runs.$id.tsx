@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import { readAdminForm } from '~/auth/form.server.ts';
 import { Badge, Card, Failure, Facts, Notice, PageHeader, stateTone } from '~/components/ui/index.ts';
 import { serverCaller } from '~/trpc/handler.server.ts';
+import { foundOr404 } from '~/ui/detail-loader.server.ts';
 import { formAction } from '~/ui/action-result.server.ts';
 import { HitlForm } from '~/ui/HitlForm.tsx';
 import { valuesFrom } from '~/ui/hitl-form.ts';
@@ -12,7 +13,7 @@ import { valuesFrom } from '~/ui/hitl-form.ts';
 export const meta: MetaFunction = () => [{ title: 'Run' }];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  return (await serverCaller(request, context.services)).runs.get({ id: params.id ?? '', afterSeq: 0 });
+  return foundOr404((await serverCaller(request, context.services)).runs.get({ id: params.id ?? '', afterSeq: 0 }), 'No such run');
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {

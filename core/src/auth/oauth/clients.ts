@@ -96,9 +96,12 @@ export function createOauthClients(deps: { models: Models; audit: AuditLog }) {
 
     async rotateSecret(actor: Actor, clientId: string): Promise<{ clientSecret: string }> {
       requireAdmin(actor);
-      await find(clientId);
+      const revoked = () => new DomainError('CONFLICT', `OAuth client ${clientId} is revoked; register a new client instead`);
+      if ((await find(clientId)).revokedAt) throw revoked();
       const clientSecret = newSecret();
-      await OauthClient.updateOne({ clientId }, { $set: { secretHash: hashSecret(clientSecret), secretRotatedAt: new Date() } });
+      // The filter keeps a revocation made between the read above and this write from being answered with a secret.
+      const { matchedCount } = await OauthClient.updateOne({ clientId, revokedAt: null }, { $set: { secretHash: hashSecret(clientSecret), secretRotatedAt: new Date() } });
+      if (matchedCount === 0) throw revoked();
       deps.audit.record(actor, { action: 'oauth_client.rotate', resourceType: 'oauth_client', resourceId: clientId });
       return { clientSecret };
     },

@@ -80,6 +80,15 @@ describe('OAuth token endpoint', () => {
     expect(await services.oauth.clients.authenticate(client.clientId, rotated)).toBeNull();
   });
 
+  it('refuses to rotate the secret of a revoked client, and leaves the stored secret as it was', async () => {
+    const { client } = await register();
+    await services.oauth.clients.revoke(admin, client.clientId);
+    const before = await t.db.models.OauthClient.findOne({ clientId: client.clientId }).lean();
+    await expect(services.oauth.clients.rotateSecret(admin, client.clientId)).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('revoked') });
+    const after = await t.db.models.OauthClient.findOne({ clientId: client.clientId }).lean();
+    expect(after?.secretHash).toBe(before?.secretHash);
+  });
+
   it('a revocation made by another process applies within a second (client state is reused for at most that long)', async () => {
     const { client } = await register();
     const token = (await services.oauth.tokens.issue(client)).access_token;

@@ -39,6 +39,8 @@ export function createCmsAClient(site: { siteUrl: string; mcpKey: string }, http
     try {
       await client.connect(transport);
     } catch (error) {
+      const refusal = outboundRefusal(error);
+      if (refusal) throw refusal;
       const unauthorized = /401|Unauthorized/i.test(String(error));
       throw new DomainError(unauthorized ? 'FORBIDDEN' : 'UPSTREAM_FAILED', unauthorized ? `CMS-A at ${site.siteUrl} refused the MCP key` : `CMS-A at ${site.siteUrl} is unreachable`, { cause: error });
     }
@@ -60,6 +62,14 @@ export function createCmsAClient(site: { siteUrl: string; mcpKey: string }, http
     update: (nid: string, fields: Record<string, unknown>) => tool<CmsANode>('node_update', { nid, fields }),
     publish: (nid: string) => tool<CmsANode>('node_publish', { nid }),
   };
+}
+
+/** The address policy's refusal, when that is why the call failed; the MCP SDK may hand it back wrapped. */
+function outboundRefusal(error: unknown): DomainError | null {
+  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
+    if (cause instanceof DomainError && cause.code === 'OUTBOUND_REFUSED') return cause;
+  }
+  return null;
 }
 
 export type CmsAClient = ReturnType<typeof createCmsAClient>;

@@ -1,7 +1,7 @@
 import { type z } from 'zod';
 import type { AgentAccessActor } from '../../../auth/index.ts';
 import { DomainError, parseOrThrow } from '../../../errors/index.ts';
-import { json } from '../../../http/index.ts';
+import { assertJsonDepth, json } from '../../../http/index.ts';
 import { isTerminal, type VisibleRunEvent } from '../../../runs/index.ts';
 import { withAgui } from '../../agui.ts';
 import { rpcResult, type JsonRpcRequest } from '../../jsonrpc.ts';
@@ -28,6 +28,7 @@ const METHODS: Record<string, 'send' | 'stream' | 'get' | 'cancel' | 'resubscrib
 export const isStreaming03 = (method: string) => METHODS[method] === 'stream' || METHODS[method] === 'resubscribe';
 
 function params<T>(schema: z.ZodType<T>, value: unknown): T {
+  assertJsonDepth(value, 'Invalid params');
   return parseOrThrow(schema, value, 'Invalid params');
 }
 

@@ -30,4 +30,20 @@ describe('DomainError', () => {
     expect(toDomainError(error)).toBe(error);
     expect(error.toPublicJSON()).toEqual({ code: 'CONFLICT', message: 'taken', details: { field: 'email' } });
   });
+
+  it('makes an unreachable database DEPENDENCY_UNAVAILABLE (503), not logged, and leaves other socket errors INTERNAL', () => {
+    const logger = createMemoryLogger();
+    const named = Object.assign(new Error('connect ECONNREFUSED'), { name: 'MongoServerSelectionError' });
+    // As driver 6.20 throws it: the socket's own error, from inside the driver.
+    const raw = Object.assign(new Error('This socket has been ended by the other party'), {
+      code: 'EPIPE',
+      stack: 'Error: This socket has been ended by the other party\n    at Connection.writeCommand (/app/node_modules/.pnpm/mongodb@6.20.0/node_modules/mongodb/lib/cmap/connection.js:392:25)',
+    });
+    const elsewhere = Object.assign(new Error('write EPIPE'), { code: 'EPIPE', stack: 'Error: write EPIPE\n    at ChildProcess.stdin (/app/core/src/runtime/supervisor.ts:1:1)' });
+    expect(toDomainError(named, logger)).toMatchObject({ code: 'DEPENDENCY_UNAVAILABLE', httpStatus: 503 });
+    expect(toDomainError(raw, logger)).toMatchObject({ code: 'DEPENDENCY_UNAVAILABLE', httpStatus: 503 });
+    expect(logger.records).toEqual([]);
+    expect(toDomainError(elsewhere, logger)).toMatchObject({ code: 'INTERNAL' });
+    expect(logger.records).toHaveLength(1);
+  });
 });

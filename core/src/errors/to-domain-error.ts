@@ -7,9 +7,19 @@ const alreadyLogged = new WeakSet<object>();
 /** The MongoDB driver's errors for a server it cannot reach (by name: core/errors depends on no driver). */
 const UNREACHABLE = new Set(['MongoServerSelectionError', 'MongoNetworkError', 'MongoNetworkTimeoutError', 'MongoNotConnectedError', 'MongoPoolClearedError', 'MongoTopologyClosedError']);
 
+/** Socket errors of a server that went away mid-command. */
+const SOCKET_LOST = new Set(['EPIPE', 'ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT']);
+/** The driver's own files, in a stack: `…/mongodb/lib/…`. */
+const DRIVER_FRAME = /[\\/]mongodb[\\/]lib[\\/]/;
+
 /** Whether `error` says the database cannot be reached right now (an outage, not a bug). */
 export function isDatabaseUnreachable(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && UNREACHABLE.has((error as { name?: string }).name ?? '');
+  if (typeof error !== 'object' || error === null) return false;
+  const { name, code, stack } = error as { name?: string; code?: unknown; stack?: string };
+  if (UNREACHABLE.has(name ?? '')) return true;
+  // Driver 6.x lets a write to a socket the server has just closed surface as the socket's own error
+  // (EPIPE "This socket has been ended by the other party"), unwrapped: recognised by where it was thrown.
+  return typeof code === 'string' && SOCKET_LOST.has(code) && DRIVER_FRAME.test(stack ?? '');
 }
 
 /**

@@ -16,8 +16,10 @@ export interface RunningService {
   /** Everything the process wrote, for failure messages. */
   output(): string;
   stop(): Promise<void>;
-  /** SIGKILL: no shutdown handlers run, as when a host dies. */
+  /** SIGKILL to its whole process group (runtime, database, registry too): no shutdown handlers run, as when a host dies. */
   kill(): Promise<void>;
+  /** SIGKILL to the web process alone, as `kill -9 <pid>` or the OOM killer would: its children are left to fend for themselves. */
+  killProcessOnly(): Promise<void>;
 }
 
 /**
@@ -69,6 +71,12 @@ export async function startService(options: { mongodbUri?: string; env?: Record<
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         process.kill(-child.pid!, 'SIGKILL');
+      }),
+    killProcessOnly: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGKILL');
       }),
   };
 }

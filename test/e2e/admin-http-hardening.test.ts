@@ -227,6 +227,8 @@ describe('unknown addresses and the favicon (issue 13 item 8)', () => {
     const absent = '0123456789abcdef01234567';
     const paths = ['jobs', 'runs', 'extensions', 'imports'].flatMap((section) => [`/administration/${section}/not-an-id`, `/administration/${section}/${'z'.repeat(300)}`, `/administration/${section}/${absent}`]);
     paths.push('/administration/agents/not-an-id/publish', `/administration/runs/${'z'.repeat(300)}/events`);
+    // Page names looked up in an object: its prototype's names are no pages either.
+    paths.push(...['assistants', 'connectors'].flatMap((section) => [`/administration/${section}/toString`, `/administration/${section}/constructor`]));
     const answers: Record<string, number> = {};
     for (const path of paths) {
       const response = await fetch(`${service.url}${path}`, { headers: { cookie } });

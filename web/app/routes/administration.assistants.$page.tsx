@@ -13,7 +13,7 @@ import { serverCaller } from '~/trpc/handler.server.ts';
 const PAGES = { 'cms-a-widget': { connector: 'cms_a', title: 'CMS-A (Drupal)' }, 'cms-b-widget': { connector: 'cms_b', title: 'CMS-B (WordPress)' } } as const;
 
 function pageOf(param: string | undefined) {
-  if (!param || !(param in PAGES)) throw new Response('No such assistant', { status: 404 });
+  if (!param || !Object.hasOwn(PAGES, param)) throw new Response('No such assistant', { status: 404 });
   return PAGES[param as keyof typeof PAGES];
 }
 

@@ -18,7 +18,7 @@ const PAGES = {
 type Page = keyof typeof PAGES;
 
 function pageOf(param: string | undefined) {
-  if (!param || !(param in PAGES)) throw new Response('No such connector', { status: 404 });
+  if (!param || !Object.hasOwn(PAGES, param)) throw new Response('No such connector', { status: 404 });
   return PAGES[param as Page];
 }
 

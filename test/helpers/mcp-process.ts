@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { signInCookie, trpcCall, type RunningService } from './service-process.ts';
 import { stopChild } from './stop-child.ts';
 
 /** The bin an MCP client starts (`node <checkout>/mcp-server/bin/service-mcp.js --stdio`). */
@@ -53,4 +54,18 @@ export async function startMcpHttp(env: Record<string, string>): Promise<{ url: 
 
 export function cleanup(env: Record<string, string>) {
   rmSync(env.SERVICE_DATA_DIR!, { recursive: true, force: true });
+}
+
+/**
+ * On a service started on a fresh data directory: signs in as the first admin it printed and
+ * registers an A2A client that may call every primitive, as a desktop MCP client's owner would.
+ */
+export async function registerDesktopClient(service: RunningService): Promise<{ clientId: string; clientSecret: string }> {
+  for (const deadline = Date.now() + 20_000; !/password:\s+\S+/.test(service.output()); ) {
+    if (Date.now() > deadline) throw new Error(`no first-admin password printed:\n${service.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const cookie = await signInCookie(service.url, /email:\s+(\S+)/.exec(service.output())![1]!, /password:\s+(\S+)/.exec(service.output())![1]!);
+  const registered = await trpcCall<{ client: { clientId: string }; clientSecret: string }>(service.url, cookie, 'a2a.clients.register', { name: 'Desktop', allowedAgents: [], permissions: [], allowedPrimitives: ['*'] });
+  return { clientId: registered.client.clientId, clientSecret: registered.clientSecret };
 }

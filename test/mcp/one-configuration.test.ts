@@ -12,8 +12,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchAccessToken } from '../helpers/a2a.ts';
-import { MCP_BIN, startMcpHttp } from '../helpers/mcp-process.ts';
-import { signInCookie, startService, trpcCall, type RunningService } from '../helpers/service-process.ts';
+import { MCP_BIN, registerDesktopClient, startMcpHttp } from '../helpers/mcp-process.ts';
+import { startService, type RunningService } from '../helpers/service-process.ts';
 
 let service: RunningService;
 let client: { clientId: string; clientSecret: string };
@@ -21,13 +21,7 @@ let client: { clientId: string; clientSecret: string };
 beforeAll(async () => {
   // No master key in the environment: the service generates it in its data directory, as `pnpm start` does.
   service = await startService({ env: { SERVICE_MASTER_KEY: '' } });
-  for (const deadline = Date.now() + 20_000; !/password:\s+\S+/.test(service.output()); ) {
-    if (Date.now() > deadline) throw new Error(`no first-admin password printed:\n${service.output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  const cookie = await signInCookie(service.url, /email:\s+(\S+)/.exec(service.output())![1]!, /password:\s+(\S+)/.exec(service.output())![1]!);
-  const registered = await trpcCall<{ client: { clientId: string }; clientSecret: string }>(service.url, cookie, 'a2a.clients.register', { name: 'Desktop', allowedAgents: [], permissions: [], allowedPrimitives: ['*'] });
-  client = { clientId: registered.client.clientId, clientSecret: registered.clientSecret };
+  client = await registerDesktopClient(service);
 }, 120_000);
 
 afterAll(async () => {

@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchAccessToken } from '../helpers/a2a.ts';
-import { startMcpHttp } from '../helpers/mcp-process.ts';
-import { signInCookie, startService, trpcCall, type RunningService } from '../helpers/service-process.ts';
+import { registerDesktopClient, startMcpHttp } from '../helpers/mcp-process.ts';
+import { startService, type RunningService } from '../helpers/service-process.ts';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'mcp-restart-'));
 // One instance across the restart: its data directory (which keeps its generated master key) and its base URL.
@@ -24,13 +24,7 @@ const lock = () => JSON.parse(readFileSync(path.join(dataDir, 'service.lock'), '
 
 beforeAll(async () => {
   service = await startService({ env });
-  for (const deadline = Date.now() + 20_000; !/password:\s+\S+/.test(service.output()); ) {
-    if (Date.now() > deadline) throw new Error(`no first-admin password printed:\n${service.output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  const cookie = await signInCookie(service.url, /email:\s+(\S+)/.exec(service.output())![1]!, /password:\s+(\S+)/.exec(service.output())![1]!);
-  const registered = await trpcCall<{ client: { clientId: string }; clientSecret: string }>(service.url, cookie, 'a2a.clients.register', { name: 'Desktop', allowedAgents: [], permissions: [], allowedPrimitives: ['*'] });
-  client = { clientId: registered.client.clientId, clientSecret: registered.clientSecret };
+  client = await registerDesktopClient(service);
 }, 120_000);
 
 afterAll(async () => {

@@ -1,24 +1,33 @@
 /**
- * The `_mcp_tools` contract, as data, against both implementations: the TypeScript double the
- * connector tests use, and the Drupal module's own endpoint (service_widget_tools) served by
- * `php -S` over in-memory stand-ins of Drupal's storage, with core's pending revisions and with
- * Content Moderation. Every tool, the revision rules (a draft beside the live revision, updates
- * only on a draft, one new default revision on publish), field access, the errors, the bearer check.
+ * The `_mcp_tools` contract, as data, against every implementation: the TypeScript double the
+ * connector tests use, the Drupal module's own endpoint (service_widget_tools) served by `php -S`
+ * over in-memory stand-ins of Drupal's storage, and the module on a real Drupal 10.3 site; the
+ * last two with core's pending revisions and with Content Moderation. Every tool, the revision
+ * rules (a draft beside the live revision, updates only on a draft, one new default revision on
+ * publish), field access, the errors, the bearer check. On the real site the fixture's node ids
+ * and image URLs are bound to the site's, as its revision ids are.
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { departures, runContract } from '../helpers/cms-a-contract.ts';
+import { bindFixture, departures, runContract, type ContractBindings } from '../helpers/cms-a-contract.ts';
 import { contractFixture, startCmsADouble, type CmsASite } from '../helpers/cms-a-double.ts';
 import { startCmsAPhp } from '../helpers/cms-a-php.ts';
+import { drupalSkipReason, startDrupal } from '../helpers/drupal-site.ts';
 
-const implementations: [string, (key: string) => Promise<CmsASite>][] = [
+type Implementation = [string, (key: string) => Promise<CmsASite & { bindings?: ContractBindings }>, skip?: string];
+const implementations: Implementation[] = [
   ['the TypeScript double', startCmsADouble],
   ['the Drupal module under php -S (core pending revisions)', (key) => startCmsAPhp(key)],
   ['the Drupal module under php -S (Content Moderation)', (key) => startCmsAPhp(key, { moderated: true })],
+  // A real site makes its own key: the module generates it, as for a site owner.
+  ['the Drupal module on a real Drupal 10.3 (core pending revisions)', () => startDrupal(), drupalSkipReason()],
+  ['the Drupal module on a real Drupal 10.3 (Content Moderation)', () => startDrupal({ moderation: true }), drupalSkipReason()],
 ];
 
-describe.each(implementations)('the _mcp_tools contract fixture, answered by %s', (_name, start) => {
-  let site: CmsASite;
+describe.each(implementations)('the _mcp_tools contract fixture, answered by %s', (name, start, skip) => {
+  if (skip) it.skip(`skipped: ${skip}`, () => {});
+  if (skip) return;
+  let site: CmsASite & { bindings?: ContractBindings };
   beforeAll(async () => {
     site = await start(`mcpkey_${randomBytes(16).toString('hex')}`);
   });
@@ -27,9 +36,9 @@ describe.each(implementations)('the _mcp_tools contract fixture, answered by %s'
   });
 
   it('step by step', async () => {
-    const report = await runContract(site.siteUrl, site.key);
+    const report = await runContract(site.siteUrl, site.key, site.bindings);
     expect(report.map((r) => r.step)).toEqual(contractFixture().steps.map((s) => s.name));
-    expect(report.filter((r) => r.departures.length > 0)).toEqual([]);
+    expect(report.filter((r) => r.departures.length > 0), name).toEqual([]);
   });
 
   it('publishing left exactly one new published revision, and the one before it still in history', () => {
@@ -50,6 +59,16 @@ describe.each(implementations)('the _mcp_tools contract fixture, answered by %s'
 });
 
 describe('the contract matcher', () => {
+  it('binds a real site\'s node ids (nid members only) and image URLs into the fixture', () => {
+    const bindings = { nids: { '42': '7' }, urls: { 'https://media.example.test/cover.png': 'http://site/files/cover.png' } };
+    expect(bindFixture({ nid: '42', title: '42', fields: { media: [{ url: 'https://media.example.test/cover.png' }] }, other: { nid: 'missing' } }, bindings)).toEqual({
+      nid: '7',
+      title: '42',
+      fields: { media: [{ url: 'http://site/files/cover.png' }] },
+      other: { nid: 'missing' },
+    });
+  });
+
   it('is strict: a changed value, a missing or extra key, a rebound id or a wrong type is a departure', () => {
     const bound = new Map([['r', 7]]);
     expect(departures({ a: 1, b: { $type: 'string' }, c: { $bind: 'r' } }, { a: 1, b: 'x', c: 7 }, bound)).toEqual([]);

@@ -4,20 +4,30 @@ import { testServices, useTestDatabase } from '@service/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCmsADouble, type CmsASite } from '../helpers/cms-a-double.ts';
 import { startCmsAPhp } from '../helpers/cms-a-php.ts';
+import { drupalSkipReason, startDrupal, type DrupalSite } from '../helpers/drupal-site.ts';
 
 const t = useTestDatabase();
 const admin = { type: 'ui', id: 'admin', email: 'a@acme.test', role: 'admin' } as const;
 const worker = { type: 'worker', id: 'worker:test', job: 'test' } as const;
 
-// The same connector code, once against the TypeScript double and once against the Drupal
-// module's own endpoint (service_widget_tools under php -S over stand-ins of Drupal's storage).
+// The same connector code against the TypeScript double, the Drupal module's own endpoint
+// (service_widget_tools under php -S over stand-ins of Drupal's storage), and the module on a real
+// Drupal 10.3 with and without Content Moderation (there, the fixture's node names and image URL
+// are bound to the site's).
 describe.each([
-  ['the _mcp_tools contract double', 'double', startCmsADouble],
-  ['the Drupal module\'s _mcp_tools (php -S)', 'php', (key: string) => startCmsAPhp(key)],
-] as const)('CMS-A primitives against %s over HTTP', (_name, prefix, start) => {
-  let site: CmsASite;
+  ['the _mcp_tools contract double', 'double', startCmsADouble, undefined],
+  ['the Drupal module\'s _mcp_tools (php -S)', 'php', (key: string) => startCmsAPhp(key), undefined],
+  ['a real Drupal 10.3 (core pending revisions)', 'real', () => startDrupal(), drupalSkipReason()],
+  ['a real Drupal 10.3 (Content Moderation)', 'moderated', () => startDrupal({ moderation: true }), drupalSkipReason()],
+] as const)('CMS-A primitives against %s over HTTP', (_name, prefix, start, skip) => {
+  if (skip) it.skip(`skipped: ${skip}`, () => {});
+  if (skip) return;
+  let site: CmsASite & Partial<Pick<DrupalSite, 'nid' | 'mediaUrl'>>;
   let services: Services;
   const drupal = `${prefix}-drupal`;
+  // The node a fixture name stands for, on this site.
+  const nid = (name: string) => site.nid?.(name) ?? name;
+  const media = (url: string) => site.mediaUrl?.(url) ?? url;
   const call = <T = any>(name: string, input: Record<string, unknown>) => services.primitives.call(worker, name, { ...input, ...('instanceId' in input ? { instanceId: input.instanceId === 'wrong-key' ? `${prefix}-wrong-key` : drupal } : {}) }) as Promise<T>;
 
   beforeAll(async () => {
@@ -38,41 +48,41 @@ describe.each([
   });
 
   it('reads nodes by string id (alphanumeric too) with media inline, and lists them', async () => {
-    expect(await call('cms_a_node_get', { instanceId: 'drupal', id: 42 })).toMatchObject({ nid: '42', title: 'Published title', fields: { media: [{ url: 'https://media.example.test/cover.png' }] } });
-    expect(await call('cms_a_node_get', { instanceId: 'drupal', id: 'abc123' })).toMatchObject({ nid: 'abc123' });
-    expect((await call<any[]>('cms_a_node_list', { instanceId: 'drupal', query: 'alphanumeric' })).map((n) => n.nid)).toEqual(['abc123']);
+    expect(await call('cms_a_node_get', { instanceId: 'drupal', id: Number(nid('42')) })).toMatchObject({ nid: nid('42'), title: 'Published title', fields: { media: [{ url: media('https://media.example.test/cover.png') }] } });
+    expect(await call('cms_a_node_get', { instanceId: 'drupal', id: nid('abc123') })).toMatchObject({ nid: nid('abc123') });
+    expect((await call<any[]>('cms_a_node_list', { instanceId: 'drupal', query: 'alphanumeric' })).map((n) => n.nid)).toEqual([nid('abc123')]);
     await expect(call('cms_a_node_get', { instanceId: 'drupal', id: 'nope' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('drafts, updates and publishes through a true draft revision', async () => {
-    const draft = await call('cms_a_node_create_draft_revision', { instanceId: 'drupal', id: 'abc123' });
+    const draft = await call('cms_a_node_create_draft_revision', { instanceId: 'drupal', id: nid('abc123') });
     expect(draft).toMatchObject({ status: 'draft', publishedRevisionId: expect.any(Number) });
-    await call('cms_a_node_update', { instanceId: 'drupal', id: 'abc123', fields: { title: 'Draft title' } });
+    await call('cms_a_node_update', { instanceId: 'drupal', id: nid('abc123'), fields: { title: 'Draft title' } });
     expect(site.published('abc123')!.title).toBe('Alphanumeric node');
-    expect(await call('cms_a_node_publish', { instanceId: 'drupal', id: 'abc123' })).toMatchObject({ status: 'published', title: 'Draft title' });
-    await expect(call('cms_a_node_update', { instanceId: 'drupal', id: 'abc123', fields: {} })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringContaining('at least one field') });
-    await expect(call('cms_a_node_update', { instanceId: 'drupal', id: 'abc123', fields: { title: 'x' } })).rejects.toMatchObject({ message: expect.stringContaining('no draft revision') });
+    expect(await call('cms_a_node_publish', { instanceId: 'drupal', id: nid('abc123') })).toMatchObject({ status: 'published', title: 'Draft title' });
+    await expect(call('cms_a_node_update', { instanceId: 'drupal', id: nid('abc123'), fields: {} })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringContaining('at least one field') });
+    await expect(call('cms_a_node_update', { instanceId: 'drupal', id: nid('abc123'), fields: { title: 'x' } })).rejects.toMatchObject({ message: expect.stringContaining('no draft revision') });
   });
 
   it('the content editor writes to a new draft revision and never touches the published one', async () => {
     const publishedBefore = structuredClone(site.published('42'));
-    const result = await call('cms_a_content_editor_run', { instanceId: 'drupal', id: '42', task: 'set title to "Edited title"\nreplace "Teh" with "The" in body' });
+    const result = await call('cms_a_content_editor_run', { instanceId: 'drupal', id: nid('42'), task: 'set title to "Edited title"\nreplace "Teh" with "The" in body' });
     expect(result).toEqual({
       changes: [
         { field: 'title', before: 'Published title', after: 'Edited title' },
         { field: 'body', before: 'Teh body.', after: 'The body.' },
       ],
-      nodeId: '42',
-      postId: '42',
+      nodeId: nid('42'),
+      postId: nid('42'),
       noChanges: false,
       summary: expect.stringContaining('[scripted]'),
     });
     expect(site.published('42')).toEqual(publishedBefore);
-    expect(await call('cms_a_node_get', { instanceId: 'drupal', id: '42' })).toMatchObject({ status: 'draft', title: 'Edited title', fields: { body: 'The body.', media: [{ alt: 'Cover' }] } });
+    expect(await call('cms_a_node_get', { instanceId: 'drupal', id: nid('42') })).toMatchObject({ status: 'draft', title: 'Edited title', fields: { body: 'The body.', media: [{ alt: 'Cover' }] } });
   });
 
   it('a CMS error mid-way names the step and leaves the draft consistent', async () => {
-    const error = await call('cms_a_content_editor_run', { instanceId: 'drupal', id: 'locked', task: 'set title to "Changed"' }).catch((e: unknown) => e);
+    const error = await call('cms_a_content_editor_run', { instanceId: 'drupal', id: nid('locked'), task: 'set title to "Changed"' }).catch((e: unknown) => e);
     expect(error).toMatchObject({ message: expect.stringMatching(/^content editor failed at "write draft": .*Access denied/) });
     expect(site.revisions('locked').map((r) => [r.status, r.title])).toEqual([['published', 'Locked node'], ['draft', 'Locked node']]);
   });
@@ -81,6 +91,6 @@ describe.each([
     for (const id of ['', 'has space', '../etc', -3, true]) {
       await expect(call('cms_a_node_get', { instanceId: 'drupal', id }), String(id)).rejects.toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringContaining('id') });
     }
-    await expect(call('cms_a_node_update', { instanceId: 'drupal', id: '42', fields: { colour: 'red' } })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringContaining('colour') });
+    await expect(call('cms_a_node_update', { instanceId: 'drupal', id: nid('42'), fields: { colour: 'red' } })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringContaining('colour') });
   });
 });

@@ -32,14 +32,28 @@ export function departures(expected: unknown, actual: unknown, bound: Map<string
   return Object.is(expected, actual) ? [] : [`${at}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`];
 }
 
+/** How a real site names what the fixture names: its node ids, and the URLs of its images. */
+export interface ContractBindings {
+  nids: Record<string, string>;
+  urls: Record<string, string>;
+}
+
+/** The fixture's value with node ids (`nid` members) and image URLs replaced by the site's. */
+export function bindFixture<T>(value: T, bindings: ContractBindings, key?: string): T {
+  if (typeof value === 'string') return (key === 'nid' ? (bindings.nids[value] ?? value) : (bindings.urls[value] ?? value)) as T;
+  if (Array.isArray(value)) return value.map((item) => bindFixture(item, bindings)) as T;
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, bindFixture(item, bindings, name)])) as T;
+  return value;
+}
+
 /** Every step of the fixture, in order, on a fresh implementation: the departures of each step (none when it conforms). */
-export async function runContract(siteUrl: string, key: string): Promise<{ step: string; departures: string[] }[]> {
+export async function runContract(siteUrl: string, key: string, bindings: ContractBindings = { nids: {}, urls: {} }): Promise<{ step: string; departures: string[] }[]> {
   const client = new Client({ name: 'cms-a-contract', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${siteUrl}/_mcp_tools`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
   const bound = new Map<string, number>();
   const report: { step: string; departures: string[] }[] = [];
   try {
-    for (const step of contractFixture().steps) {
+    for (const step of bindFixture(contractFixture().steps, bindings)) {
       const result = await client.callTool({ name: step.tool, arguments: step.arguments });
       const text = (result.content as { type: string; text?: string }[]).find((part) => part.type === 'text')?.text ?? '';
       let found: string[];
@@ -56,4 +70,17 @@ export async function runContract(siteUrl: string, key: string): Promise<{ step:
     await client.close();
   }
   return report;
+}
+
+/** One tool call on `<siteUrl>/_mcp_tools` through the MCP SDK's client: its structured result, or its error text. */
+export async function callSiteTool(siteUrl: string, key: string, name: string, args: Record<string, unknown>): Promise<{ result?: any; error?: string }> {
+  const client = new Client({ name: 'cms-a-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${siteUrl}/_mcp_tools`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+  try {
+    const result = await client.callTool({ name, arguments: args });
+    const text = (result.content as { type: string; text?: string }[]).find((part) => part.type === 'text')?.text ?? '';
+    return result.isError ? { error: text } : { result: result.structuredContent ?? JSON.parse(text) };
+  } finally {
+    await client.close();
+  }
 }

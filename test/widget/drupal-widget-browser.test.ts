@@ -1,0 +1,102 @@
+/**
+ * The widget in Chromium on a real Drupal 10.3: the module puts it on the node edit page and the
+ * front page for a signed-in editor who may use it, the bundle comes from a running service, and an
+ * edit asked for in the chat lands in Drupal as a draft revision while visitors keep the published
+ * one. With and without Content Moderation.
+ */
+import { randomBytes } from 'node:crypto';
+import { testServices, useTestDatabase } from '@service/core/testing';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../helpers/browser.ts';
+import { drupalSkipReason, startDrupal, type DrupalSite } from '../helpers/drupal-site.ts';
+import { startService, type RunningService } from '../helpers/service-process.ts';
+
+const t = useTestDatabase();
+const skip = drupalSkipReason();
+const admin = { type: 'ui', id: 'admin', email: 'a@acme.test', role: 'admin' } as const;
+const masterKey = randomBytes(32).toString('base64');
+let service: RunningService;
+let browser: Browser;
+
+beforeAll(async () => {
+  if (skip) return;
+  [service, browser] = await Promise.all([startService({ mongodbUri: t.uri, env: { SERVICE_MASTER_KEY: masterKey } }), launchChromium()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await service?.stop();
+});
+
+/** Signs the site's editor in through Drupal's own login form. */
+async function signIn(tab: Page, site: DrupalSite): Promise<void> {
+  await tab.goto(`${site.siteUrl}/user/login`);
+  await tab.locator('#edit-name').fill(site.users.editor.name);
+  await tab.locator('#edit-pass').fill(site.users.editor.pass);
+  await Promise.all([tab.waitForURL((url) => !url.pathname.startsWith('/user/login')), tab.locator('#edit-submit').click()]);
+}
+
+describe.each([
+  ['core pending revisions', false],
+  ['Content Moderation', true],
+] as const)('the widget on a real Drupal 10.3 (%s)', (name, moderation) => {
+  if (skip) it.skip(`skipped: ${skip}`, () => {});
+  if (skip) return;
+  let site: DrupalSite;
+  const instanceId = `drupal-${moderation ? 'moderated' : 'core'}`;
+
+  beforeAll(async () => {
+    site = await startDrupal({ moderation });
+    const services = testServices(t.db, { SERVICE_MASTER_KEY: masterKey });
+    await services.connectorInstances.put(admin, { connector: 'cms_a', id: instanceId, name: `Drupal (${name})`, siteUrl: site.siteUrl, credential: site.key });
+    const { key } = await services.widgetKeys.rotate(admin, 'cms_a', instanceId);
+    await services.widgetKeys.configure(admin, 'cms_a', instanceId, { allowedOrigins: [site.siteUrl] });
+    // The module's settings, as the site owner saves them on its form.
+    await site.php(
+      `\\Drupal::configFactory()->getEditable('service_widget.settings')->set('service_url', $input['serviceUrl'])->set('instance_id', $input['instanceId'])->save();
+       \\Drupal::state()->set('service_widget.api_key', $input['apiKey']); return TRUE;`,
+      { serviceUrl: service.url, instanceId, apiKey: key },
+    );
+  });
+  afterAll(async () => {
+    await site?.close();
+  });
+
+  it('edits a node from its edit page into a draft revision; visitors keep the published one', async () => {
+    const tab = await browser.newPage();
+    try {
+      await signIn(tab, site);
+      await tab.goto(`${site.siteUrl}/node/${site.nid('42')}/edit`);
+      await expect.poll(() => tab.locator('#service-widget').count(), { timeout: 15_000 }).toBe(1);
+      await tab.keyboard.press('Alt+Shift+A');
+      const input = tab.getByLabel('Message the assistant');
+      await input.fill('set title to "Title from the widget"');
+      await input.press('Enter');
+      const diff = tab.getByRole('log').getByRole('table', { name: 'Changes' }).first();
+      await expect.poll(() => diff.textContent(), { timeout: 30_000 }).toContain('Title from the widget');
+      expect(await diff.textContent()).toContain('Published title');
+      expect(site.revisions('42').at(-1)).toMatchObject({ status: 'draft', title: 'Title from the widget' });
+      expect(site.published('42')).toMatchObject({ title: 'Published title' });
+      const visitor = await (await fetch(`${site.siteUrl}/node/${site.nid('42')}`)).text();
+      expect(visitor).toContain('Published title');
+      expect(visitor).not.toContain('Title from the widget');
+    } finally {
+      await tab.close();
+    }
+  });
+
+  it('appears on the front page for the editor, and not for a visitor', async () => {
+    const visitor = await (await fetch(`${site.siteUrl}/`)).text();
+    expect(visitor).not.toContain('serviceWidget');
+    const tab = await browser.newPage();
+    try {
+      await signIn(tab, site);
+      await tab.goto(`${site.siteUrl}/`);
+      await expect.poll(() => tab.locator('#service-widget').count(), { timeout: 15_000 }).toBe(1);
+      await tab.keyboard.press('Alt+Shift+A');
+      await expect.poll(() => tab.getByLabel('Message the assistant').count()).toBe(1);
+    } finally {
+      await tab.close();
+    }
+  });
+});

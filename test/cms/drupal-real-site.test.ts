@@ -33,6 +33,12 @@ describe.each([
     await site?.close();
   });
 
+  it('installs the modules with nothing in the log or on the console', () => {
+    expect(site.setupOutput).toBe('');
+    expect(site.log().filter((entry) => entry.severity <= 4)).toEqual([]);
+    expect(site.serverOutput()).not.toMatch(/Deprecated|Warning|Notice|Fatal/i);
+  });
+
   it('answers GET and DELETE on /_mcp_tools with a bare 405, and the service using the tools leaves nothing in the site\'s log', async () => {
     const since = Math.max(0, ...site.log().map((entry) => entry.wid)) + 1;
     for (const method of ['GET', 'DELETE']) {

@@ -38,10 +38,16 @@ export interface DrupalSite extends CmsASite {
   users: Record<'editor' | 'admin', { name: string; pass: string }>;
   /** Runs PHP on the booted site (`input` is in scope) and answers what it returns. */
   php<T = unknown>(code: string, input?: Record<string, unknown>): Promise<T>;
-  /** Drupal's log (dblog) from the given wid on: type, severity (0 emergency … 7 debug), message with its variables. */
+  /**
+   * Drupal's log (dblog) from the given wid on, by default from this test site's start (the
+   * installation's own entries, drupal.org being unreachable, are left out): type, severity
+   * (0 emergency … 7 debug), message with its variables.
+   */
   log(sinceWid?: number): { wid: number; type: string; severity: number; message: string }[];
   /** What `php -S` printed (PHP fatals and warnings that reach no log). */
   serverOutput(): string;
+  /** What the site's setup (installing the modules) printed besides its answer. */
+  setupOutput: string;
 }
 
 /** Why the real-Drupal tests cannot run here, or undefined when they can. */
@@ -157,7 +163,7 @@ export async function startDrupal(options: { moderation?: boolean } = {}): Promi
   };
   try {
     const { value: siteUrl, output } = await waitForOutput(server as never, /Development Server \((http:\/\/127\.0\.0\.1:\d+)\) started/, 'php -S (Drupal)', 30_000);
-    const php = async <T>(script: string, input: Record<string, unknown>): Promise<T> => {
+    const php = async <T>(script: string, input: Record<string, unknown>): Promise<T & { output: string }> => {
       const child = spawn('php', ['-d', 'memory_limit=512M', path.join(HERE, script)], { cwd: root, env, stdio: ['pipe', 'pipe', 'pipe'] });
       let stdout = '';
       let stderr = '';
@@ -167,8 +173,11 @@ export async function startDrupal(options: { moderation?: boolean } = {}): Promi
       const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
       const json = stdout.slice(stdout.indexOf('{'));
       if (code !== 0 || !json) throw new Error(`${script} on the Drupal test site exited with ${code}:\n${stdout}\n${stderr}`);
-      return JSON.parse(json) as T;
+      return { ...(JSON.parse(json) as T), output: `${stdout.slice(0, stdout.indexOf('{'))}${stderr}` };
     };
+    const templateDb = new DatabaseSync(path.join(siteDir, 'db.sqlite'), { readOnly: true });
+    const firstWid = ((templateDb.prepare('SELECT MAX(wid) AS wid FROM watchdog').get() as { wid: number | null }).wid ?? 0) + 1;
+    templateDb.close();
     const setup = await php<{ nids: Record<string, string>; toolsKey: string; siteName: string; users: DrupalSite['users'] }>('setup-site.php', { moderation: options.moderation === true, seed: contractFixture().seed });
     const urls = Object.fromEntries(
       contractFixture().seed.flatMap((item) => (item.fields.media ?? []).map((image) => [image.url, `${siteUrl}/sites/test/${id}/files/${path.posix.basename(new URL(image.url).pathname)}`])),
@@ -208,12 +217,13 @@ export async function startDrupal(options: { moderation?: boolean } = {}): Promi
       },
       revisions: (name) => revisionsOf(name).map(strip),
       php: async <T>(code: string, input: Record<string, unknown> = {}) => (await php<{ result: T }>('eval.php', { ...input, code })).result,
-      log: (sinceWid = 0) =>
+      log: (sinceWid = firstWid) =>
         query<{ wid: number; type: string; severity: number; message: string; variables: Uint8Array | string | null }>('SELECT wid, type, severity, message, variables FROM watchdog WHERE wid >= ? ORDER BY wid', sinceWid).map(({ variables, ...row }) => ({
           ...row,
           message: `${row.message} ${typeof variables === 'string' ? variables : variables ? Buffer.from(variables).toString('utf8') : ''}`.trim(),
         })),
       serverOutput: output,
+      setupOutput: setup.output,
       close: stop,
     };
   } catch (error) {

@@ -79,7 +79,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * The installed code base for this archive and these modules, built once (under a lock, as test
  * files start in parallel) in the system temp directory and reused by later runs.
  */
-async function codeBase(): Promise<string> {
+export async function drupalCodeBase(): Promise<string> {
   const source = process.env.SERVICE_DRUPAL_ARCHIVE!;
   const stat = statSync(source);
   const key = createHash('sha256')
@@ -140,7 +140,7 @@ async function buildCodeBase(source: string, root: string, ready: string): Promi
 
 /** A running test site: a copy of the installed database under `php -S`, set up for the tests. */
 export async function startDrupal(options: { moderation?: boolean } = {}): Promise<DrupalSite> {
-  const root = await codeBase();
+  const root = await drupalCodeBase();
   const id = randomBytes(6).toString('hex');
   const siteDir = path.join(root, 'sites/test', id);
   mkdirSync(path.join(siteDir, 'files'), { recursive: true });

@@ -37,7 +37,7 @@ class ModuleInstallTest extends KernelTestBase {
     try {
       $installer = $this->container->get('module_installer');
       $installer->install(['service_widget', 'service_widget_tools']);
-      $this->container = \Drupal::getContainer();
+      $this->container = $this->container->get('kernel')->getContainer();
       $this->container->get('router.builder')->rebuild();
       foreach (['service_widget_tools.mcp_server', 'service_widget_tools.authentication.key', 'service_widget_tools.node_draft_form', 'service_widget_tools.refusal_subscriber'] as $id) {
         $this->assertIsObject($this->container->get($id), $id);

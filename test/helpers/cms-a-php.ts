@@ -14,8 +14,10 @@ interface StoredSite {
 
 /**
  * The Drupal module's `_mcp_tools` (service_widget_tools) under `php -S`: the module's own
- * controller and services over the in-memory stand-ins of Drupal's storage and access that its
- * PHPUnit tests use, seeded from the contract fixture. The key reaches PHP in the environment.
+ * provider, controller and tools over in-memory stand-ins of Drupal's storage and access, seeded
+ * from the contract fixture, whose node ids ("abc123", "locked") no real Drupal node can have.
+ * The module's own tests run on real Drupal core (its Kernel tests, drupal-module.test.ts). The
+ * key reaches PHP in the environment.
  */
 export async function startCmsAPhp(key: string, options: { moderated?: boolean } = {}): Promise<CmsASite> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'cms-a-php-'));

@@ -26,20 +26,6 @@ class SettingsForm extends ConfigFormBase {
   const API_KEY_STATE = 'service_widget.api_key';
 
   /**
-   * The state service.
-   *
-   * @var \Drupal\Core\State\StateInterface
-   */
-  protected $state;
-
-  /**
-   * The cache tags invalidator.
-   *
-   * @var \Drupal\Core\Cache\CacheTagsInvalidatorInterface
-   */
-  protected $cacheTagsInvalidator;
-
-  /**
    * Constructs the settings form.
    *
    * @param \Drupal\Core\Config\ConfigFactoryInterface $config_factory
@@ -48,13 +34,16 @@ class SettingsForm extends ConfigFormBase {
    *   The typed config manager (ignored by ConfigFormBase before Drupal 10.2).
    * @param \Drupal\Core\State\StateInterface $state
    *   The state service.
-   * @param \Drupal\Core\Cache\CacheTagsInvalidatorInterface $cache_tags_invalidator
+   * @param \Drupal\Core\Cache\CacheTagsInvalidatorInterface $cacheTagsInvalidator
    *   The cache tags invalidator.
    */
-  public function __construct(ConfigFactoryInterface $config_factory, TypedConfigManagerInterface $typed_config_manager, StateInterface $state, CacheTagsInvalidatorInterface $cache_tags_invalidator) {
+  public function __construct(
+    ConfigFactoryInterface $config_factory,
+    TypedConfigManagerInterface $typed_config_manager,
+    protected StateInterface $state,
+    protected CacheTagsInvalidatorInterface $cacheTagsInvalidator,
+  ) {
     parent::__construct($config_factory, $typed_config_manager);
-    $this->state = $state;
-    $this->cacheTagsInvalidator = $cache_tags_invalidator;
   }
 
   /**

@@ -19,20 +19,12 @@ class ToolsKey {
   const STATE = 'service_widget_tools.key_hash';
 
   /**
-   * The state service.
-   *
-   * @var \Drupal\Core\State\StateInterface
-   */
-  protected $state;
-
-  /**
    * Constructs the key store.
    *
    * @param \Drupal\Core\State\StateInterface $state
    *   The state service.
    */
-  public function __construct(StateInterface $state) {
-    $this->state = $state;
+  public function __construct(protected readonly StateInterface $state) {
   }
 
   /**

@@ -17,7 +17,7 @@ require_once __DIR__ . '/standins/drupal_api.php';
 require_once __DIR__ . '/standins/InMemorySite.php';
 
 spl_autoload_register(function (string $class): void {
-  $roots = ['Drupal\\service_widget_tools\\' => dirname(__DIR__) . '/src/', 'ServiceWidgetTools\\Tests\\' => __DIR__ . '/unit/'];
+  $roots = ['Drupal\\service_widget_tools\\' => dirname(__DIR__) . '/src/'];
   foreach ($roots as $prefix => $dir) {
     if (str_starts_with($class, $prefix)) {
       require $dir . str_replace('\\', '/', substr($class, strlen($prefix))) . '.php';

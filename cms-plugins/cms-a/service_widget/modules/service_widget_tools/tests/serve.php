@@ -7,8 +7,11 @@
  * The site lives in the JSON file named by SERVICE_WIDGET_TOOLS_STATE between
  * requests (each request is a fresh PHP run); the first request seeds it from
  * the contract fixture with the key in SERVICE_WIDGET_TOOLS_KEY (stored hashed,
- * as the module stores it). Only POST /_mcp_tools is routed, as the module's
- * routing.yml routes it.
+ * as the module stores it). Only /_mcp_tools is routed, as the module's
+ * routing.yml routes it; InMemorySite::handle() stands in for Drupal's
+ * authentication, access and refusal answers. Used by the service's
+ * TypeScript tests (test/helpers/cms-a-php.ts), whose contract fixture names
+ * nodes with letters no real Drupal node id has.
  */
 
 use ServiceWidgetTools\StandIn\InMemorySite;
@@ -33,11 +36,8 @@ $request = Request::createFromGlobals();
 if ($request->getPathInfo() !== '/_mcp_tools') {
   $response = new Response('Not Found', 404);
 }
-elseif ($request->getMethod() !== 'POST') {
-  $response = new Response('Method Not Allowed', 405, ['Allow' => 'POST']);
-}
 else {
-  $response = $site->controller()->handle($request);
+  $response = $site->handle($request);
 }
 file_put_contents($state_file, json_encode($site->toArray(), JSON_THROW_ON_ERROR));
 flock($lock, LOCK_UN);

@@ -18,20 +18,6 @@ use Symfony\Component\DependencyInjection\ContainerInterface;
 class ToolsSettingsForm extends ConfigFormBase {
 
   /**
-   * The endpoint's key.
-   *
-   * @var \Drupal\service_widget_tools\ToolsKey
-   */
-  protected $key;
-
-  /**
-   * The entity type manager.
-   *
-   * @var \Drupal\Core\Entity\EntityTypeManagerInterface
-   */
-  protected $entityTypeManager;
-
-  /**
    * Constructs the form.
    *
    * @param \Drupal\Core\Config\ConfigFactoryInterface $config_factory
@@ -40,13 +26,16 @@ class ToolsSettingsForm extends ConfigFormBase {
    *   The typed config manager.
    * @param \Drupal\service_widget_tools\ToolsKey $key
    *   The endpoint's key.
-   * @param \Drupal\Core\Entity\EntityTypeManagerInterface $entity_type_manager
+   * @param \Drupal\Core\Entity\EntityTypeManagerInterface $entityTypeManager
    *   The entity type manager.
    */
-  public function __construct(ConfigFactoryInterface $config_factory, TypedConfigManagerInterface $typed_config_manager, ToolsKey $key, EntityTypeManagerInterface $entity_type_manager) {
+  public function __construct(
+    ConfigFactoryInterface $config_factory,
+    TypedConfigManagerInterface $typed_config_manager,
+    protected ToolsKey $key,
+    protected EntityTypeManagerInterface $entityTypeManager,
+  ) {
     parent::__construct($config_factory, $typed_config_manager);
-    $this->key = $key;
-    $this->entityTypeManager = $entity_type_manager;
   }
 
   /**

@@ -3,7 +3,7 @@
 namespace Drupal\service_widget_tools\Mcp;
 
 use Drupal\Core\Session\AccountInterface;
-use Drupal\Core\Session\AccountSwitcherInterface;
+use Drupal\service_widget_tools\Tool\ToolCollection;
 use Psr\Log\LoggerInterface;
 
 /**
@@ -28,40 +28,17 @@ class McpServer {
   const INVALID_PARAMS = -32602;
 
   /**
-   * The tools.
-   *
-   * @var \Drupal\service_widget_tools\Mcp\NodeTools
-   */
-  protected $tools;
-
-  /**
-   * The account switcher.
-   *
-   * @var \Drupal\Core\Session\AccountSwitcherInterface
-   */
-  protected $accountSwitcher;
-
-  /**
-   * The module's logger channel.
-   *
-   * @var \Psr\Log\LoggerInterface
-   */
-  protected $logger;
-
-  /**
    * Constructs the server.
    *
-   * @param \Drupal\service_widget_tools\Mcp\NodeTools $tools
+   * @param \Drupal\service_widget_tools\Tool\ToolCollection $tools
    *   The tools.
-   * @param \Drupal\Core\Session\AccountSwitcherInterface $account_switcher
-   *   The account switcher.
    * @param \Psr\Log\LoggerInterface $logger
    *   The module's logger channel.
    */
-  public function __construct(NodeTools $tools, AccountSwitcherInterface $account_switcher, LoggerInterface $logger) {
-    $this->tools = $tools;
-    $this->accountSwitcher = $account_switcher;
-    $this->logger = $logger;
+  public function __construct(
+    protected readonly ToolCollection $tools,
+    protected readonly LoggerInterface $logger,
+  ) {
   }
 
   /**
@@ -69,14 +46,14 @@ class McpServer {
    *
    * @param array $message
    *   The decoded message (a JSON object).
-   * @param \Drupal\Core\Session\AccountInterface|null $tools_user
-   *   The account the tools act as; NULL when none is set up.
+   * @param \Drupal\Core\Session\AccountInterface $tools_user
+   *   The account the tools act as: the request is authenticated as it.
    *
    * @return array|null
    *   The response, or NULL for a notification (or a response), which gets
    *   none.
    */
-  public function handle(array $message, ?AccountInterface $tools_user): ?array {
+  public function handle(array $message, AccountInterface $tools_user): ?array {
     $id = $message['id'] ?? NULL;
     if (!array_key_exists('method', $message) && (array_key_exists('result', $message) || array_key_exists('error', $message))) {
       return NULL;
@@ -116,23 +93,18 @@ class McpServer {
   /**
    * Answers tools/call: the tool runs as the tools user.
    */
-  protected function callTool($id, array $params, ?AccountInterface $tools_user): array {
+  protected function callTool($id, array $params, AccountInterface $tools_user): array {
     $name = $params['name'] ?? NULL;
-    if (!is_string($name) || !$this->tools->has($name)) {
+    $tool = is_string($name) ? $this->tools->get($name) : NULL;
+    if ($tool === NULL) {
       return $this->error($id, self::INVALID_PARAMS, 'Unknown tool: ' . (is_string($name) ? $name : '(no name)'));
     }
     $arguments = $params['arguments'] ?? [];
     if (!is_array($arguments) || ($arguments !== [] && array_is_list($arguments))) {
       return $this->error($id, self::INVALID_PARAMS, 'arguments must be an object.');
     }
-    if ($tools_user === NULL) {
-      return $this->result($id, $this->toolError('The tools user is not set up: choose an active user at /admin/config/services/service-widget/tools.'));
-    }
-    // Entity queries check access as the current user: for the tool's run it
-    // is the tools user, whoever else this request might have been.
-    $this->accountSwitcher->switchTo($tools_user);
     try {
-      $result = $this->tools->call($name, $arguments, $tools_user);
+      $result = $tool->call($arguments, $tools_user);
       return $this->result($id, [
         'content' => [['type' => 'text', 'text' => json_encode($result, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE | JSON_INVALID_UTF8_SUBSTITUTE | JSON_THROW_ON_ERROR)]],
         'structuredContent' => $result,
@@ -145,9 +117,6 @@ class McpServer {
       // The details stay in the site's log; they may name tables or paths.
       $this->logger->error('Tool @tool failed: @message', ['@tool' => $name, '@message' => $failure->getMessage()]);
       return $this->result($id, $this->toolError("The tool $name failed on the site; its log (channel service_widget_tools) has the details."));
-    }
-    finally {
-      $this->accountSwitcher->switchBack();
     }
   }
 

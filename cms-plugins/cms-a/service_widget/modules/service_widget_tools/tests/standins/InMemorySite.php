@@ -11,16 +11,35 @@ use Drupal\Core\Session\AccountInterface;
 use Drupal\Core\Session\AccountSwitcherInterface;
 use Drupal\Core\State\StateInterface;
 use Drupal\content_moderation\ModerationInformationInterface;
+use Drupal\Core\Field\FieldItemListInterface;
 use Drupal\node\NodeInterface;
+use Drupal\node\NodeStorageInterface;
+use Drupal\service_widget_tools\Authentication\Provider\ToolsKeyAuthentication;
 use Drupal\service_widget_tools\Controller\McpToolsController;
+use Drupal\service_widget_tools\Http\McpResponses;
 use Drupal\service_widget_tools\Mcp\McpServer;
-use Drupal\service_widget_tools\Mcp\NodeTools;
+use Drupal\service_widget_tools\Node\BodyFormat;
+use Drupal\service_widget_tools\Node\NodePresenter;
+use Drupal\service_widget_tools\Node\NodeRevisions;
+use Drupal\service_widget_tools\Tool\NodeCreateDraftRevision;
+use Drupal\service_widget_tools\Tool\NodePublish;
+use Drupal\service_widget_tools\Tool\NodeSearch;
+use Drupal\service_widget_tools\Tool\NodeUpdate;
+use Drupal\service_widget_tools\Tool\SiteInfo;
+use Drupal\service_widget_tools\Tool\ToolCollection;
 use Drupal\service_widget_tools\ToolsKey;
 use Psr\Log\AbstractLogger;
 use Symfony\Component\DependencyInjection\ContainerBuilder;
+use Symfony\Component\HttpFoundation\Request;
+use Symfony\Component\HttpFoundation\Response;
 
 /**
  * A Drupal site in memory: the module's real services over stand-ins.
+ *
+ * Only for the `php -S` endpoint the service's TypeScript contract and
+ * connector tests call with the contract's letter node ids ("abc123",
+ * "locked"), which no real Drupal node can have. The module's own tests run
+ * on real Drupal core (tests/src/Kernel).
  *
  * The stand-ins keep nodes the way Drupal's SQL storage does: every revision
  * in a revision table, one default revision per node (what visitors see),
@@ -63,9 +82,19 @@ class InMemorySite {
     $container->set('config.factory', new ConfigFactory(['service_widget_tools.settings' => $this->settings, 'system.site' => new Config(['name' => 'CMS-A stand-in'])]));
     $container->set('entity_type.manager', new EntityTypeManager(['node' => $this->nodes, 'user' => $this->users]));
     $container->set('account_switcher', $this->switcher);
-    $tools = new NodeTools($container->get('entity_type.manager'), new EntityFieldManager(), new FileUrlGenerator(), new Time(), $container->get('config.factory'), $this->nodes->moderated ? new ModerationInformation() : NULL);
+    $etm = $container->get('entity_type.manager');
+    $revisions = new NodeRevisions($etm, new Time(), $this->nodes->moderated ? new ModerationInformation() : NULL);
+    $presenter = new NodePresenter(new FileUrlGenerator());
+    // In the order the tags' priorities give in services.yml.
+    $tools = new ToolCollection();
+    $tools->addTool(new SiteInfo($container->get('config.factory')));
+    $tools->addTool(new NodeSearch($revisions, $presenter, new EntityFieldManager()));
+    $tools->addTool(new NodeCreateDraftRevision($revisions, $presenter));
+    $tools->addTool(new NodeUpdate($revisions, $presenter, new BodyFormat($etm, $container->get('config.factory'))));
+    $tools->addTool(new NodePublish($revisions, $presenter));
     $container->set('service_widget_tools.key', new ToolsKey($this->state));
-    $container->set('service_widget_tools.mcp_server', new McpServer($tools, $this->switcher, $this->logger));
+    $container->set('service_widget_tools.authentication.key', new ToolsKeyAuthentication($container->get('service_widget_tools.key'), $container->get('config.factory'), $etm));
+    $container->set('service_widget_tools.mcp_server', new McpServer($tools, $this->logger));
     $this->container = $container;
   }
 
@@ -81,10 +110,30 @@ class InMemorySite {
   }
 
   /**
-   * The controller, created the way Drupal's controller resolver does.
+   * Answers a request to /_mcp_tools as Drupal's pipeline does.
+   *
+   * Authentication through the module's provider, the route's methods and
+   * access requirement, then the controller; a refusal is answered as
+   * McpToolsRefusalSubscriber answers it (Symfony's HttpKernel, which that
+   * subscriber needs, is not among the libraries the stand-ins load).
    */
-  public function controller(): McpToolsController {
-    return McpToolsController::create($this->container);
+  public function handle(Request $request): Response {
+    $provider = $this->container->get('service_widget_tools.authentication.key');
+    $account = $provider->applies($request) ? $provider->authenticate($request) : NULL;
+    if ($request->headers->has('Origin')) {
+      return McpResponses::plain(403, McpResponses::BROWSER);
+    }
+    if (!in_array($request->getMethod(), ['POST', 'GET', 'DELETE', 'HEAD'], TRUE)) {
+      return McpResponses::postOnly();
+    }
+    if ($account === NULL) {
+      return $request->attributes->get(ToolsKeyAuthentication::NO_TOOLS_USER) ? McpResponses::plain(403, McpResponses::NO_TOOLS_USER) : McpResponses::unauthorized();
+    }
+    // The authenticated request's current user: the stand-ins' storage and
+    // validation read it from the switcher.
+    $this->container->set('current_user', $account);
+    $this->switcher->switchTo($account);
+    return McpToolsController::create($this->container)->handle($request);
   }
 
   /**
@@ -106,7 +155,7 @@ class InMemorySite {
 /**
  * Drupal's node storage, in memory (SqlContentEntityStorage's revision rules).
  */
-class NodeStorage {
+class NodeStorage implements NodeStorageInterface {
 
   /**
    * Per node: type, default vid, revisions (vid => values), access policy.
@@ -500,13 +549,29 @@ class Node implements NodeInterface {
 /**
  * A field's item list: magic properties of its first item, and access.
  */
-class FieldItemList implements \IteratorAggregate {
+class FieldItemList implements FieldItemListInterface, \IteratorAggregate {
 
   public function __construct(protected Node $node, protected string $name) {
   }
 
   public function access($operation = 'view', ?AccountInterface $account = NULL, $return_as_object = FALSE) {
     return $this->node->fieldAccess($operation, $this->name);
+  }
+
+  public function first() {
+    return ($this->node->values[$this->name] ?? NULL) === NULL ? NULL : $this;
+  }
+
+  public function getName() {
+    return $this->name;
+  }
+
+  public function getFieldDefinition() {
+    return $this->node->getFieldDefinition($this->name);
+  }
+
+  public function __isset($property) {
+    return $this->__get($property) !== NULL;
   }
 
   public function __get($property) {
@@ -542,6 +607,10 @@ class FieldItemList implements \IteratorAggregate {
 class FieldDefinition {
 
   public function __construct(protected string $type) {
+  }
+
+  public function getSetting($name) {
+    return NULL;
   }
 
   public function getType() {

@@ -91,6 +91,35 @@ namespace Drupal\Core\Entity {
 
 }
 
+namespace Drupal\Core\Field {
+
+  /**
+   * The field item list a text format is given to (BodyFormat).
+   */
+  interface FieldItemListInterface {
+
+    public function first();
+
+    public function getName();
+
+    public function getFieldDefinition();
+
+  }
+
+}
+
+namespace Drupal\Core\Authentication {
+
+  interface AuthenticationProviderInterface {
+
+    public function applies(\Symfony\Component\HttpFoundation\Request $request);
+
+    public function authenticate(\Symfony\Component\HttpFoundation\Request $request);
+
+  }
+
+}
+
 namespace Drupal\Core\File {
 
   interface FileUrlGeneratorInterface {
@@ -114,6 +143,12 @@ namespace Drupal\content_moderation {
 }
 
 namespace Drupal\node {
+
+  /**
+   * The node storage (its methods are ContentEntityStorageInterface's).
+   */
+  interface NodeStorageInterface {
+  }
 
   /**
    * NodeInterface's methods the module calls (from its parent interfaces).

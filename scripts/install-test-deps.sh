@@ -28,6 +28,10 @@ fi
 if ! command -v phpunit >/dev/null 2>&1 || ! command -v phpcs >/dev/null 2>&1 || [ ! -f /usr/share/php/Symfony/Component/HttpFoundation/autoload.php ] || [ ! -f /usr/share/php/Symfony/Component/DependencyInjection/autoload.php ] || [ ! -f /usr/share/php/Psr/Log/autoload.php ]; then
   packages="$packages phpunit php-codesniffer php-symfony-http-foundation php-symfony-dependency-injection php-psr-log"
 fi
+# The tools module's Kernel tests run with Drupal core's own test base, which needs these beside phpunit.
+if [ ! -d /usr/share/php/Symfony/Bridge/PhpUnit ] || [ ! -d /usr/share/php/org/bovigo/vfs ] || [ ! -d /usr/share/php/Prophecy/PhpUnit ]; then
+  packages="$packages php-symfony-phpunit-bridge php-mikey179-vfsstream php-phpspec-prophecy-phpunit"
+fi
 # The Python A2A SDK interop test builds a venv (python3 -m venv) and installs a2a-sdk from PyPI.
 if ! python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then packages="$packages python3 python3-venv"; fi
 if [ -n "$packages" ]; then

@@ -1,10 +1,11 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { drupalCodeBase, drupalSkipReason } from '../helpers/drupal-site.ts';
 
 const moduleDir = fileURLToPath(new URL('../../cms-plugins/cms-a/service_widget/', import.meta.url));
 const toolsDir = `${moduleDir}modules/service_widget_tools/`;
@@ -125,24 +126,18 @@ describe('the _mcp_tools submodule (service_widget_tools)', () => {
     }
   });
 
-  it('passes its Kernel tests on real Drupal core (the test archive) with Debian phpunit', async () => {
-    // The Drupal 10.3 code base the tests use, beside the repository (shared/drupal/); the module
-    // is linked into its modules/custom, and the tests run with core's own Kernel test base.
-    const archive = process.env.SERVICE_DRUPAL_ARCHIVE ?? fileURLToPath(new URL('../../../shared/drupal/drupal-10.3.7-site.tar.xz', import.meta.url));
-    expect(existsSync(archive), `no Drupal archive at ${archive} (set SERVICE_DRUPAL_ARCHIVE)`).toBe(true);
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'drupal-kernel-'));
+  it.skipIf(drupalSkipReason())(`passes its Kernel tests on real Drupal core with Debian phpunit${drupalSkipReason() ? ` (skipped: ${drupalSkipReason()})` : ''}`, async () => {
+    // The installed code base the real-Drupal tests use (test/helpers/drupal-site.ts), which holds
+    // this module in modules/custom; the tests run with core's own Kernel test base.
+    const root = await drupalCodeBase();
     // Each test installs a site in SQLite: in memory (/dev/shm) they take a third of the time.
-    const dbDir = existsSync('/dev/shm') ? mkdtempSync('/dev/shm/drupal-kernel-db-') : dir;
+    const dbDir = mkdtempSync(existsSync('/dev/shm') ? '/dev/shm/drupal-kernel-db-' : path.join(os.tmpdir(), 'drupal-kernel-db-'));
     try {
-      mkdirSync(`${dir}/site/modules/custom`, { recursive: true });
-      await runAsync('tar', ['-xJf', archive, '-C', `${dir}/site`], {});
-      symlinkSync(moduleDir.replace(/\/$/, ''), `${dir}/site/modules/custom/service_widget`);
-      const config = `${dir}/site/modules/custom/service_widget/modules/service_widget_tools/tests/phpunit.kernel.xml`;
-      const result = await runAsync('phpunit', ['-c', config], { cwd: `${dir}/site`, env: { ...process.env, SIMPLETEST_DB: `sqlite://localhost/${dbDir}/kernel.sqlite` } });
+      const config = `${root}/modules/custom/service_widget/modules/service_widget_tools/tests/phpunit.kernel.xml`;
+      const result = await runAsync('phpunit', ['-c', config], { cwd: root, env: { ...process.env, SIMPLETEST_DB: `sqlite://localhost/${dbDir}/kernel.sqlite` } });
       expect(result.status, result.report).toBe(0);
       expect(result.stdout, result.report).toMatch(/^OK \((\d{2,}) tests, \d+ assertions\)$/m);
     } finally {
-      rmSync(dir, { recursive: true, force: true });
       rmSync(dbDir, { recursive: true, force: true });
     }
   }, 600_000);

@@ -50,6 +50,18 @@ export interface DrupalSite extends CmsASite {
   setupOutput: string;
 }
 
+/**
+ * The tools user's permissions as docs/drupal-module.md lists them for a site owner (its table
+ * under "2. The tools user"), for articles: the titles the Permissions page shows.
+ */
+export function documentedToolsPermissions(moderated: boolean): string[] {
+  const doc = readFileSync(fileURLToPath(new URL('../../docs/drupal-module.md', import.meta.url)), 'utf8');
+  const section = doc.slice(doc.indexOf('## 2. The tools user'), doc.indexOf('## 3.'));
+  const rows = [...section.matchAll(/^\| "([^"]+)" \| ([^|]+) \|$/gm)].map(([, title, when]) => ({ title: title!.replace('<type>', 'Article'), when: when!.trim() }));
+  if (rows.length === 0) throw new Error('docs/drupal-module.md has no permission table under "2. The tools user"');
+  return rows.filter(({ when }) => (when.startsWith('always') ? true : when.startsWith('with Content Moderation') ? moderated : when.startsWith('without Content Moderation') ? !moderated : false)).map(({ title }) => title);
+}
+
 /** Why the real-Drupal tests cannot run here, or undefined when they can. */
 export function drupalSkipReason(): string | undefined {
   const source = process.env.SERVICE_DRUPAL_ARCHIVE;
@@ -178,7 +190,7 @@ export async function startDrupal(options: { moderation?: boolean } = {}): Promi
     const templateDb = new DatabaseSync(path.join(siteDir, 'db.sqlite'), { readOnly: true });
     const firstWid = ((templateDb.prepare('SELECT MAX(wid) AS wid FROM watchdog').get() as { wid: number | null }).wid ?? 0) + 1;
     templateDb.close();
-    const setup = await php<{ nids: Record<string, string>; toolsKey: string; siteName: string; users: DrupalSite['users'] }>('setup-site.php', { moderation: options.moderation === true, seed: contractFixture().seed });
+    const setup = await php<{ nids: Record<string, string>; toolsKey: string; siteName: string; users: DrupalSite['users'] }>('setup-site.php', { moderation: options.moderation === true, seed: contractFixture().seed, toolsPermissions: documentedToolsPermissions(options.moderation === true) });
     const urls = Object.fromEntries(
       contractFixture().seed.flatMap((item) => (item.fields.media ?? []).map((image) => [image.url, `${siteUrl}/sites/test/${id}/files/${path.posix.basename(new URL(image.url).pathname)}`])),
     );

@@ -9,6 +9,7 @@ import { testServices, useTestDatabase } from '@service/core/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../helpers/browser.ts';
+import { callSiteTool } from '../helpers/cms-a-contract.ts';
 import { drupalSkipReason, startDrupal, type DrupalSite } from '../helpers/drupal-site.ts';
 import { startService, type RunningService } from '../helpers/service-process.ts';
 
@@ -80,6 +81,26 @@ describe.each([
       const visitor = await (await fetch(`${site.siteUrl}/node/${site.nid('42')}`)).text();
       expect(visitor).toContain('Published title');
       expect(visitor).not.toContain('Title from the widget');
+    } finally {
+      await tab.close();
+    }
+  });
+
+  it('the node edit form shows the assistant\'s draft, and saving it keeps the draft a draft', async () => {
+    const tab = await browser.newPage();
+    try {
+      const nid = site.nid('abc123');
+      expect((await callSiteTool(site.siteUrl, site.key, 'node_create_draft_revision', { nid })).error).toBeUndefined();
+      expect((await callSiteTool(site.siteUrl, site.key, 'node_update', { nid, fields: { title: 'Draft by the assistant' } })).error).toBeUndefined();
+      await signIn(tab, site);
+      await tab.goto(`${site.siteUrl}/node/${nid}/edit`);
+      expect(await tab.locator('#edit-title-0-value').inputValue()).toBe('Draft by the assistant');
+      await Promise.all([tab.waitForURL((url) => !url.pathname.endsWith('/edit')), tab.locator('#edit-submit').click()]);
+      // Visitors keep the published revision, and the assistant can go on writing the draft.
+      expect(site.published('abc123')).toMatchObject({ title: 'Alphanumeric node' });
+      expect(site.revisions('abc123').at(-1)).toMatchObject({ status: 'draft', title: 'Draft by the assistant' });
+      expect((await callSiteTool(site.siteUrl, site.key, 'node_update', { nid, fields: { title: 'Draft, written again' } })).error).toBeUndefined();
+      expect(site.published('abc123')).toMatchObject({ title: 'Alphanumeric node' });
     } finally {
       await tab.close();
     }

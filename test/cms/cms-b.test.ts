@@ -142,6 +142,9 @@ describe('the widget\'s Undo against a real WordPress (the widget routes\' handl
     const edit = changesOf(await widget.stream('set title to "Assistant title"', id));
     expect(edit.data.fields).toEqual([{ field: 'title', before: 'Draft title', after: 'Assistant title' }]);
     await call('cms_b_post_update', { instanceId: 'site', id, status: 'publish' });
+    // What the old widget sent (the diff's values): refused, the post stays live (it was unpublished).
+    expect(await widget.undo({ itemId: id, fields: edit.data.fields })).toMatchObject({ status: 400 });
+    expect(await get(id)).toMatchObject({ status: 'publish', title: 'Assistant title' });
     for (const body of [{ token: edit.id }, { token: edit.id, confirmStatusChange: true }]) {
       const refused = await widget.undo(body);
       expect(refused).toMatchObject({ status: 409, error: { code: 'CONFLICT', message: expect.stringContaining('status is now "publish"') } });

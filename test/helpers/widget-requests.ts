@@ -1,12 +1,8 @@
-import { widgetEventSchemas, type WidgetEventName } from '@service/core/widget';
+import { widgetEventSchemas, type WidgetEvent, type WidgetEventName } from '@service/core/widget';
 import { expect } from 'vitest';
 
 /** One SSE frame of a widget route: its SSE `id` (a `changes` event's undo token), event name and payload. */
-export interface Frame {
-  id?: string;
-  event: WidgetEventName;
-  data: any;
-}
+export type Frame = WidgetEvent & { id?: string };
 
 /** The frames of an SSE answer, each checked against the frozen schemas. */
 export function readFrames(text: string): Frame[] {
@@ -18,7 +14,7 @@ export function readFrames(text: string): Frame[] {
       const data = JSON.parse(/^data: (.*)$/m.exec(frame)![1]!) as unknown;
       expect(widgetEventSchemas[event].safeParse(data).success, frame).toBe(true);
       const id = /^id: (.*)$/m.exec(frame)?.[1];
-      return { event, data, ...(id === undefined ? {} : { id }) };
+      return { event, data, ...(id === undefined ? {} : { id }) } as Frame;
     });
 }
 
@@ -54,8 +50,8 @@ export function widgetCaller(options: { handlers: { widgetStream: Handler; widge
 }
 
 /** The `changes` frame of an answer (there must be exactly one). */
-export function changesOf(answer: Answer): Frame {
-  const changes = answer.frames.filter((frame) => frame.event === 'changes');
+export function changesOf(answer: Answer): Extract<Frame, { event: 'changes' }> {
+  const changes = answer.frames.filter((frame): frame is Extract<Frame, { event: 'changes' }> => frame.event === 'changes');
   expect(changes, JSON.stringify(answer)).toHaveLength(1);
   return changes[0]!;
 }

@@ -108,6 +108,16 @@ describe('the widget\'s Undo on CMS-A', () => {
     expect(row).toMatchObject({ connector: 'cms_a', instanceId: 'drupal', actor: 'widget:cms_a:drupal', fields: [{ field: 'title', before: 'Stored', after: 'Stored edit' }], state: { status: 'draft', revisionId: latest(nid).revisionId }, undoneAt: null });
     expect(row.expiresAt.getTime() - row.createdAt.getTime()).toBe(7 * 86_400_000);
   });
+
+  it('answers 404 for a change older than 7 days, even before the sweep (or the TTL monitor) has deleted it, and the sweep deletes it', async () => {
+    const nid = publishedNode('Expiring');
+    const edit = changesOf(await widget.stream('set title to "Soon expired"', nid));
+    await t.db.models.WidgetEdit.updateOne({ itemId: nid }, { $set: { expiresAt: new Date(Date.now() - 1_000) } });
+    expect(await widget.undo({ token: edit.id })).toMatchObject({ status: 404, error: { code: 'NOT_FOUND', message: expect.stringContaining('7 days') } });
+    expect(latest(nid).title).toBe('Soon expired');
+    expect(await services.widgetEdits.forgetExpired()).toBeGreaterThanOrEqual(1);
+    expect(await t.db.models.WidgetEdit.countDocuments({ itemId: nid })).toBe(0);
+  });
 });
 
 describe('the site-level chat (no item open: the CMS-A front page)', () => {

@@ -94,7 +94,7 @@ export function createWidgetEdits(deps: { models: Models; claims?: Claims; now?:
 
     /** Deletes expired rows where the server has no TTL index (FerretDB 1.x); elsewhere the index does it. */
     async forgetExpired(): Promise<number> {
-      return (await WidgetEdit.collection.deleteMany({ expiresAt: { $lt: new Date(now()) } })).deletedCount;
+      return (await WidgetEdit.collection.deleteMany({ expiresAt: { $lte: new Date(now()) } })).deletedCount;
     },
   };
 }

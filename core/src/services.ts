@@ -16,7 +16,7 @@ import { selectLlmProvider, type LlmProvider } from './llm/index.ts';
 import { createAgentBridgeHandler, createLlmBridgeHandler } from './bridge/index.ts';
 import { cmsAConnector, cmsBConnector, createConnectorInstances, createPrimitiveRegistry, createStreamRegistry, extensionsSearchPrimitive, type ConnectorInstances, type PrimitiveRegistry, type StreamRegistry } from './connectors/index.ts';
 import { createMcpHttpHandler, mcpAllowedHostnames } from './mcp/index.ts';
-import { createBundleHandler, createWidgetKeys, createWidgetStatusHandler, createWidgetStreamHandler, createWidgetUndoHandler, type WidgetKeys } from './widget/index.ts';
+import { createBundleHandler, createWidgetEdits, createWidgetKeys, createWidgetStatusHandler, createWidgetStreamHandler, createWidgetUndoHandler, type WidgetEdits, type WidgetKeys } from './widget/index.ts';
 import { createOutboundHttp, createRateLimiter, type OutboundHttp } from './http/index.ts';
 import { createImports, type GithubClient, type Imports } from './imports/index.ts';
 import { createCmsBEvents, createCmsBNotifier } from './notifications/index.ts';
@@ -60,6 +60,8 @@ export interface Services {
   /** Connector units by widget stream slug (`cms-a-content-editor`, `cms-b-content-editor`). */
   streams: StreamRegistry;
   widgetKeys: WidgetKeys;
+  /** The changes the widget applied, kept (with their undo tokens) for their Undo. */
+  widgetEdits: WidgetEdits;
   /** Signed notifications to CMS-B sites (retried with backoff). */
   notifyCmsB: ReturnType<typeof createCmsBNotifier>;
   /** Built-in content events (`content.draft_updated`, `content.draft_restored`, `content.published`) to subscribed CMS-B sites. */
@@ -185,7 +187,8 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
   const primitives = createPrimitiveRegistry({ primitives: [extensionsSearchPrimitive(extensions), ...connectors.flatMap((c) => c.primitives)], audit });
   const streams = createStreamRegistry(connectors);
   const widgetKeys = createWidgetKeys({ models: database.models, audit });
-  const widgetDeps = { streams, widgetKeys, audit, llm: () => llm, rateLimiter: createRateLimiter({ limit: 60, windowMs: 60_000 }), logger: logger.child({ component: 'widget' }) };
+  const widgetEdits = createWidgetEdits({ models: database.models });
+  const widgetDeps = { streams, widgetKeys, edits: widgetEdits, audit, llm: () => llm, rateLimiter: createRateLimiter({ limit: 60, windowMs: 60_000 }), logger: logger.child({ component: 'widget' }) };
   const bridge = { bridgeToken: () => config.bridgeToken, card: agentCard, executor, llm, logger: logger.child({ component: 'bridge' }) };
   return {
     config,
@@ -215,6 +218,7 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     outbound,
     streams,
     widgetKeys,
+    widgetEdits,
     notifyCmsB,
     cmsBEvents,
     flags,

@@ -46,7 +46,7 @@ const siteOrigin = 'http://site.bench.test';
 await services.connectorInstances.put(admin, { connector: 'cms_b', id: 'site', name: 'Bench', siteUrl: siteOrigin, username: 'u', credential: 'p' });
 const { key } = await services.widgetKeys.rotate(admin, 'cms_b', 'site');
 // The route's own handler, with the per-key rate limit lifted for the measurement.
-const route = createWidgetStreamHandler({ streams: services.streams, widgetKeys: services.widgetKeys, audit: services.audit, llm: () => instant, rateLimiter: createRateLimiter({ limit: 1e9, windowMs: 60_000 }), logger: createLogger({ level: 'error' }) });
+const route = createWidgetStreamHandler({ streams: services.streams, widgetKeys: services.widgetKeys, edits: services.widgetEdits, audit: services.audit, llm: () => instant, rateLimiter: createRateLimiter({ limit: 1e9, windowMs: 60_000 }), logger: createLogger({ level: 'error' }) });
 const ours = await listen((req, res) => {
   void route(toWebRequest(req, 'http://127.0.0.1', res), 'cms-b-content-editor').then((response) => sendWebResponse(res, response));
 });

@@ -2,6 +2,7 @@ import type { Services } from '@service/core';
 import { testServices, useTestDatabase } from '@service/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWordPress, type RunningWordPress } from '../helpers/wordpress.ts';
+import { changesOf, widgetCaller } from '../helpers/widget-requests.ts';
 
 const t = useTestDatabase();
 let wp: RunningWordPress;
@@ -9,8 +10,6 @@ let services: Services;
 const admin = { type: 'ui', id: 'admin', email: 'a@acme.test', role: 'admin' } as const;
 const worker = { type: 'worker', id: 'worker:test', job: 'test' } as const;
 const call = <T = any>(name: string, input: Record<string, unknown>) => services.primitives.call(worker, name, input) as Promise<T>;
-/** The widget's Undo, as its route runs it: the CMS-B unit's restore. */
-const restore = (input: { instanceId: string; id: string; values: Record<string, string> }) => services.streams.get('cms-b-content-editor')!.restore(worker, input);
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
 beforeAll(async () => {
@@ -77,16 +76,6 @@ describe('CMS-B primitives against a real WordPress', () => {
 
     const nothing = await call('cms_b_content_editor_run', { instanceId: 'site', id: post.id, task: 'Tell me about this post.' });
     expect(nothing).toMatchObject({ changes: [], noChanges: true, postId: String(post.id) });
-
-    // Undo with every `before` value: the post is published again with its old fields.
-    const undone = await restore({ instanceId: 'site', id: String(post.id), values: Object.fromEntries(result.changes.map((c: { field: string; before: string }) => [c.field, c.before])) });
-    expect(undone.changes).toEqual([
-      { field: 'title', before: 'New title', after: 'Old title' },
-      { field: 'content', before: 'The content.', after: 'Teh content.' },
-      { field: 'status', before: 'draft', after: 'publish' },
-    ]);
-    expect(await call('cms_b_post_get', { instanceId: 'site', id: post.id })).toMatchObject({ status: 'publish', title: 'Old title' });
-    await expect(restore({ instanceId: 'site', id: String(post.id), values: { status: 'gone' } })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
   });
 
   it('validates ids and refuses an update with nothing to change, naming the field', async () => {
@@ -97,5 +86,99 @@ describe('CMS-B primitives against a real WordPress', () => {
     await expect(call('cms_b_post_get', { instanceId: 'site', id: '999999' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     const nothing = await call('cms_b_post_update', { instanceId: 'site', id: 1 }).catch((e: unknown) => e);
     expect(nothing).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringContaining('at least one field') });
+  });
+});
+
+describe('the widget\'s Undo against a real WordPress (the widget routes\' handlers)', () => {
+  let widget: ReturnType<typeof widgetCaller>;
+  const get = (id: number) => call('cms_b_post_get', { instanceId: 'site', id });
+  /** A post as an editor makes it in WordPress (through the REST API, as the primitives do). */
+  const newPost = async (title: string, status: 'draft' | 'publish') => {
+    const post = await call('cms_b_post_create_draft', { instanceId: 'site', title, content: 'Body.' });
+    if (status === 'publish') await call('cms_b_post_update', { instanceId: 'site', id: post.id, status: 'publish' });
+    return post.id as number;
+  };
+
+  beforeAll(async () => {
+    const { key } = await services.widgetKeys.rotate(admin, 'cms_b', 'site');
+    widget = widgetCaller({ handlers: services.handlers, slug: 'cms-b-content-editor', instanceId: 'site', origin: new URL(wp.url).origin, key });
+  });
+
+  it('undoes the edit of a live post once, publishing again only when confirmed; the Undo\'s own diff cannot be undone (defect 1)', async () => {
+    const id = await newPost('Live title', 'publish');
+    const edit = changesOf(await widget.stream('set title to "Edited while live"', id));
+    expect(edit.data.fields).toEqual([
+      { field: 'title', before: 'Live title', after: 'Edited while live' },
+      { field: 'status', before: 'publish', after: 'draft' },
+    ]);
+    // The undo token rides in the SSE id, outside the frozen payload: 256 random bits.
+    expect(edit.id).toMatch(/^[A-Za-z0-9_-]{43}$/);
+
+    // Publishing again is asked first: without the user's yes nothing is written.
+    const unconfirmed = await widget.undo({ token: edit.id });
+    expect(unconfirmed).toMatchObject({ status: 409, error: { code: 'CONFLICT', message: expect.stringContaining('publishes the post again'), details: [{ path: 'confirmStatusChange' }] } });
+    expect(await get(id)).toMatchObject({ status: 'draft', title: 'Edited while live' });
+
+    const undone = await widget.undo({ token: edit.id, confirmStatusChange: true });
+    expect(undone.status).toBe(200);
+    const restore = changesOf(undone);
+    expect(restore.data.fields).toEqual([
+      { field: 'title', before: 'Edited while live', after: 'Live title' },
+      { field: 'status', before: 'draft', after: 'publish' },
+    ]);
+    expect(restore.id).toBeUndefined();
+    expect(undone.frames.at(-1)).toMatchObject({ event: 'done', data: {} });
+    expect(await get(id)).toMatchObject({ status: 'publish', title: 'Live title' });
+
+    // The same token again (a second click, a retried request) is refused, and the post stays live.
+    expect(await widget.undo({ token: edit.id, confirmStatusChange: true })).toMatchObject({ status: 409, error: { code: 'CONFLICT', message: 'This change was already undone.' } });
+    // What the old widget sent for the restore diff's Undo: field values, refused before anything is read.
+    expect(await widget.undo({ itemId: id, fields: restore.data.fields })).toMatchObject({ status: 400, error: { code: 'VALIDATION_FAILED' } });
+    expect(await get(id)).toMatchObject({ status: 'publish', title: 'Live title' });
+  });
+
+  it('refuses to undo the edit of a draft that was published by hand since (defect 2)', async () => {
+    const id = await newPost('Draft title', 'draft');
+    const edit = changesOf(await widget.stream('set title to "Assistant title"', id));
+    expect(edit.data.fields).toEqual([{ field: 'title', before: 'Draft title', after: 'Assistant title' }]);
+    await call('cms_b_post_update', { instanceId: 'site', id, status: 'publish' });
+    // What the old widget sent (the diff's values): refused, the post stays live (it was unpublished).
+    expect(await widget.undo({ itemId: id, fields: edit.data.fields })).toMatchObject({ status: 400 });
+    expect(await get(id)).toMatchObject({ status: 'publish', title: 'Assistant title' });
+    for (const body of [{ token: edit.id }, { token: edit.id, confirmStatusChange: true }]) {
+      const refused = await widget.undo(body);
+      expect(refused).toMatchObject({ status: 409, error: { code: 'CONFLICT', message: expect.stringContaining('status is now "publish"') } });
+      expect(refused.error!.message).not.toContain('Assistant title');
+    }
+    expect(await get(id)).toMatchObject({ status: 'publish', title: 'Assistant title' });
+  });
+
+  it('refuses hand-made Undo requests with field values, and an Undo of a post changed since (defect 3)', async () => {
+    const draft = await newPost('Never published', 'draft');
+    const live = await newPost('Live post', 'publish');
+    // Only the widget key: a request naming a status and a title to write is refused as a whole.
+    const forged = await widget.undo({ itemId: draft, fields: [{ field: 'status', before: 'publish', after: 'draft' }, { field: 'title', before: 'Chosen by the caller', after: 'x' }] });
+    expect(forged).toMatchObject({ status: 400, error: { code: 'VALIDATION_FAILED', message: expect.stringContaining('token') } });
+    expect(await widget.undo({ itemId: live, fields: [{ field: 'colour', before: 'red', after: 'blue' }] })).toMatchObject({ status: 400 });
+    // A token-shaped guess, extra members, a token that is not a string.
+    expect(await widget.undo({ token: 'A'.repeat(43) })).toMatchObject({ status: 404, error: { code: 'NOT_FOUND' } });
+    expect(await widget.undo({ token: 'A'.repeat(43), status: 'publish' })).toMatchObject({ status: 400 });
+    expect(await widget.undo({ token: 42 })).toMatchObject({ status: 400 });
+    expect(await get(draft)).toMatchObject({ status: 'draft', title: 'Never published' });
+    expect(await get(live)).toMatchObject({ status: 'publish', title: 'Live post' });
+
+    // An edit, then a change by hand: the Undo would overwrite it, so it is refused and nothing is written.
+    const edit = changesOf(await widget.stream('set title to "By the assistant"; set excerpt to "Short."', draft));
+    await call('cms_b_post_update', { instanceId: 'site', id: draft, title: 'By a person' });
+    expect(await widget.undo({ token: edit.id })).toMatchObject({ status: 409, error: { code: 'CONFLICT', message: expect.stringContaining('(title)') } });
+    expect(await get(draft)).toMatchObject({ status: 'draft', title: 'By a person', excerpt: 'Short.' });
+    // Put back as the edit left it, the same token undoes exactly the recorded diff.
+    await call('cms_b_post_update', { instanceId: 'site', id: draft, title: 'By the assistant' });
+    const undone = await widget.undo({ token: edit.id });
+    expect(changesOf(undone).data.fields).toEqual([
+      { field: 'title', before: 'By the assistant', after: 'Never published' },
+      { field: 'excerpt', before: 'Short.', after: '' },
+    ]);
+    expect(await get(draft)).toMatchObject({ status: 'draft', title: 'Never published', excerpt: '' });
   });
 });

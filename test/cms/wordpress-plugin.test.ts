@@ -147,13 +147,21 @@ describe('the WordPress plugin in a real WordPress', () => {
     await expect.poll(async () => (await post(id)).content?.raw ?? '', { timeout: 30_000 }).toContain('Typed in the editor.');
     expect(await post(id)).toMatchObject({ status: 'draft', title: { raw: 'Retitled by the assistant' } });
 
-    // After a reload the diff is still there, and its Undo restores every field, the status too.
+    // After a reload the diff is still there, and its Undo restores every field, the status too:
+    // publishing again is asked first, and nothing is sent until the user confirms.
     await page.reload();
     await page.getByRole('button', { name: /Open assistant/ }).click();
     await expect.poll(() => log.getByRole('table', { name: 'Changes' }).count(), { timeout: SLOW }).toBe(1);
     await log.getByRole('button', { name: 'Undo' }).click();
+    const publishAgain = page.getByRole('alertdialog', { name: 'Publish again?' });
+    expect(await publishAgain.textContent()).toContain('Undoing this change publishes the post again');
+    expect((await post(id)).status).toBe('draft');
+    await publishAgain.getByRole('button', { name: 'Undo and publish' }).click();
     await expect.poll(() => log.getByRole('table', { name: 'Changes' }).count(), { timeout: SLOW }).toBe(2);
     expect(await post(id)).toMatchObject({ status: 'publish', title: { raw: 'Published by WordPress' } });
+    // The Undo's own diff (status draft → publish) offers no Undo: nothing can take the post offline unasked.
+    expect(await log.locator('.changes').nth(1).getByRole('button').count()).toBe(0);
+    expect(await log.getByRole('button', { name: 'Undo' }).isDisabled()).toBe(true);
     // Live again for anonymous visitors, and the editor shows the restored title.
     expect((await fetch(link)).status).toBe(200);
     await expect.poll(() => page.locator('.editor-post-title__input').textContent(), { timeout: 30_000 }).toBe('Published by WordPress');
@@ -180,6 +188,15 @@ describe('the WordPress plugin in a real WordPress', () => {
     await page.locator('#save-post').click();
     await page.waitForURL(/message=/);
     expect(await post(id)).toMatchObject({ status: 'draft', title: { raw: 'Classic retitled' } });
+
+    // Published by hand since the assistant's edit: its Undo is refused, said so, and the post stays live.
+    await fetch(`${wp.url}/wp-json/wp/v2/posts/${id}`, { method: 'POST', headers: { authorization: asEditor(), 'content-type': 'application/json' }, body: JSON.stringify({ status: 'publish' }) });
+    await page.getByRole('button', { name: /Open assistant/ }).click();
+    const log = page.getByRole('log');
+    await log.getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => log.getByRole('alert').count(), { timeout: SLOW }).toBe(1);
+    expect(await log.getByRole('alert').textContent()).toContain('status is now "publish"');
+    expect(await post(id)).toMatchObject({ status: 'publish', title: { raw: 'Classic retitled' } });
   }, 240_000);
 
   it('does not load the bundle for a user without manage_options, nor on the front end', async () => {

@@ -50,4 +50,13 @@ describe('the bundle\'s frame check', () => {
     expect(parseFrame(undefined, '{}')).toBeNull();
     expect(parseFrame('toString', '{}')).toBeNull();
   });
+
+  it('puts an undo token in the SSE id, outside the frozen payload, and refuses one that could break the frame', () => {
+    const data = { fields: [{ field: 'title', before: 'a', after: 'b' }], nodeId: '42', postId: '42' };
+    const token = 'T'.repeat(43);
+    const frame = encodeWidgetEvent({ event: 'changes', data }, token);
+    expect(frame).toBe(`id: ${token}\nevent: changes\ndata: ${JSON.stringify(data)}\n\n`);
+    expect(parseFrame('changes', /^data: (.*)$/m.exec(frame)![1]!)).toEqual({ event: 'changes', data });
+    for (const bad of ['two\nlines', 'with space', '', 'x'.repeat(201)]) expect(() => encodeWidgetEvent({ event: 'changes', data }, bad), JSON.stringify(bad)).toThrow();
+  });
 });

@@ -30,7 +30,7 @@ const body = fc.oneof(
 
 describe('fuzzing the widget stream route (bodies)', () => {
   it('answers any body with a 4xx or a stream of valid frozen events that ends, never a 5xx or a hang', async () => {
-    const handler = createWidgetStreamHandler({ streams: services.streams, widgetKeys: services.widgetKeys, audit: services.audit, llm: () => services.llm, rateLimiter: createRateLimiter({ limit: 1e6, windowMs: 60_000 }), logger: createMemoryLogger() });
+    const handler = createWidgetStreamHandler({ streams: services.streams, widgetKeys: services.widgetKeys, edits: services.widgetEdits, audit: services.audit, llm: () => services.llm, rateLimiter: createRateLimiter({ limit: 1e6, windowMs: 60_000 }), logger: createMemoryLogger() });
     let streams = 0;
     await fc.assert(
       fc.asyncProperty(body, async (text) => {

@@ -85,6 +85,7 @@ describe('the widget stream route', () => {
     const handler = createWidgetStreamHandler({
       streams: services.streams,
       widgetKeys: { ...services.widgetKeys, verify: async (...args) => (verified++, services.widgetKeys.verify(...args)) },
+      edits: services.widgetEdits,
       audit: services.audit,
       llm: () => services.llm,
       rateLimiter: createRateLimiter({ limit: 100, windowMs: 60_000 }),
@@ -141,7 +142,7 @@ describe('the widget stream route', () => {
       },
       complete: () => Promise.reject(new Error('unused')),
     };
-    const handler = createWidgetStreamHandler({ streams: services.streams, widgetKeys: services.widgetKeys, audit: services.audit, llm: () => spy, rateLimiter: createRateLimiter({ limit: 100, windowMs: 60_000 }), logger: createMemoryLogger() });
+    const handler = createWidgetStreamHandler({ streams: services.streams, widgetKeys: services.widgetKeys, edits: services.widgetEdits, audit: services.audit, llm: () => spy, rateLimiter: createRateLimiter({ limit: 100, windowMs: 60_000 }), logger: createMemoryLogger() });
     const messages = Array.from({ length: 8 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `turn ${i}` }));
     await events(await handler(request({ itemId: '42', messages }), slug));
     expect(seen[0]!.messages.filter((m) => m.role !== 'system').map((m) => m.content)).toEqual(['turn 5', 'turn 6', 'turn 7']);
@@ -174,7 +175,7 @@ describe('the widget stream route', () => {
       complete: () => Promise.reject(new Error('not used')),
     };
     const logger = createMemoryLogger();
-    const handler = createWidgetStreamHandler({ streams: services.streams, widgetKeys: services.widgetKeys, audit: services.audit, llm: () => endless, rateLimiter: createRateLimiter({ limit: 100, windowMs: 60_000 }), logger });
+    const handler = createWidgetStreamHandler({ streams: services.streams, widgetKeys: services.widgetKeys, edits: services.widgetEdits, audit: services.audit, llm: () => endless, rateLimiter: createRateLimiter({ limit: 100, windowMs: 60_000 }), logger });
     const response = await handler(request(ask('Talk forever.')), slug);
     const reader = response.body!.getReader();
     expect(new TextDecoder().decode((await reader.read()).value)).toContain('event: text');

@@ -47,18 +47,19 @@ describe('writes the widget causes', () => {
   });
 
   it('an Undo is audited the same way', async () => {
-    const fields = [{ field: 'title', before: 'Published title', after: 'Audited widget title' }];
-    const text = await (await services.handlers.widgetUndo(post('undo', { itemId: '42', fields }), slug)).text();
+    const edit = await (await services.handlers.widgetStream(post('stream', { itemId: '42', messages: [{ role: 'user', content: 'set title to "Audited again"' }] }), slug)).text();
+    const token = /^id: (.+)$/m.exec(edit)![1]!;
+    const text = await (await services.handlers.widgetUndo(post('undo', { token }), slug)).text();
     expect(text).toContain('event: changes');
-    expect(site.nodes.get('42')!.revisions.at(-1)!.title).toBe('Published title');
+    expect(site.nodes.get('42')!.revisions.at(-1)!.title).toBe('Audited widget title');
     const [row] = await rows('widget.undo');
     expect(row).toMatchObject({
       actor: { type: 'route', id: 'widget:cms_a:drupal' },
       resourceType: 'cms_a',
       resourceId: 'drupal/42',
-      details: { instanceId: 'drupal', itemId: '42', outcome: 'changed', requestedFields: ['title'], fields: [{ field: 'title', beforeBytes: 20, afterBytes: 15 }] },
+      details: { instanceId: 'drupal', itemId: '42', outcome: 'changed', requestedFields: ['title'], fields: [{ field: 'title', beforeBytes: 'Audited again'.length, afterBytes: 'Audited widget title'.length }] },
     });
-    expect(JSON.stringify(row!.details)).not.toMatch(/Audited widget title|Published title/);
+    expect(JSON.stringify(row!.details)).not.toMatch(/Audited widget title|Audited again/);
   });
 
   it('a failed edit is audited as failed (it may have written a draft revision first)', async () => {
@@ -68,10 +69,14 @@ describe('writes the widget causes', () => {
     expect(row).toMatchObject({ details: { outcome: 'failed', error: expect.any(String), itemId: 'locked' } });
   });
 
-  it('an Undo for an id that is no item id is refused before anything is written or audited', async () => {
+  it('an Undo that names no change of the service\'s is refused before anything is written or audited', async () => {
     const before = (await rows('widget.undo')).length;
-    const response = await services.handlers.widgetUndo(post('undo', { itemId: '../42', fields: [{ field: 'title', before: 'a', after: 'b' }] }), slug);
-    expect(response.status).toBe(400);
+    const bodies: [unknown, number][] = [
+      [{ itemId: '../42', fields: [{ field: 'title', before: 'a', after: 'b' }] }, 400],
+      [{ token: '../42' }, 400],
+      [{ token: 'A'.repeat(43) }, 404],
+    ];
+    for (const [body, status] of bodies) expect((await services.handlers.widgetUndo(post('undo', body), slug)).status, JSON.stringify(body)).toBe(status);
     expect((await rows('widget.undo')).length).toBe(before);
   });
 });

@@ -1,15 +1,28 @@
 import { readConfig, type WidgetConfig } from './config.ts';
 import { isTurn, MAX_KEPT_TURNS, MAX_TURN_CHARS } from './history.ts';
-import { fetchPlaceholder, streamTurn, undoChanges, type Change, type Turn, type WidgetEventHandler } from './stream.ts';
+import { fetchPlaceholder, streamTurn, undoChange, type Change, type Turn, type WidgetEventHandler } from './stream.ts';
 import { STYLES } from './styles.ts';
 
 /** Said before the first edit of a live post: CMS-B edits a post by making it a draft first. */
 export const LIVE_WARNING = 'This post is live. Editing it will unpublish it until you publish again.';
+/** Said before an Undo that publishes a post again (its edit had unpublished it). */
+export const UNDO_PUBLISH_WARNING = 'Undoing this change publishes the post again: visitors see it at once.';
 
-/** What the panel keeps across reloads: the chat, and each diff with whether it was undone (its Undo still works after a reload). */
-type Entry = Turn | { role: 'changes'; fields: Change[]; undone?: boolean };
+/** Where no item is open (the CMS-A front page) the chat answers but cannot edit. */
+export const SITE_PLACEHOLDER = 'Ask a question. To change something, open it first.';
+
+/**
+ * What the panel keeps across reloads, in the order it was shown: the chat, and each diff with its
+ * undo token (absent for an Undo's own diff, which is not undone from here) and whether it was
+ * undone, so its Undo still works after a reload.
+ */
+type Entry = Turn | { role: 'changes'; fields: Change[]; token?: string; undone?: boolean };
 const isChanges = (value: unknown): value is Extract<Entry, { role: 'changes' }> =>
-  typeof value === 'object' && value !== null && (value as Entry).role === 'changes' && Array.isArray((value as { fields?: unknown }).fields);
+  typeof value === 'object' &&
+  value !== null &&
+  (value as Entry).role === 'changes' &&
+  Array.isArray((value as { fields?: unknown }).fields) &&
+  ['undefined', 'string'].includes(typeof (value as { token?: unknown }).token);
 
 /** The shortcut that opens the assistant from anywhere on the page. */
 const SHORTCUT = (event: KeyboardEvent) => event.altKey && event.shiftKey && event.code === 'KeyA';
@@ -28,7 +41,8 @@ function mount(config: WidgetConfig) {
   const host = el('div', { id: 'service-widget' });
   document.body.append(host);
   const root = host.attachShadow({ mode: 'open' });
-  const storageKey = `service-widget:${config.instanceId}:${config.agentSlug}:${config.itemId}`;
+  // `#site` cannot be an item id (CMS-A ids are letters, digits, _ and -; CMS-B ids are numbers).
+  const storageKey = `service-widget:${config.instanceId}:${config.agentSlug}:${config.itemId ?? '#site'}`;
   const history: Entry[] = load(storageKey);
   // A live item asks once before it is edited; a diff that moves its status moves this too.
   let live = config.itemStatus === 'publish';
@@ -44,7 +58,7 @@ function mount(config: WidgetConfig) {
 
   const launcher = el('button', { className: 'launch', type: 'button', ariaLabel: 'Open assistant (Alt+Shift+A)', ariaExpanded: 'false' }, 'Assistant');
   const log = el('div', { className: 'log', role: 'log', ariaLive: 'polite' });
-  const input = el('textarea', { ariaLabel: 'Message the assistant', rows: 2, placeholder: 'Ask for a change…', maxLength: MAX_TURN_CHARS });
+  const input = el('textarea', { ariaLabel: 'Message the assistant', rows: 2, placeholder: config.itemId === null ? SITE_PLACEHOLDER : 'Ask for a change…', maxLength: MAX_TURN_CHARS });
   const send = el('button', { className: 'send', type: 'submit' }, 'Send');
   const close = el('button', { className: 'close', type: 'button', ariaLabel: 'Close assistant' }, '×');
   const form = el('form', {}, input, send);
@@ -71,7 +85,7 @@ function mount(config: WidgetConfig) {
   let asked = false;
   const open = () => {
     // Once per page: the offline assistant's phrases, as the input's placeholder (a hint; failures are ignored).
-    if (!asked) {
+    if (!asked && config.itemId !== null) {
       asked = true;
       void fetchPlaceholder(config).then((placeholder) => {
         if (placeholder) input.placeholder = placeholder;
@@ -124,6 +138,9 @@ function mount(config: WidgetConfig) {
     busy = true;
     send.disabled = true;
     const answer = bubble('assistant', '');
+    // The reply keeps its place in the kept chat: where its bubble is, before the diff its turn produces.
+    const reply: Turn | null = record ? { role: 'assistant', content: '' } : null;
+    if (reply) history.push(reply);
     let over = false;
     const finish = (failure?: string) => {
       if (over) return;
@@ -133,8 +150,9 @@ function mount(config: WidgetConfig) {
         showError(failure);
         onFailure();
       }
-      if (record && answer.textContent) {
-        history.push({ role: 'assistant', content: answer.textContent });
+      if (reply) {
+        if (answer.textContent) reply.content = answer.textContent;
+        else if (history.includes(reply)) history.splice(history.indexOf(reply), 1);
         save();
       }
       busy = false;
@@ -144,9 +162,9 @@ function mount(config: WidgetConfig) {
       text(content) {
         if (!over) answer.textContent += content;
       },
-      changes(fields) {
+      changes(fields, token) {
         if (over) return;
-        const entry: Entry = { role: 'changes', fields };
+        const entry: Entry = { role: 'changes', fields, ...(token ? { token } : {}) };
         history.push(entry);
         save();
         log.append(diff(entry));
@@ -156,7 +174,7 @@ function mount(config: WidgetConfig) {
           liveConfirmed = false;
         }
         // For the CMS's own page: the editor shows what is stored now (the plugin's glue listens).
-        document.dispatchEvent(new CustomEvent('service-widget:changes', { detail: { itemId: config.itemId, fields } }));
+        if (config.itemId !== null) document.dispatchEvent(new CustomEvent('service-widget:changes', { detail: { itemId: config.itemId, fields } }));
       },
       error(message) {
         finish(message || 'The assistant failed.');
@@ -179,32 +197,41 @@ function mount(config: WidgetConfig) {
   };
 
   function diff(entry: Extract<Entry, { role: 'changes' }>): HTMLElement {
-    const { fields } = entry;
+    const { fields, token } = entry;
     const table = el('table', { ariaLabel: 'Changes' }, el('tr', {}, el('th', {}, 'Field'), el('th', {}, 'Before'), el('th', {}, 'After')));
     for (const change of fields) table.append(el('tr', {}, el('td', {}, change.field), el('td', {}, el('del', {}, change.before)), el('td', {}, el('ins', {}, change.after))));
+    // Without a token (an Undo's own diff) there is nothing to undo from here.
+    if (!token) return el('div', { className: 'changes' }, table);
     const undo = el('button', { className: 'undo', type: 'button', disabled: entry.undone === true }, 'Undo');
-    undo.addEventListener('click', () => {
-      if (busy) return;
+    const go = (confirmStatusChange: boolean) => {
       undo.disabled = true;
       entry.undone = true;
       save();
-      // A failed Undo may be tried again.
-      run((on) => undoChanges(config, fields, on), false, () => {
+      // A failed or refused Undo may be tried again; the service says why it refused.
+      run((on) => undoChange(config, token, confirmStatusChange, on), false, () => {
         undo.disabled = false;
         entry.undone = false;
         save();
       });
+    };
+    undo.addEventListener('click', () => {
+      if (busy) return;
+      const status = fields.find((change) => change.field === 'status');
+      if (!status) return go(false);
+      // Undoing a status change changes the published status: the service wants the user's yes.
+      const live = status.before === 'publish';
+      confirmBox(live ? 'Publish again?' : 'Change the status?', live ? UNDO_PUBLISH_WARNING : `Undoing this change sets the post's status back to "${status.before}".`, live ? 'Undo and publish' : 'Undo anyway', () => go(true));
     });
     return el('div', { className: 'changes' }, table, undo);
   }
 
-  /** Asks before the first edit of a live item; `proceed` runs once it is confirmed. */
-  const confirmLive = (proceed: () => void) => {
+  /** Asks before something changes what the site shows; `proceed` runs once it is confirmed. */
+  const confirmBox = (label: string, text: string, yesLabel: string, proceed: () => void) => {
     busy = true;
     send.disabled = true;
-    const yes = el('button', { className: 'send', type: 'button' }, 'Edit anyway');
+    const yes = el('button', { className: 'send', type: 'button' }, yesLabel);
     const no = el('button', { className: 'undo', type: 'button' }, 'Cancel');
-    const box = el('div', { className: 'confirm', role: 'alertdialog', ariaLabel: 'Edit a live post?' }, el('p', {}, LIVE_WARNING), yes, no);
+    const box = el('div', { className: 'confirm', role: 'alertdialog', ariaLabel: label }, el('p', {}, text), yes, no);
     log.append(box);
     log.scrollTop = log.scrollHeight;
     const settle = (confirmed: boolean) => {
@@ -212,13 +239,19 @@ function mount(config: WidgetConfig) {
       busy = false;
       send.disabled = false;
       if (!confirmed) return input.focus();
-      liveConfirmed = true;
       proceed();
     };
     yes.addEventListener('click', () => settle(true));
     no.addEventListener('click', () => settle(false));
     yes.focus();
   };
+
+  /** Asks before the first edit of a live item; `proceed` runs once it is confirmed. */
+  const confirmLive = (proceed: () => void) =>
+    confirmBox('Edit a live post?', LIVE_WARNING, 'Edit anyway', () => {
+      liveConfirmed = true;
+      proceed();
+    });
 
   form.addEventListener('submit', (event) => {
     event.preventDefault();

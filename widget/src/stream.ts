@@ -6,7 +6,8 @@ import { recentTurns, type Turn } from './history.ts';
 export type { Change, Turn };
 export type WidgetEventHandler = {
   text(content: string): void;
-  changes(fields: Change[]): void;
+  /** A diff already applied; `token` (the event's SSE id) undoes it, and is absent when it cannot be undone from here (an Undo's own diff). */
+  changes(fields: Change[], token?: string): void;
   error(message: string): void;
   done(fallback: boolean): void;
 };
@@ -67,7 +68,7 @@ async function post(config: WidgetConfig, action: 'stream' | 'undo', body: unkno
         if (frame === false) return fail('The assistant sent an answer the widget cannot read.');
         try {
           if (frame.event === 'text') on.text(frame.data.content);
-          else if (frame.event === 'changes') on.changes(frame.data.fields);
+          else if (frame.event === 'changes') on.changes(frame.data.fields, event.id || undefined);
           else if (frame.event === 'error') end(() => on.error(frame.data.message));
           else end(() => on.done(frame.data.fallback === true));
         } catch {
@@ -93,9 +94,9 @@ async function post(config: WidgetConfig, action: 'stream' | 'undo', body: unkno
 }
 
 /** Sends the recent history (what the contract allows) to the stream route and calls `on` for each frozen event as it arrives. */
-export const streamTurn = (config: WidgetConfig, history: readonly Turn[], on: WidgetEventHandler) => post(config, 'stream', { itemId: config.itemId, messages: recentTurns(history) }, on);
+export const streamTurn = (config: WidgetConfig, history: readonly Turn[], on: WidgetEventHandler) =>
+  post(config, 'stream', { ...(config.itemId === null ? {} : { itemId: config.itemId }), messages: recentTurns(history) }, on);
 
-/** Asks the service to put the `before` values back on the draft; the result streams like a turn. */
 /** The assistant's status for this site: the placeholder to show (the offline provider's phrases), or null when it cannot be had. */
 export async function fetchPlaceholder(config: WidgetConfig): Promise<string | null> {
   try {
@@ -108,4 +109,10 @@ export async function fetchPlaceholder(config: WidgetConfig): Promise<string | n
   }
 }
 
-export const undoChanges = (config: WidgetConfig, fields: Change[], on: WidgetEventHandler) => post(config, 'undo', { itemId: config.itemId, fields }, on);
+/**
+ * Asks the service to undo the change its token names; the service writes what it recorded, and
+ * only while the item is as the change left it. `confirmStatusChange` is the user's yes to an Undo
+ * that changes the published status. A refusal comes to `on.error` with the service's words.
+ */
+export const undoChange = (config: WidgetConfig, token: string, confirmStatusChange: boolean, on: WidgetEventHandler) =>
+  post(config, 'undo', { token, ...(confirmStatusChange ? { confirmStatusChange: true } : {}) }, on);

@@ -45,6 +45,7 @@ export function startBackgroundWork(services: Services, options: { recoveryInter
         claims.forgetOlderThan(24 * 3_600_000),
         // Where the server has TTL indexes it deletes expired keys itself; elsewhere this does.
         services.runs.forgetExpiredKeys(),
+        services.widgetEdits.forgetExpired(),
         services.retention.sweep().then((swept) => {
           if (swept.runs + swept.audit + swept.jobs > 0) logger.info(`retention: deleted ${swept.runs} run(s) with ${swept.events} event(s), ${swept.audit} audit row(s), ${swept.jobs} job row(s)`);
         }),

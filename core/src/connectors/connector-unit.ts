@@ -1,6 +1,6 @@
 import type { AgentAccessActor } from '../auth/index.ts';
 import type { LlmToolDefinition } from '../llm/index.ts';
-import type { ContentEditorResult } from './content-edit.ts';
+import type { ContentEditorResult, RecordedChange, WidgetEditResult } from './content-edit.ts';
 import type { Primitive } from './primitive.ts';
 
 /**
@@ -15,8 +15,14 @@ export interface ConnectorUnit {
   primitives: Primitive[];
   /** Called through its `<name>_content_editor_run` primitive, which validates the input. */
   contentEditor: { run(actor: AgentAccessActor, input: never): Promise<ContentEditorResult> };
-  /** Undo: writes the given values back to the item's draft and returns the diff read back. */
-  restore(actor: AgentAccessActor, input: { instanceId: string; id: string; values: Record<string, string> }): Promise<ContentEditorResult>;
+  /** The widget's edit: the content editor's run on input its primitive validated, with the state the edit left (recorded for its Undo). */
+  widgetEdit(actor: AgentAccessActor, input: { instanceId: string; id: string | number; task: string }): Promise<WidgetEditResult>;
+  /**
+   * The widget's Undo of one recorded edit: writes the recorded `before` values back when the item
+   * still holds what the edit left (fields and state), and returns the diff read back; otherwise
+   * throws CONFLICT having written nothing.
+   */
+  undoEdit(actor: AgentAccessActor, input: RecordedChange): Promise<ContentEditorResult>;
   /** The fields its content editor changes, in the order the widget's hints name them (title first). */
   editableFields: readonly string[];
   /** The function tool of the widget chat; calling it runs `<name>_content_editor_run`. */

@@ -40,3 +40,43 @@ export async function editStep<T>(name: string, work: () => Promise<T>): Promise
     throw new DomainError(error instanceof DomainError ? error.code : 'UPSTREAM_FAILED', `content editor failed at "${name}": ${message}`, { cause: error });
   }
 }
+
+/**
+ * What an edit left the item as beyond its fields, recorded with the diff and checked again
+ * before its Undo writes: CMS-B the post's status; CMS-A the status of the latest revision
+ * (the assistant's draft) and the ids of that revision and of the published one.
+ */
+export interface ItemState {
+  status: string;
+  revisionId?: number | null;
+  publishedRevisionId?: number | null;
+}
+
+/** A widget edit: the content editor's result, and the item's state after it. */
+export type WidgetEditResult = ContentEditorResult & { state: ItemState };
+
+/** One recorded widget edit, as its Undo gets it: the diff read back after the edit, and the state it left. */
+export interface RecordedChange {
+  instanceId: string;
+  id: string;
+  fields: FieldChange[];
+  state: ItemState;
+}
+
+/** The recorded fields whose current value is no longer what the edit left (`after`). */
+export function fieldsChangedSince(current: Record<string, string>, fields: readonly FieldChange[]): string[] {
+  return fields.filter((change) => (current[change.field] ?? '') !== change.after).map((change) => change.field);
+}
+
+/**
+ * The refusal of an Undo whose item changed since the edit: writing the old values would
+ * overwrite what someone did since, so nothing is written. Names what changed, never values.
+ */
+export function changedSinceError(item: string, changed: readonly string[]): DomainError {
+  return new DomainError('CONFLICT', `The ${item} has changed since this edit (${changed.join('; ')}): Undo was not applied, so nothing was overwritten.`, { details: changed.map((reason) => ({ path: 'item', reason })) });
+}
+
+/** The values an Undo writes: each recorded field's `before`, for the fields this connector writes only. */
+export function valuesToRestore(fields: readonly FieldChange[], writable: readonly string[]): Record<string, string> {
+  return Object.fromEntries(fields.filter((change) => writable.includes(change.field)).map((change) => [change.field, change.before]));
+}

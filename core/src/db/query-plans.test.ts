@@ -16,12 +16,13 @@ const expectIndexUsed = (query: Query<unknown, unknown>, name: string, served?: 
 
 describe(`query plans of the hot reads (${kind})`, () => {
   it('serves runs, their events, leases, keys, the audit page and sessions from the primary key', async () => {
-    const { Run, RunEvent, RunLease, RunKey, AuditEvent, Session, ImportJob, ExtensionListing, Extension } = t.db.models;
+    const { Run, RunEvent, RunLease, RunKey, AuditEvent, Session, ImportJob, ExtensionListing, Extension, WidgetEdit } = t.db.models;
     const runId = '0190f5e4-0000-7000-8000-000000000001';
     await Run.collection.insertOne({ _id: runId as never, contextId: 'c', agent: '@acme/a', state: 'working', lastSeq: 2, actorType: 'a2a', actorId: 'x', caller: 'a2a:x', input: '{}', status: '{}', remote: null, v: 2, createdAt: new Date(), updatedAt: new Date(), listKey: `0000000000001/${runId}` });
     await RunEvent.collection.insertMany([1, 2].map((seq) => ({ _id: runEventId(runId, seq), runId, seq, type: 'status', event: '{}', state: 'working', generation: 0, at: new Date() })) as never[]);
     await RunLease.collection.insertOne({ _id: runId as never, owner: null, generation: 0, renewedAt: new Date() });
     await RunKey.collection.insertOne({ _id: 'message:abc' as never, runId, expiresAt: new Date() });
+    await WidgetEdit.collection.insertOne({ _id: 'b'.repeat(43) as never, connector: 'cms_b', instanceId: 'blog', itemId: '1', fields: [], state: { status: 'draft' }, actor: 'widget:cms_b:blog', createdAt: new Date(), expiresAt: new Date(), undoneAt: null, attempt: 0 });
     // An explain on a collection that does not exist yet has no plan to show.
     for (const model of [AuditEvent, Session, ImportJob, Extension]) await model.collection.insertOne({ probe: true });
     await ExtensionListing.create({ _id: 'public/agent/@acme/a', extensionId: new Types.ObjectId(), packageName: '@acme/a' });
@@ -43,6 +44,8 @@ describe(`query plans of the hot reads (${kind})`, () => {
     // table has statistics (ANALYZE, not reachable through the wire); on a fresh table it sorts instead.
     await expectIndexed(ImportJob.find({}).sort({ _id: -1 }).limit(20), { sort: kind !== 'ferretdb2', limit: true });
     await expectIndexed(Session.findById('a'.repeat(64)));
+    // A widget Undo reads the change its token names, and nothing else.
+    await expectIndexed(WidgetEdit.findById('b'.repeat(43)));
     // The marketplace: a listing range per visible prefix, then the records by `_id`.
     await expectIndexed(ExtensionListing.find({ _id: { $gt: 'public/agent/', $lt: 'public/agent/\u007f' } }).sort({ _id: 1 }).limit(51), { sort: true, limit: true });
     await expectIndexed(Extension.find({ _id: { $in: [new Types.ObjectId(), new Types.ObjectId()] } }));
@@ -68,6 +71,8 @@ describe(`query plans of the hot reads (${kind})`, () => {
     // Expired idempotency keys, and a run's keys when retention deletes it.
     await expectIndexUsed(RunKey.find({ expiresAt: { $lt: new Date() } }), 'expires');
     await expectIndexUsed(RunKey.find({ runId: { $in: ['r'] } }), 'run');
+    // Expired widget changes (their Undo is over), where the server has no TTL index.
+    await expectIndexUsed(t.db.models.WidgetEdit.find({ expiresAt: { $lt: new Date() } }), 'expires');
   });
 
   it('answers _id ranges, $in and sorts exactly as MongoDB does', async () => {

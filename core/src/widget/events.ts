@@ -20,8 +20,13 @@ export const widgetEventSchemas = {
 export type WidgetEventName = keyof typeof widgetEventSchemas;
 export type WidgetEvent = { [K in WidgetEventName]: { event: K; data: z.infer<(typeof widgetEventSchemas)[K]> } }[WidgetEventName];
 
-/** One SSE frame, validated against the frozen schema before it is written. */
-export function encodeWidgetEvent(event: WidgetEvent): string {
+/**
+ * One SSE frame, validated against the frozen schema before it is written. `id` is the SSE
+ * protocol's event id, outside the payload: a `changes` event the widget can undo carries its
+ * undo token there (printable ASCII without spaces, so it cannot break the frame).
+ */
+export function encodeWidgetEvent(event: WidgetEvent, id?: string): string {
   const data = widgetEventSchemas[event.event].parse(event.data);
-  return `event: ${event.event}\ndata: ${JSON.stringify(data)}\n\n`;
+  if (id !== undefined && !/^[\x21-\x7e]{1,200}$/.test(id)) throw new Error('an SSE event id must be printable ASCII without spaces');
+  return `${id === undefined ? '' : `id: ${id}\n`}event: ${event.event}\ndata: ${JSON.stringify(data)}\n\n`;
 }

@@ -1,26 +1,29 @@
 import { z } from 'zod';
 import { summariseChanges, type AuditLog } from '../audit/index.ts';
 import type { RouteActor } from '../auth/index.ts';
-import type { ConnectorUnit, ContentEditorResult, StreamRegistry } from '../connectors/index.ts';
-import { DomainError, parseOrThrow } from '../errors/index.ts';
+import type { ConnectorUnit, ContentEditorResult, StreamRegistry, WidgetEditResult } from '../connectors/index.ts';
+import { DomainError, parseOrThrow, toDomainError } from '../errors/index.ts';
 import { bearerToken, json, readBodyLimited, type RateLimiter } from '../http/index.ts';
 import { scriptedPhrasesHint, type LlmProvider } from '../llm/index.ts';
 import type { Logger } from '../log/index.ts';
 import { encodeWidgetEvent, type WidgetEvent } from './events.ts';
 import type { WidgetKeys } from './widget-keys.ts';
+import { UNDO_TOKEN_PATTERN, WIDGET_EDIT_TTL_MS, type WidgetEdit, type WidgetEdits } from './widget-edits.ts';
 
 export const MAX_WIDGET_BODY_BYTES = 256 * 1024;
 export const MAX_WIDGET_TURNS = 100;
 /** The longest turn the stream route accepts, in characters (UTF-16 code units, as zod counts). */
 export const MAX_WIDGET_TURN_CHARS = 20_000;
 
-/** The widget's request body: its chat history and the id of the item open in the CMS. */
+/** The widget's request body: its chat history and the id of the item open in the CMS (none: a site-level chat, which cannot edit). */
 const streamBodySchema = z.object({
-  itemId: z.union([z.string().min(1).max(64), z.number().int().positive()]),
+  itemId: z.union([z.string().min(1).max(64), z.number().int().positive()]).optional(),
   messages: z.array(z.object({ role: z.enum(['user', 'assistant']), content: z.string().min(1).max(MAX_WIDGET_TURN_CHARS) })).min(1).max(MAX_WIDGET_TURNS),
 });
 
 const SYSTEM = 'You are the editing assistant inside a CMS editor. Answer briefly. When the user asks for a change to the open item, call the edit_content tool with the change as a task.';
+/** Where no item is open (the CMS-A front page): a chat that has no tool, so it can never write. */
+const SITE_SYSTEM = 'You are the assistant of a CMS site. Answer briefly. No item is open here, so you cannot change any content: to have something edited, the user opens it (its view or edit page) and asks there.';
 
 function cors(origin: string): Record<string, string> {
   return { 'access-control-allow-origin': origin, vary: 'Origin' };
@@ -68,7 +71,7 @@ async function readBody<T>(request: Request, schema: z.ZodType<T>): Promise<T> {
  * the client goes away (the request aborts or the reader cancels) the producer's signal aborts,
  * so the LLM turn stops instead of running on for nobody, and nothing more is sent.
  */
-function eventStream(origin: string, logger: Logger, requestSignal: AbortSignal, produce: (send: (event: WidgetEvent) => void, signal: AbortSignal) => Promise<void>): Response {
+function eventStream(origin: string, logger: Logger, requestSignal: AbortSignal, produce: (send: (event: WidgetEvent, id?: string) => void, signal: AbortSignal) => Promise<void>): Response {
   const encoder = new TextEncoder();
   const stop = new AbortController();
   const onRequestAbort = () => stop.abort();
@@ -77,8 +80,8 @@ function eventStream(origin: string, logger: Logger, requestSignal: AbortSignal,
   let open = true;
   const body = new ReadableStream<Uint8Array>({
     async start(controller) {
-      const send = (event: WidgetEvent) => {
-        if (open && !stop.signal.aborted) controller.enqueue(encoder.encode(encodeWidgetEvent(event)));
+      const send = (event: WidgetEvent, id?: string) => {
+        if (open && !stop.signal.aborted) controller.enqueue(encoder.encode(encodeWidgetEvent(event, id)));
       };
       try {
         await produce(send, stop.signal);
@@ -111,6 +114,8 @@ interface WidgetDeps {
   logger: Logger;
   /** Where the writes the widget causes are recorded. */
   audit: AuditLog;
+  /** The changes the widget applied, each with its undo token. */
+  edits: WidgetEdits;
 }
 
 const actorFor = (guarded: Guarded, path: string): RouteActor => ({ type: 'route', id: `widget:${guarded.unit.name}:${guarded.instanceId}`, route: path });
@@ -121,15 +126,15 @@ const actorFor = (guarded: Guarded, path: string): RouteActor => ({ type: 'route
  * row names the connector (`resourceType`) and `<instance>/<item>` (`resourceId`); its details are
  * bounded: field names and byte sizes, never the values.
  */
-async function auditedWrite(
+async function auditedWrite<R extends ContentEditorResult>(
   deps: WidgetDeps,
   actor: RouteActor,
   guarded: Guarded,
   action: 'widget.edit' | 'widget.undo',
   itemId: string,
   details: Record<string, unknown>,
-  write: () => Promise<ContentEditorResult>,
-): Promise<ContentEditorResult> {
+  write: () => Promise<R>,
+): Promise<R> {
   const { audit } = deps;
   const row = { action, resourceType: guarded.unit.name, resourceId: `${guarded.instanceId}/${itemId}` };
   const base = { instanceId: guarded.instanceId, itemId, ...details };
@@ -144,9 +149,23 @@ async function auditedWrite(
 }
 
 /**
+ * Keeps an applied change for its Undo and answers the token, or null when it could not be kept
+ * (the change is applied all the same: it is shown, without an Undo).
+ */
+async function recordForUndo(deps: WidgetDeps, guarded: Guarded, actor: RouteActor, itemId: string, result: WidgetEditResult): Promise<string | null> {
+  try {
+    return await deps.edits.record({ connector: guarded.unit.name, instanceId: guarded.instanceId, itemId, fields: result.changes, state: result.state, actor: actor.id });
+  } catch (error) {
+    deps.logger.warn('a widget change could not be kept for its Undo', { error, connector: guarded.unit.name, instanceId: guarded.instanceId });
+    return null;
+  }
+}
+
+/**
  * `/api/agents/<slug>/stream`: after the guard, the body (400/413) and an LLM turn whose
  * widget-chat tool runs the connector's content editor, streamed as `text`, `changes`,
- * `error`, `done`.
+ * `error`, `done`. A `changes` event carries the change's undo token as its SSE `id`. Without an
+ * `itemId` (a page where no item is open) the turn gets no tool: it answers, it cannot write.
  */
 export function createWidgetStreamHandler(deps: WidgetDeps) {
   return async (request: Request, slug: string): Promise<Response> => {
@@ -157,30 +176,39 @@ export function createWidgetStreamHandler(deps: WidgetDeps) {
     try {
       body = await readBody(request, streamBodySchema);
     } catch (error) {
-      const domain = error as DomainError;
-      return json({ error: domain.toPublicJSON() }, { status: domain.httpStatus, headers: cors(origin) });
+      return refusal(error, origin);
     }
     const history = body.messages.slice(-guarded.historyTurns);
+    const itemId = body.itemId;
     const editor = unit.primitives.find((p) => p.name === unit.widgetChatTool.primitive)!;
+    const turn = itemId === undefined ? { messages: [{ role: 'system' as const, content: SITE_SYSTEM }, ...history] } : { messages: [{ role: 'system' as const, content: SYSTEM }, ...history], tools: [unit.widgetChatTool] };
     return eventStream(origin, deps.logger, request.signal, async (send, signal) => {
       let edited = false;
-      for await (const part of deps.llm().stream({ messages: [{ role: 'system', content: SYSTEM }, ...history], tools: [unit.widgetChatTool] }, signal)) {
+      for await (const part of deps.llm().stream(turn, signal)) {
         if (signal.aborted) return;
         if (part.type === 'text-delta' && part.text) send({ event: 'text', data: { content: part.text } });
-        if (part.type === 'tool-call' && part.call.toolName === unit.widgetChatTool.name && !edited) {
+        if (part.type === 'tool-call' && itemId !== undefined && part.call.toolName === unit.widgetChatTool.name && !edited) {
           edited = true;
           const task = String((part.call.input as { task?: unknown }).task ?? history.at(-1)!.content);
           // The widget key unlocks this one tool only: the content editor, with its input validated.
-          const input = editor.input.parse({ instanceId, id: body.itemId, task }) as { id: string | number };
+          const input = editor.input.parse({ instanceId, id: itemId, task }) as { id: string | number };
           const actor = actorFor(guarded, new URL(request.url).pathname);
-          const result = await auditedWrite(deps, actor, guarded, 'widget.edit', String(input.id), { taskBytes: Buffer.byteLength(task) }, () => unit.contentEditor.run(actor, input as never));
+          const result = await auditedWrite(deps, actor, guarded, 'widget.edit', String(input.id), { taskBytes: Buffer.byteLength(task) }, () => unit.widgetEdit(actor, { instanceId, id: input.id, task }));
           if (result.noChanges) return send({ event: 'done', data: { fallback: true } });
-          send({ event: 'changes', data: { fields: result.changes, nodeId: result.nodeId, postId: result.postId } });
+          const token = await recordForUndo(deps, guarded, actor, String(input.id), result);
+          send({ event: 'changes', data: { fields: result.changes, nodeId: result.nodeId, postId: result.postId } }, token ?? undefined);
+          if (!token) send({ event: 'text', data: { content: ' (This change cannot be undone from the assistant: undo it in the editor.)' } });
         }
       }
       send({ event: 'done', data: edited ? {} : { fallback: true } });
     });
   };
+}
+
+/** A refusal as the widget routes answer it: the error's JSON, with CORS headers so the widget can show it. */
+function refusal(error: unknown, origin: string, logger?: Logger): Response {
+  const domain = toDomainError(error, logger);
+  return json({ error: domain.toPublicJSON() }, { status: domain.httpStatus, headers: cors(origin) });
 }
 
 /**
@@ -201,35 +229,71 @@ export function createWidgetStatusHandler(deps: WidgetDeps) {
   };
 }
 
-const undoBodySchema = z.object({
-  itemId: z.union([z.string().min(1).max(64), z.number().int().positive()]),
-  fields: z.array(z.object({ field: z.string().min(1).max(100), before: z.string().max(500_000), after: z.string().max(500_000) })).min(1).max(20),
-});
+/** An Undo names the change by its token, and nothing else: the values it writes are the ones the service recorded. */
+const undoBodySchema = z
+  .object({
+    token: z.string().regex(UNDO_TOKEN_PATTERN, 'must be the undo token of a change (the SSE id of its changes event)'),
+    /** Required when undoing the change changes the item's published status (CMS-B: the diff has `status`). */
+    confirmStatusChange: z.boolean().optional(),
+  })
+  .strict();
+
+const DAYS_KEPT = WIDGET_EDIT_TTL_MS / 86_400_000;
+
+/** Why this Undo may not go ahead before anything is claimed or read from the CMS, or null. */
+function undoRefusal(edit: WidgetEdit | null, confirmed: boolean): DomainError | null {
+  if (!edit) return new DomainError('NOT_FOUND', `This change cannot be undone any more: an Undo is kept for ${DAYS_KEPT} days, for the site the change was made on.`);
+  if (edit.undoneAt) return new DomainError('CONFLICT', 'This change was already undone.');
+  const status = edit.fields.find((change) => change.field === 'status');
+  if (status && !confirmed) {
+    const what = status.before === 'publish' ? 'publishes the post again' : `sets the post's status back to "${status.before}"`;
+    return new DomainError('CONFLICT', `Undoing this change ${what}: confirm it first.`, { details: [{ path: 'confirmStatusChange', reason: `the status goes from "${status.after}" back to "${status.before}"` }] });
+  }
+  return null;
+}
 
 /**
- * `/api/agents/<slug>/undo`: the widget's Undo. Same guard; writes each change's `before` back
- * to the draft and streams the resulting diff (`changes`, then `done`).
+ * `/api/agents/<slug>/undo`: the widget's Undo of one change the service applied, named by its
+ * token. Same guard; then the token's change (404 unknown or expired), at most once (409 when
+ * already undone or being undone), with the confirmation a status change needs (409 without),
+ * and only while the item still holds what the change left (409, nothing written). Refusals and
+ * failures are JSON errors; an Undo that went through streams the diff it made (`changes`, with
+ * no token: an Undo is not itself undone from the widget), then `done`.
  */
 export function createWidgetUndoHandler(deps: WidgetDeps) {
   return async (request: Request, slug: string): Promise<Response> => {
     const guarded = await guard(deps, request, slug);
     if (guarded instanceof Response) return guarded;
+    const { unit, instanceId, origin } = guarded;
     let body: z.infer<typeof undoBodySchema>;
-    let itemId: string;
+    let edit: WidgetEdit | null;
     try {
-      body = await readBody(request, undoBodySchema);
-      // The item id is checked as the content editor's input checks it, so the write and its audit row name a real item.
-      const editor = guarded.unit.primitives.find((p) => p.name === guarded.unit.widgetChatTool.primitive)!;
-      itemId = String(parseOrThrow(z.object({ itemId: editor.input.shape.id as z.ZodType }), { itemId: body.itemId }, 'Invalid body').itemId);
+      const raw = await readBody(request, z.unknown());
+      if (raw && typeof raw === 'object' && ('fields' in raw || 'itemId' in raw)) {
+        throw new DomainError('VALIDATION_FAILED', 'Undo takes the token of a change, not field values: reload the page to get the current assistant.', { details: [{ path: 'token', reason: 'required; fields and itemId are not accepted' }] });
+      }
+      body = parseOrThrow(undoBodySchema, raw, 'Invalid body');
+      edit = await deps.edits.find(unit.name, instanceId, body.token);
+      const refused = undoRefusal(edit, body.confirmStatusChange === true);
+      if (refused) throw refused;
+      if (!(await deps.edits.claim(edit!))) throw new DomainError('CONFLICT', 'This change is being undone already, or was undone.');
     } catch (error) {
-      const domain = error as DomainError;
-      return json({ error: domain.toPublicJSON() }, { status: domain.httpStatus, headers: cors(guarded.origin) });
+      return refusal(error, origin, deps.logger);
     }
-    return eventStream(guarded.origin, deps.logger, request.signal, async (send) => {
-      const values = Object.fromEntries(body.fields.map((change) => [change.field, change.before]));
-      const actor = actorFor(guarded, new URL(request.url).pathname);
-      const requestedFields = body.fields.map((change) => change.field.slice(0, 64));
-      const result = await auditedWrite(deps, actor, guarded, 'widget.undo', itemId, { requestedFields }, () => guarded.unit.restore(actor, { instanceId: guarded.instanceId, id: itemId, values }));
+    const change = edit!;
+    const actor = actorFor(guarded, new URL(request.url).pathname);
+    let result: ContentEditorResult;
+    try {
+      result = await auditedWrite(deps, actor, guarded, 'widget.undo', change.itemId, { requestedFields: change.fields.map((c) => c.field) }, () =>
+        unit.undoEdit(actor, { instanceId, id: change.itemId, fields: change.fields, state: change.state }),
+      );
+    } catch (error) {
+      // Refused or failed: open again, so a later click (once the item is back as the change left it) claims afresh.
+      await deps.edits.settle(change, 'open').catch((settleError: unknown) => deps.logger.warn('a refused Undo could not be reopened', { error: settleError }));
+      return refusal(error, origin, deps.logger);
+    }
+    await deps.edits.settle(change, 'undone').catch((error: unknown) => deps.logger.warn('an Undo could not be marked done; its claim keeps it from running again', { error }));
+    return eventStream(origin, deps.logger, request.signal, async (send) => {
       if (result.noChanges) return send({ event: 'done', data: { fallback: true } });
       send({ event: 'changes', data: { fields: result.changes, nodeId: result.nodeId, postId: result.postId } });
       send({ event: 'done', data: {} });

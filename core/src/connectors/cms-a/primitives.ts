@@ -3,7 +3,7 @@ import { DomainError } from '../../errors/index.ts';
 import type { AgentAccessActor } from '../../auth/index.ts';
 import type { LlmProvider } from '../../llm/index.ts';
 import { proposeEdits } from '../../llm/index.ts';
-import { contentEditorResultOutput, diffFields, editStep, type ContentEditorResult } from '../content-edit.ts';
+import { changedSinceError, contentEditorResultOutput, diffFields, editStep, fieldsChangedSince, valuesToRestore, type ContentEditorResult, type ItemState, type RecordedChange, type WidgetEditResult } from '../content-edit.ts';
 import { instanceId, type ConnectorInstances } from '../instances.ts';
 import { definePrimitive, type Primitive } from '../primitive.ts';
 import { instancesListPrimitive, READ_ONLY, statusPrimitive, WRITE_ADDITIVE, WRITE_IDEMPOTENT } from '../standard-primitives.ts';
@@ -28,44 +28,62 @@ async function getWithEditContext(client: CmsAClient, nid: string): Promise<CmsA
 }
 
 const fieldsOf = (node: CmsANode) => ({ title: node.title, body: node.fields.body ?? '', summary: node.fields.summary ?? '' });
+/** What an edit left beyond the fields: the latest revision's status and id, and the published revision's id. */
+const stateOf = (node: CmsANode): ItemState => ({ status: node.status, revisionId: node.revisionId, publishedRevisionId: node.publishedRevisionId });
 
 /**
  * The CMS-A content editor: a true draft revision first (the published revision is never
  * touched), LLM edits through set_fields, written to the draft, diff read back.
  */
 export function createCmsAContentEditor(deps: { instances: ConnectorInstances; http: OutboundHttp; llm: () => LlmProvider }) {
+  async function edit(input: { instanceId: string; id: string; task: string }): Promise<WidgetEditResult> {
+    const client = await editStep('connect', () => clientFor(deps, input.instanceId));
+    const current = await editStep('read node', () => getWithEditContext(client, input.id));
+    const draft = current.status === 'draft' ? current : await editStep('create draft revision', () => client.createDraftRevision(input.id, 'Content editor'));
+    const { updates, summary } = await editStep('llm turn', () =>
+      proposeEdits(deps.llm(), {
+        system: 'You edit one CMS-A node. Change fields only through the set_fields tool. Fields: title, body, summary.',
+        document: `Node ${draft.nid} (${draft.type})\nTitle: ${draft.title}\nSummary: ${draft.fields.summary ?? ''}\nBody:\n${draft.fields.body ?? ''}`,
+        task: input.task,
+        current: fieldsOf(draft),
+        fields: EDITABLE,
+      }),
+    );
+    if (Object.keys(updates).length === 0) return { changes: [], nodeId: draft.nid, postId: draft.nid, noChanges: true, summary, state: stateOf(draft) };
+    const { title, ...fields } = updates;
+    await editStep('write draft', () => client.update(input.id, { ...(title !== undefined ? { title } : {}), ...fields }));
+    const after = await editStep('read back', () => getWithEditContext(client, input.id));
+    const changes = diffFields(fieldsOf(draft), fieldsOf(after), EDITABLE);
+    return { changes, nodeId: draft.nid, postId: draft.nid, noChanges: changes.length === 0, summary, state: stateOf(after) };
+  }
+
   return {
-    /** Undo: puts the given values back on the node's draft revision (made first if needed). */
-    async restore(_actor: AgentAccessActor, input: { instanceId: string; id: string; values: Record<string, string> }): Promise<ContentEditorResult> {
-      const client = await editStep('connect', () => clientFor(deps, input.instanceId));
-      const current = await editStep('read node', () => getWithEditContext(client, input.id));
-      const draft = current.status === 'draft' ? current : await editStep('create draft revision', () => client.createDraftRevision(input.id, 'Undo'));
-      const values = Object.fromEntries(Object.entries(input.values).filter(([field]) => (EDITABLE as readonly string[]).includes(field)));
-      await editStep('write draft', () => client.update(input.id, values));
-      const after = await editStep('read back', () => getWithEditContext(client, input.id));
-      const changes = diffFields(fieldsOf(draft), fieldsOf(after), EDITABLE);
-      return { changes, nodeId: draft.nid, postId: draft.nid, noChanges: changes.length === 0, summary: 'Restored.' };
-    },
+    edit,
 
     async run(_actor: AgentAccessActor, input: { instanceId: string; id: string; task: string }): Promise<ContentEditorResult> {
+      const { state: _state, ...result } = await edit(input);
+      return result;
+    },
+
+    /**
+     * The widget's Undo of one recorded edit: only while the node's latest revision is still the
+     * draft the edit left (same revision, same published revision, each field as the edit left
+     * it) are the recorded `before` values written to it; otherwise CONFLICT, nothing written.
+     * The published revision is never touched, so an Undo never changes what visitors see.
+     */
+    async undo(_actor: AgentAccessActor, input: RecordedChange): Promise<ContentEditorResult> {
       const client = await editStep('connect', () => clientFor(deps, input.instanceId));
       const current = await editStep('read node', () => getWithEditContext(client, input.id));
-      const draft = current.status === 'draft' ? current : await editStep('create draft revision', () => client.createDraftRevision(input.id, 'Content editor'));
-      const { updates, summary } = await editStep('llm turn', () =>
-        proposeEdits(deps.llm(), {
-          system: 'You edit one CMS-A node. Change fields only through the set_fields tool. Fields: title, body, summary.',
-          document: `Node ${draft.nid} (${draft.type})\nTitle: ${draft.title}\nSummary: ${draft.fields.summary ?? ''}\nBody:\n${draft.fields.body ?? ''}`,
-          task: input.task,
-          current: fieldsOf(draft),
-          fields: EDITABLE,
-        }),
-      );
-      if (Object.keys(updates).length === 0) return { changes: [], nodeId: draft.nid, postId: draft.nid, noChanges: true, summary };
-      const { title, ...fields } = updates;
-      await editStep('write draft', () => client.update(input.id, { ...(title !== undefined ? { title } : {}), ...fields }));
+      const now = fieldsOf(current);
+      const changed = fieldsChangedSince(now, input.fields);
+      if (current.status !== 'draft') changed.push('its draft was published');
+      else if (current.revisionId !== input.state.revisionId) changed.push('a newer revision was saved');
+      if (current.publishedRevisionId !== (input.state.publishedRevisionId ?? null)) changed.push('another revision was published');
+      if (changed.length) throw changedSinceError('node', changed);
+      await editStep('write draft', () => client.update(input.id, valuesToRestore(input.fields, EDITABLE)));
       const after = await editStep('read back', () => getWithEditContext(client, input.id));
-      const changes = diffFields(fieldsOf(draft), fieldsOf(after), EDITABLE);
-      return { changes, nodeId: draft.nid, postId: draft.nid, noChanges: changes.length === 0, summary };
+      const changes = diffFields(now, fieldsOf(after), EDITABLE);
+      return { changes, nodeId: current.nid, postId: current.nid, noChanges: changes.length === 0, summary: 'Undone.' };
     },
   };
 }

@@ -6,10 +6,10 @@ import { createCmsBContentEditor } from './content-editor.ts';
 import { cmsBPrimitives, CMS_B } from './primitives.ts';
 import { EDITABLE_FIELDS } from './schemas.ts';
 
-/** The CMS-B (WordPress) connector unit: its primitives and its content-editor agent. */
 /** Tells the site something happened to its content (wired to signed notifications). */
 export type SiteEvents = (instanceId: string, type: string, data: Record<string, unknown>) => void;
 
+/** The CMS-B (WordPress) connector unit: its primitives and its content-editor agent. */
 export function cmsBConnector(deps: { instances: ConnectorInstances; http: OutboundHttp; llm: () => LlmProvider; events?: SiteEvents }): ConnectorUnit {
   const events: SiteEvents = deps.events ?? (() => {});
   const contentEditor = createCmsBContentEditor({ ...deps, events });
@@ -18,7 +18,8 @@ export function cmsBConnector(deps: { instances: ConnectorInstances; http: Outbo
     name: CMS_B,
     contentEditor,
     primitives: cmsBPrimitives({ instances: deps.instances, http: deps.http, contentEditor, events }),
-    restore: (actor, input) => contentEditor.restore(actor, { ...input, id: Number(input.id) }),
+    widgetEdit: (_actor, input) => contentEditor.edit({ ...input, id: Number(input.id) }),
+    undoEdit: (actor, input) => contentEditor.undo(actor, input),
     editableFields: EDITABLE_FIELDS,
     widgetChatTool: widgetChatTool(CMS_B, 'post'),
     stream: { slug: 'cms-b-content-editor', widgetAuthKey: 'cms_b_widget_auth' },
@@ -27,4 +28,3 @@ export function cmsBConnector(deps: { instances: ConnectorInstances; http: Outbo
 
 export { createCmsBClient, type CmsBClient, type CmsBPost } from './client.ts';
 export { postId } from './schemas.ts';
-

@@ -21,6 +21,7 @@ import { runLeaseSchema } from './run-lease.ts';
 import { migrationSchema } from './migration.ts';
 import { extensionListingSchema } from './extension-listing.ts';
 import { settingSchema } from './setting.ts';
+import { widgetEditSchema } from './widget-edit.ts';
 
 /** Binds every model to one connection; each collection's schema lives in its own file. */
 export function bindModels(connection: Connection) {
@@ -47,6 +48,7 @@ export function bindModels(connection: Connection) {
     Migration: connection.model('Migration', migrationSchema),
     ExtensionListing: connection.model('ExtensionListing', extensionListingSchema),
     Setting: connection.model('Setting', settingSchema),
+    WidgetEdit: connection.model('WidgetEdit', widgetEditSchema),
   };
 }
 
@@ -66,3 +68,4 @@ export type { RunRecord } from './run.ts';
 export { runEventId, runEventsAfter, type RunEventRecord } from './run-event.ts';
 export type { RunLeaseRecord } from './run-lease.ts';
 export { RUN_KEY_TTL_MS, type RunKeyRecord } from './run-key.ts';
+export type { WidgetEditRecord } from './widget-edit.ts';

@@ -2,7 +2,8 @@
  * The widget in Chromium on a real Drupal 10.3: the module puts it on the node edit page and the
  * front page for a signed-in editor who may use it, the bundle comes from a running service, and an
  * edit asked for in the chat lands in Drupal as a draft revision while visitors keep the published
- * one. With and without Content Moderation.
+ * one; Undo takes back exactly that edit and is refused once the draft was published; the front
+ * page is a site-level chat that cannot write. With and without Content Moderation.
  */
 import { randomBytes } from 'node:crypto';
 import { testServices, useTestDatabase } from '@service/core/testing';
@@ -32,9 +33,10 @@ afterAll(async () => {
 /** Signs the site's editor in through Drupal's own login form. */
 async function signIn(tab: Page, site: DrupalSite): Promise<void> {
   await tab.goto(`${site.siteUrl}/user/login`);
-  await tab.locator('#edit-name').fill(site.users.editor.name);
-  await tab.locator('#edit-pass').fill(site.users.editor.pass);
-  await Promise.all([tab.waitForURL((url) => !url.pathname.startsWith('/user/login')), tab.locator('#edit-submit').click()]);
+  const form = tab.locator('#user-login-form');
+  await form.locator('[name="name"]').fill(site.users.editor.name);
+  await form.locator('[name="pass"]').fill(site.users.editor.pass);
+  await Promise.all([tab.waitForURL((url) => !url.pathname.startsWith('/user/login')), form.locator('[type="submit"]').click()]);
 }
 
 describe.each([
@@ -81,6 +83,24 @@ describe.each([
       const visitor = await (await fetch(`${site.siteUrl}/node/${site.nid('42')}`)).text();
       expect(visitor).toContain('Published title');
       expect(visitor).not.toContain('Title from the widget');
+
+      // Undo puts the old title back into the draft, and only the draft.
+      const log = tab.getByRole('log');
+      await log.getByRole('button', { name: 'Undo' }).first().click();
+      await expect.poll(() => log.getByRole('table', { name: 'Changes' }).count(), { timeout: 15_000 }).toBe(2);
+      expect(site.revisions('42').at(-1)).toMatchObject({ status: 'draft', title: 'Published title' });
+      expect(site.published('42')).toMatchObject({ title: 'Published title' });
+
+      // An edit whose draft was published since is not undone: the widget says why, Drupal is unchanged.
+      await input.fill('set title to "Second title"');
+      await input.press('Enter');
+      await expect.poll(() => log.getByRole('table', { name: 'Changes' }).count(), { timeout: 30_000 }).toBe(3);
+      expect((await callSiteTool(site.siteUrl, site.key, 'node_publish', { nid: site.nid('42') })).error).toBeUndefined();
+      const revisionsBefore = site.revisions('42');
+      await log.locator('.changes').nth(2).getByRole('button', { name: 'Undo' }).click();
+      await expect.poll(() => log.getByRole('alert').count(), { timeout: 15_000 }).toBe(1);
+      expect(site.revisions('42')).toEqual(revisionsBefore);
+      expect(site.published('42')).toMatchObject({ title: 'Second title' });
     } finally {
       await tab.close();
     }
@@ -115,7 +135,15 @@ describe.each([
       await tab.goto(`${site.siteUrl}/`);
       await expect.poll(() => tab.locator('#service-widget').count(), { timeout: 15_000 }).toBe(1);
       await tab.keyboard.press('Alt+Shift+A');
-      await expect.poll(() => tab.getByLabel('Message the assistant').count()).toBe(1);
+      // A site-level chat: it answers, and has no tool that could change a node.
+      const revisionsBefore = site.revisions('42');
+      const input = tab.getByLabel('Message the assistant');
+      await input.fill('set title to "Not from the front page"');
+      await input.press('Enter');
+      const log = tab.getByRole('log');
+      await expect.poll(async () => (await log.locator('.assistant').last().textContent())?.trim() ?? '', { timeout: 30_000 }).not.toBe('');
+      expect(await log.getByRole('table', { name: 'Changes' }).count()).toBe(0);
+      expect(site.revisions('42')).toEqual(revisionsBefore);
     } finally {
       await tab.close();
     }

@@ -2,7 +2,7 @@
 # What the test suite needs on a fresh Debian machine whose Node (20 or later) runs pnpm; the
 # project's own Node 24 comes with `pnpm install`. Here: pnpm 10, Debian's Chromium (browser
 # tests), WordPress with PHP and MariaDB (CMS-B tests), PHPUnit and PHP_CodeSniffer (the Drupal
-# modules' tests), PHP's SQLite, GD, XML, intl and cURL extensions (a real Drupal for the CMS-A
+# modules' tests and style), PHP's SQLite, GD, XML, intl and cURL extensions (a real Drupal for the CMS-A
 # tests) and Python's venv (the Python A2A SDK interop test). FerretDB, the test
 # database, is built on first use by the test setup through the Go module proxy
 # (`pnpm db:install` does it ahead of time).
@@ -23,10 +23,9 @@ if [ ! -f /usr/share/wordpress/wp-load.php ] || [ ! -x /usr/bin/php ] || [ ! -x 
 if ! php -m 2>/dev/null | grep -qx pdo_sqlite || ! php -m | grep -qx gd || ! php -m | grep -qx intl || ! php -m | grep -qx curl || ! php -m | grep -qx mbstring || ! php -m | grep -qx dom; then
   packages="$packages php-cli php-sqlite3 php-gd php-xml php-mbstring php-curl php-intl"
 fi
-# The Drupal modules' PHP tests (no Drupal here): PHPUnit, PHP_CodeSniffer, and the Symfony and
-# PSR libraries the module's classes use, all from Debian.
-if ! command -v phpunit >/dev/null 2>&1 || ! command -v phpcs >/dev/null 2>&1 || [ ! -f /usr/share/php/Symfony/Component/HttpFoundation/autoload.php ] || [ ! -f /usr/share/php/Symfony/Component/DependencyInjection/autoload.php ] || [ ! -f /usr/share/php/Psr/Log/autoload.php ]; then
-  packages="$packages phpunit php-codesniffer php-symfony-http-foundation php-symfony-dependency-injection php-psr-log"
+# The Drupal modules' PHP tests and style: PHPUnit and PHP_CodeSniffer from Debian.
+if ! command -v phpunit >/dev/null 2>&1 || ! command -v phpcs >/dev/null 2>&1; then
+  packages="$packages phpunit php-codesniffer"
 fi
 # The tools module's Kernel tests run with Drupal core's own test base, which needs these beside phpunit.
 if [ ! -d /usr/share/php/Symfony/Bridge/PhpUnit ] || [ ! -d /usr/share/php/org/bovigo/vfs ] || [ ! -d /usr/share/php/Prophecy/PhpUnit ]; then

@@ -1,8 +1,7 @@
 /**
  * The `_mcp_tools` contract, as data, against every implementation: the TypeScript double the
- * connector tests use, the Drupal module's own endpoint (service_widget_tools) served by `php -S`
- * over in-memory stand-ins of Drupal's storage, and the module on a real Drupal 10.3 site; the
- * last two with core's pending revisions and with Content Moderation. Every tool, the revision
+ * connector tests use, and the Drupal module on a real Drupal 10.3 site, with core's pending
+ * revisions and with Content Moderation. Every tool, the revision
  * rules (a draft beside the live revision, updates only on a draft, one new default revision on
  * publish), field access, the errors, the bearer check. On the real site the fixture's node ids
  * and image URLs are bound to the site's, as its revision ids are.
@@ -11,14 +10,11 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bindFixture, departures, runContract, type ContractBindings } from '../helpers/cms-a-contract.ts';
 import { contractFixture, startCmsADouble, type CmsASite } from '../helpers/cms-a-double.ts';
-import { startCmsAPhp } from '../helpers/cms-a-php.ts';
 import { drupalSkipReason, startDrupal } from '../helpers/drupal-site.ts';
 
 type Implementation = [string, (key: string) => Promise<CmsASite & { bindings?: ContractBindings }>, skip?: string];
 const implementations: Implementation[] = [
   ['the TypeScript double', startCmsADouble],
-  ['the Drupal module under php -S (core pending revisions)', (key) => startCmsAPhp(key)],
-  ['the Drupal module under php -S (Content Moderation)', (key) => startCmsAPhp(key, { moderated: true })],
   // A real site makes its own key: the module generates it, as for a site owner.
   ['the Drupal module on a real Drupal 10.3 (core pending revisions)', () => startDrupal(), drupalSkipReason()],
   ['the Drupal module on a real Drupal 10.3 (Content Moderation)', () => startDrupal({ moderation: true }), drupalSkipReason()],

@@ -3,20 +3,17 @@ import type { Services } from '@service/core';
 import { testServices, useTestDatabase } from '@service/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCmsADouble, type CmsASite } from '../helpers/cms-a-double.ts';
-import { startCmsAPhp } from '../helpers/cms-a-php.ts';
 import { drupalSkipReason, startDrupal, type DrupalSite } from '../helpers/drupal-site.ts';
 
 const t = useTestDatabase();
 const admin = { type: 'ui', id: 'admin', email: 'a@acme.test', role: 'admin' } as const;
 const worker = { type: 'worker', id: 'worker:test', job: 'test' } as const;
 
-// The same connector code against the TypeScript double, the Drupal module's own endpoint
-// (service_widget_tools under php -S over stand-ins of Drupal's storage), and the module on a real
-// Drupal 10.3 with and without Content Moderation (there, the fixture's node names and image URL
+// The same connector code against the TypeScript double and against the Drupal module on a real
+// Drupal 10.3, with and without Content Moderation (there, the fixture's node names and image URL
 // are bound to the site's).
 describe.each([
   ['the _mcp_tools contract double', 'double', startCmsADouble, undefined],
-  ['the Drupal module\'s _mcp_tools (php -S)', 'php', (key: string) => startCmsAPhp(key), undefined],
   ['a real Drupal 10.3 (core pending revisions)', 'real', () => startDrupal(), drupalSkipReason()],
   ['a real Drupal 10.3 (Content Moderation)', 'moderated', () => startDrupal({ moderation: true }), drupalSkipReason()],
 ] as const)('CMS-A primitives against %s over HTTP', (_name, prefix, start, skip) => {

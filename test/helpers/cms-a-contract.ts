@@ -73,7 +73,7 @@ export async function runContract(siteUrl: string, key: string, bindings: Contra
 }
 
 /** One tool call on `<siteUrl>/_mcp_tools` through the MCP SDK's client: its structured result, or its error text. */
-export async function callSiteTool(siteUrl: string, key: string, name: string, args: Record<string, unknown>): Promise<{ result?: any; error?: string }> {
+export async function callSiteTool(siteUrl: string, key: string, name: string, args: Record<string, unknown>): Promise<{ result?: { nodes: { nid: string }[] } & Record<string, unknown>; error?: string }> {
   const client = new Client({ name: 'cms-a-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${siteUrl}/_mcp_tools`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
   try {

@@ -72,6 +72,36 @@ async function received(auth = asAdmin()): Promise<{ id: string; type: string; p
   return (await response.json()) as { id: string; type: string; postId: number | null }[];
 }
 
+/** The classic editor's publish box: what it says and what its buttons submit (a hidden button is null). */
+function publishBox(page: Page) {
+  return page.evaluate(() => {
+    const input = (selector: string) => document.querySelector<HTMLInputElement>(selector);
+    const button = (selector: string) => {
+      const element = input(selector);
+      return element && element.offsetParent !== null ? { name: element.name, value: element.value } : null;
+    };
+    return {
+      status: document.querySelector('#post-status-display')?.textContent?.trim(),
+      statusOptions: Array.from(document.querySelectorAll<HTMLOptionElement>('#post_status option')).map((option) => `${option.value}:${option.textContent?.trim()}${option.selected ? ' (selected)' : ''}`),
+      hiddenStatus: input('#hidden_post_status')?.value,
+      originalStatus: input('#original_post_status')?.value,
+      timestamp: document.querySelector('#timestamp')?.textContent?.replace(/\s+/g, ' ').trim(),
+      saveDraft: button('#save-post'),
+      publish: button('#publish'),
+      originalPublish: input('#original_publish')?.value,
+    };
+  });
+}
+
+/** Whether leaving the page now would ask first: WordPress's beforeunload handler, as the browser runs it. */
+function leavingAsks(page: Page): Promise<boolean> {
+  return page.evaluate(() => {
+    const event = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(event);
+    return event.defaultPrevented;
+  });
+}
+
 describe('the WordPress plugin in a real WordPress', () => {
   it('is configured on its settings page; an admin editing a post uses the widget to retitle it and to undo', async () => {
     const page = await browser.newPage();
@@ -87,6 +117,9 @@ describe('the WordPress plugin in a real WordPress', () => {
     // Each value says where in the service it comes from; the key has the service's name for it.
     expect(await page.locator('#service-widget-api_key-help').textContent()).toContain('Administration > Assistants > CMS-B');
     expect(await page.locator('#service-widget-instance_id-help').textContent()).toContain('Administration > Connectors > CMS-B');
+    // WordPress's admin drops settings-updated from the address bar (history.replaceState) as the
+    // page loads, which can be before its load event: the redirect is checked when it commits.
+    const saved = () => page.waitForURL(/settings-updated=true/, { waitUntil: 'commit' });
     const testConnection = async () => {
       await page.getByRole('button', { name: 'Test connection' }).click();
       return (await page.getByRole('status').textContent())?.trim();
@@ -97,12 +130,10 @@ describe('the WordPress plugin in a real WordPress', () => {
     await page.getByLabel('Widget key').fill('wk_not_the_key');
     await page.getByLabel('Instance ID').fill('blog');
     await page.getByLabel('Webhook secret (optional)').fill(webhookSecret);
-    await page.locator('#submit').click();
-    await page.waitForURL(/settings-updated=true/);
+    await Promise.all([saved(), page.locator('#submit').click()]);
     expect(await testConnection()).toContain('The service refused the widget key');
     await page.getByLabel('Widget key').fill(widgetKey);
-    await page.locator('#submit').click();
-    await page.waitForURL(/settings-updated=true/);
+    await Promise.all([saved(), page.locator('#submit').click()]);
     // The form never shows the stored key (the widget itself needs it in admin pages, by design).
     expect(await page.getByLabel('Widget key').inputValue()).toBe('');
     expect(await page.getByLabel('Widget key').getAttribute('placeholder')).toBe('set — type to replace');
@@ -172,28 +203,64 @@ describe('the WordPress plugin in a real WordPress', () => {
       .toEqual(['content.draft_restored', 'content.draft_updated']);
   }, 240_000);
 
-  it('keeps the classic editor in step with the assistant: its fields show what is stored, and its save keeps it', async () => {
-    const created = await fetch(`${wp.url}/wp-json/wp/v2/posts`, { method: 'POST', headers: { authorization: asEditor(), 'content-type': 'application/json' }, body: JSON.stringify({ title: 'Classic title', content: 'Classic body.', status: 'draft', slug: 'classic-one' }) });
+  it('keeps the classic editor in step with the assistant: its fields and publish box show what is stored, leaving does not ask, and its save keeps it', async () => {
+    // Two paragraphs, as the classic editor stores them: separated by a blank line, no <p> tags.
+    const content = 'Classic body.\n\nSecond paragraph.';
+    const created = await fetch(`${wp.url}/wp-json/wp/v2/posts`, { method: 'POST', headers: { authorization: asEditor(), 'content-type': 'application/json' }, body: JSON.stringify({ title: 'Classic title', content, status: 'publish', slug: 'classic-one' }) });
     const { id } = (await created.json()) as { id: number };
     const page = await browser.newPage();
     await signIn(page, 'admin', wp.adminPassword);
     await page.goto(`${wp.url}/wp-admin/post.php?post=${id}&action=edit`);
     expect(await page.locator('#title').inputValue()).toBe('Classic title');
+    const asPublished = await publishBox(page);
+    expect(asPublished).toMatchObject({ status: 'Published', publish: { name: 'save', value: 'Update' }, saveDraft: null });
+    // autosave.js takes the loaded fields as saved one second after the visual editor's init (its own
+    // timer); a user asks the assistant later than that, and so does this test.
+    await page.waitForFunction(() => (window as unknown as { tinymce?: { get(id: string): { initialized?: boolean } | null } }).tinymce?.get('content')?.initialized === true);
+    await page.waitForTimeout(1_500);
+    const prompts: string[] = [];
+    page.on('dialog', (dialog) => {
+      prompts.push(dialog.type());
+      void dialog.accept();
+    });
+
     await page.getByRole('button', { name: /Open assistant/ }).click();
     await page.getByLabel('Message the assistant').fill('set title to "Classic retitled"');
     await page.getByLabel('Message the assistant').press('Enter');
+    await page.getByRole('alertdialog', { name: 'Edit a live post?' }).getByRole('button', { name: 'Edit anyway' }).click();
     await expect.poll(() => page.getByRole('log').getByRole('table', { name: 'Changes' }).count(), { timeout: SLOW }).toBe(1);
-    // The form shows the stored title without a reload, and saving the form keeps it.
+    // The form shows the stored title without a reload, and the publish box reads as WordPress shows a draft.
     await expect.poll(() => page.locator('#title').inputValue(), { timeout: 30_000 }).toBe('Classic retitled');
-    await page.locator('#save-post').click();
-    await page.waitForURL(/message=/);
-    expect(await post(id)).toMatchObject({ status: 'draft', title: { raw: 'Classic retitled' } });
+    const asSynced = await publishBox(page);
+    expect(asSynced).toMatchObject({ status: 'Draft', publish: { name: 'publish', value: 'Publish' }, saveDraft: { name: 'save', value: 'Save Draft' } });
+    // What the fields hold is what is stored: leaving the page does not ask about unsaved changes.
+    await expect.poll(() => leavingAsks(page), { timeout: 30_000 }).toBe(false);
+
+    // Saving the draft keeps the assistant's title, the draft status and both paragraphs.
+    // (message= leaves the address bar as the page loads: the redirect is checked when it commits.)
+    await Promise.all([page.waitForURL(/message=/, { waitUntil: 'commit' }), page.getByRole('button', { name: 'Save Draft' }).click()]);
+    await page.waitForLoadState('load');
+    const saved = await post(id);
+    expect(saved).toMatchObject({ status: 'draft', title: { raw: 'Classic retitled' } });
+    // (A form posts a textarea's line ends as CRLF, and WordPress stores them so.)
+    expect(saved.content?.raw.replaceAll('\r\n', '\n')).toBe(content);
+    // WordPress's own rendering of the draft is the publish box the page showed before the save.
+    expect(await publishBox(page)).toEqual(asSynced);
+
+    // The other way, as the widget's Undo does it: published again, the box reads as it did at first.
+    await fetch(`${wp.url}/wp-json/wp/v2/posts/${id}`, { method: 'POST', headers: { authorization: asEditor(), 'content-type': 'application/json' }, body: JSON.stringify({ status: 'publish' }) });
+    await page.evaluate((itemId) => document.dispatchEvent(new CustomEvent('service-widget:changes', { detail: { itemId, fields: [{ field: 'status', before: 'draft', after: 'publish' }] } })), String(id));
+    await expect.poll(() => publishBox(page), { timeout: 30_000 }).toEqual(asPublished);
+    await expect.poll(() => leavingAsks(page), { timeout: 30_000 }).toBe(false);
+    await page.reload();
+    expect(prompts).toEqual([]);
 
     // Published by hand since the assistant's edit: its Undo is refused, said so, and the post stays live.
-    await fetch(`${wp.url}/wp-json/wp/v2/posts/${id}`, { method: 'POST', headers: { authorization: asEditor(), 'content-type': 'application/json' }, body: JSON.stringify({ status: 'publish' }) });
     await page.getByRole('button', { name: /Open assistant/ }).click();
     const log = page.getByRole('log');
     await log.getByRole('button', { name: 'Undo' }).click();
+    // The widget asks first (the recorded edit took the post offline); the service then refuses.
+    await page.getByRole('alertdialog', { name: 'Publish again?' }).getByRole('button', { name: 'Undo and publish' }).click();
     await expect.poll(() => log.getByRole('alert').count(), { timeout: SLOW }).toBe(1);
     expect(await log.getByRole('alert').textContent()).toContain('status is now "publish"');
     expect(await post(id)).toMatchObject({ status: 'publish', title: { raw: 'Classic retitled' } });

@@ -21,6 +21,10 @@ export interface RunningWordPress {
   adminPassword: string;
   editorPassword: string;
   adminApplicationPassword: string;
+  /** The docroot: WordPress's files, wp-content with the plugins and mu-plugins. */
+  root: string;
+  /** Runs PHP with WordPress loaded (as WP-CLI's `wp eval` would) in the docroot; resolves to what it printed. */
+  php(code: string): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -155,6 +159,8 @@ require_once ABSPATH . 'wp-settings.php';
       adminPassword,
       editorPassword,
       adminApplicationPassword: credentials.adminApplicationPassword,
+      root,
+      php: async (code) => (await run('php', ['-r', `$_SERVER['HTTP_HOST'] = '${host}'; require 'wp-load.php'; ${code}`], { cwd: root, maxBuffer: 1 << 24 })).stdout,
       stop,
     };
   } catch (error) {

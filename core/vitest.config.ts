@@ -7,5 +7,7 @@ export default defineProject({
     globalSetup: ['./src/testing/global-setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
+    // A test that makes no assertion fails: it would pass whatever the code does.
+    expect: { requireAssertions: true },
   },
 });

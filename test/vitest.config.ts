@@ -8,5 +8,7 @@ export default defineProject({
     globalSetup: ['../core/src/testing/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // A test that makes no assertion fails: it would pass whatever the code does.
+    expect: { requireAssertions: true },
   },
 });

@@ -32,13 +32,16 @@ describe('cancel across web processes', () => {
   it('a run working in one process and canceled in another ends canceled: the worker stores no completion', async () => {
     const started = await rpc(a, 'message/send', { message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text: 'Take your time. Then answer.' }] }, configuration: { blocking: false } });
     const taskId = started.result!.id;
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const stateOf = async (id: string) => (await rpc(a, 'tasks/get', { id })).result?.status.state;
+    await expect.poll(() => stateOf(taskId), { timeout: 15_000, interval: 50 }).toBe('working');
     const canceled = await rpc(b, 'tasks/cancel', { id: taskId });
     expect(canceled, JSON.stringify(canceled)).toMatchObject({ result: { status: { state: 'canceled' } } });
 
-    // Past the worker's LLM turn in process A: it must not have stored its answer or a completion.
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
-    expect((await rpc(a, 'tasks/get', { id: taskId })).result?.status.state).toBe('canceled');
+    // The worker in process A lets go of the run's lease once it is done (its LLM turn over, its
+    // write refused): from then on nothing of its can be stored. It must have stored no answer or completion.
+    const leaseOwner = async () => ((await t.db.models.RunLease.collection.findOne({ _id: taskId as never }))?.owner as string | null | undefined) ?? null;
+    await expect.poll(leaseOwner, { timeout: 30_000, interval: 100 }).toBeNull();
+    expect(await stateOf(taskId)).toBe('canceled');
     const events = await t.db.models.RunEvent.find({ _id: runEventsAfter(taskId, 0) }).sort({ _id: 1 }).lean();
     const payloads = events.map((e) => JSON.parse(e.event) as { type: string; final?: boolean; status?: { state: string } });
     const states = payloads.map((p) => p.status?.state ?? p.type);

@@ -3,7 +3,7 @@ import type { Services } from '@service/core';
 import { testServices, useTestDatabase } from '@service/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCmsADouble, type CmsASite } from '../helpers/cms-a-double.ts';
-import { drupalSkipReason, startDrupal, type DrupalSite } from '../helpers/drupal-site.ts';
+import { drupalSkipReason, skipNote, startDrupal, type DrupalSite } from '../helpers/drupal-site.ts';
 
 const t = useTestDatabase();
 const admin = { type: 'ui', id: 'admin', email: 'a@acme.test', role: 'admin' } as const;
@@ -12,13 +12,12 @@ const worker = { type: 'worker', id: 'worker:test', job: 'test' } as const;
 // The same connector code against the TypeScript double and against the Drupal module on a real
 // Drupal 10.3, with and without Content Moderation (there, the fixture's node names and image URL
 // are bound to the site's).
-describe.each([
+const sites = [
   ['the _mcp_tools contract double', 'double', startCmsADouble, undefined],
   ['a real Drupal 10.3 (core pending revisions)', 'real', () => startDrupal(), drupalSkipReason()],
   ['a real Drupal 10.3 (Content Moderation)', 'moderated', () => startDrupal({ moderation: true }), drupalSkipReason()],
-] as const)('CMS-A primitives against %s over HTTP', (_name, prefix, start, skip) => {
-  if (skip) it.skip(`skipped: ${skip}`, () => {});
-  if (skip) return;
+] as const;
+for (const [name, prefix, start, skip] of sites) describe.skipIf(skip)(`CMS-A primitives against ${name} over HTTP${skipNote(skip)}`, () => {
   let site: CmsASite & Partial<Pick<DrupalSite, 'nid' | 'mediaUrl'>>;
   let services: Services;
   const drupal = `${prefix}-drupal`;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { drupalCodeBase, drupalSkipReason } from '../helpers/drupal-site.ts';
+import { drupalCodeBase, drupalSkipReason, skipNote } from '../helpers/drupal-site.ts';
 
 const moduleDir = fileURLToPath(new URL('../../cms-plugins/cms-a/service_widget/', import.meta.url));
 const toolsDir = `${moduleDir}modules/service_widget_tools/`;
@@ -126,7 +126,7 @@ describe('the _mcp_tools submodule (service_widget_tools)', () => {
     }
   });
 
-  it.skipIf(drupalSkipReason())(`passes its Kernel tests on real Drupal core with Debian phpunit${drupalSkipReason() ? ` (skipped: ${drupalSkipReason()})` : ''}`, async () => {
+  it.skipIf(drupalSkipReason())(`passes its Kernel tests on real Drupal core with Debian phpunit${skipNote(drupalSkipReason())}`, async () => {
     // The installed code base the real-Drupal tests use (test/helpers/drupal-site.ts), which holds
     // this module in modules/custom; the tests run with core's own Kernel test base.
     const root = await drupalCodeBase();

@@ -7,16 +7,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callSiteTool, runContract } from '../helpers/cms-a-contract.ts';
-import { documentedToolsPermissions, drupalSkipReason, startDrupal, type DrupalSite } from '../helpers/drupal-site.ts';
+import { documentedToolsPermissions, drupalSkipReason, skipNote, startDrupal, type DrupalSite } from '../helpers/drupal-site.ts';
 
 const skip = drupalSkipReason();
 
-describe.each([
+const kinds = [
   ['core pending revisions', false],
   ['Content Moderation', true],
-] as const)('the Drupal modules on a real Drupal 10.3 (%s)', (_name, moderation) => {
-  if (skip) it.skip(`skipped: ${skip}`, () => {});
-  if (skip) return;
+] as const;
+for (const [name, moderation] of kinds) describe.skipIf(skip)(`the Drupal modules on a real Drupal 10.3 (${name})${skipNote(skip)}`, () => {
   let site: DrupalSite;
   const tool = (name: string, args: Record<string, unknown>) => callSiteTool(site.siteUrl, site.key, name, args);
   const createNode = (title: string, body: string | null) =>

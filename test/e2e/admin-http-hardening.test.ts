@@ -125,8 +125,8 @@ describe('cross-site requests (item 7)', () => {
   it('cannot be framed (clickjacking): the browser refuses to render an admin page in a frame', async () => {
     const page = await browser.newPage();
     await page.setContent(`<iframe name="admin" src="${service.url}/sign-in"></iframe>`);
-    await expect.poll(() => page.frame({ name: 'admin' })?.url()).toBeTruthy();
-    await page.waitForTimeout(500);
+    // Chromium puts its error page in a frame it refused to render.
+    await expect.poll(() => page.frame({ name: 'admin' })?.url(), { timeout: 15_000 }).toBe('chrome-error://chromewebdata/');
     const frame = page.frame({ name: 'admin' })!;
     expect(await frame.locator('h1', { hasText: 'Sign in' }).count()).toBe(0);
     await page.close();
@@ -135,17 +135,15 @@ describe('cross-site requests (item 7)', () => {
 
 describe('auth before body, bounded bodies (item 6)', () => {
   it('answers an anonymous admin post without waiting for its (huge, unfinished) body', async () => {
-    const started = Date.now();
+    // The body is never finished: a server that waited for it would not answer at all.
     const response = await rawRequest(`${service.url}/administration/runs`, {
       method: 'POST',
       headers: { ...FORM, 'content-length': String(50 * 1024 * 1024) },
       body: 'agent=x&text=' + 'a'.repeat(1024),
       partialBody: true,
-      timeoutMs: 10_000,
     });
     expect(response.status).toBe(302);
     expect(response.headers.location).toMatch(/^\/sign-in\?redirectTo=/);
-    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('refuses an admin form over the limit with 413 and does nothing with it', async () => {

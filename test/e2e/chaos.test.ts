@@ -126,7 +126,7 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-describe.skipIf(!hasProc)('faults with runs in flight (chaos)', () => {
+describe.skipIf(!hasProc)(`faults with runs in flight (chaos)${hasProc ? '' : ' (skipped: no /proc here, which these tests read to count processes)'}`, () => {
   it('the database killed: requests meanwhile are answered 503 with Retry-After or served, never 500 or 401; it is back by itself, alone, and no run is lost or doubled', async () => {
     const runs = await startRuns(6);
     const killed = theOne(databasesOnThisDirectory(), 'databases');

@@ -62,6 +62,9 @@ export function documentedToolsPermissions(moderated: boolean): string[] {
   return rows.filter(({ when }) => (when.startsWith('always') ? true : when.startsWith('with Content Moderation') ? moderated : when.startsWith('without Content Moderation') ? !moderated : false)).map(({ title }) => title);
 }
 
+/** The end of a skipped test's or suite's title: why it is skipped; nothing when it runs. */
+export const skipNote = (reason: string | undefined): string => (reason ? ` (skipped: ${reason})` : '');
+
 /** Why the real-Drupal tests cannot run here, or undefined when they can. */
 export function drupalSkipReason(): string | undefined {
   const source = process.env.SERVICE_DRUPAL_ARCHIVE;

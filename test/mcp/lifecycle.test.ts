@@ -35,46 +35,46 @@ const alive = (pid: number) => {
 };
 /** The process's children, from /proc (Linux). */
 const childrenOf = (pid: number) => readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
-function startStdio(stdin: 'pipe' | 'ignore'): { child: ChildProcess; stderr: () => string; exited: Promise<{ code: number | null; signal: string | null; at: number }> } {
+function startStdio(stdin: 'pipe' | 'ignore'): { child: ChildProcess; stderr: () => string; exited: Promise<{ code: number | null; signal: string | null }> } {
   const child = spawn(process.execPath, [MCP_BIN, '--stdio'], { env, stdio: [stdin, 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: string | null; at: number }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal, at: Date.now() })));
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   return { child, stderr: () => stderr, exited };
 }
 
 describe('the MCP server process over stdio', () => {
-  it('is the process the client started, and is gone within a second of the client closing', async () => {
+  it('is the process the client started, and ends by itself, cleanly, when the client closes its stdin', async () => {
     const transport = new StdioClientTransport({ command: process.execPath, args: [MCP_BIN, '--stdio'], env, stderr: 'pipe' });
+    let stderr = '';
+    transport.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const client = new Client({ name: 'lifecycle', version: '1.0.0' });
     await client.connect(transport);
     const pid = transport.pid!;
     expect((await client.listTools()).tools.length).toBeGreaterThan(0);
     expect(childrenOf(pid), 'child processes of the MCP server').toBe('');
 
-    const closing = Date.now();
+    // The SDK's close ends stdin and waits for the process to go; one that stays is signalled after
+    // a grace period. The server says what stopped it, and the first reason is the one it acts on.
     await client.close();
-    await expect.poll(() => alive(pid), { timeout: 1_000, interval: 20 }).toBe(false);
-    expect(Date.now() - closing).toBeLessThan(1_000);
+    expect(alive(pid)).toBe(false);
+    expect(stderr).toContain('mcp-server stopping: stdin closed');
+    expect(stderr).not.toMatch(/mcp-server stopping: SIG|did not stop cleanly/);
   });
 
   it('ends by itself when its stdin is already closed (a client that exits, `< /dev/null`)', async () => {
-    const started = Date.now();
     const run = startStdio('ignore');
     const exit = await run.exited;
     expect(exit, run.stderr()).toMatchObject({ code: 0, signal: null });
     expect(run.stderr()).toContain('mcp-server stopping: stdin closed');
-    expect(exit.at - started).toBeLessThan(15_000);
   });
 
   it.each(['SIGTERM', 'SIGINT'] as const)('stops on %s with its database connection closed', async (signal) => {
     const run = startStdio('pipe');
     await expect.poll(() => run.stderr(), { timeout: 15_000 }).toContain('mcp-server ready on stdio');
-    const sent = Date.now();
     run.child.kill(signal);
     const exit = await run.exited;
     expect(exit, run.stderr()).toMatchObject({ code: 0, signal: null });
-    expect(exit.at - sent).toBeLessThan(1_000);
     expect(run.stderr()).toContain(`mcp-server stopping: ${signal}`);
     expect(run.stderr()).not.toContain('did not stop cleanly');
   });

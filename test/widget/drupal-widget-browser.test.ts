@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../helpers/browser.ts';
 import { callSiteTool } from '../helpers/cms-a-contract.ts';
-import { drupalSkipReason, startDrupal, type DrupalSite } from '../helpers/drupal-site.ts';
+import { drupalSkipReason, skipNote, startDrupal, type DrupalSite } from '../helpers/drupal-site.ts';
 import { startService, type RunningService } from '../helpers/service-process.ts';
 
 const t = useTestDatabase();
@@ -39,12 +39,11 @@ async function signIn(tab: Page, site: DrupalSite): Promise<void> {
   await Promise.all([tab.waitForURL((url) => !url.pathname.startsWith('/user/login')), form.locator('[type="submit"]').click()]);
 }
 
-describe.each([
+const kinds = [
   ['core pending revisions', false],
   ['Content Moderation', true],
-] as const)('the widget on a real Drupal 10.3 (%s)', (name, moderation) => {
-  if (skip) it.skip(`skipped: ${skip}`, () => {});
-  if (skip) return;
+] as const;
+for (const [name, moderation] of kinds) describe.skipIf(skip)(`the widget on a real Drupal 10.3 (${name})${skipNote(skip)}`, () => {
   let site: DrupalSite;
   const instanceId = `drupal-${moderation ? 'moderated' : 'core'}`;
 

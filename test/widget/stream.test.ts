@@ -180,7 +180,8 @@ describe('the widget stream route', () => {
     const reader = response.body!.getReader();
     expect(new TextDecoder().decode((await reader.read()).value)).toContain('event: text');
     await reader.cancel();
-    await expect(Promise.race([aborted.then(() => 'aborted'), new Promise((resolve) => setTimeout(() => resolve('still running'), 2_000))])).resolves.toBe('aborted');
+    // The provider sees its signal aborted; a turn that went on would keep this waiting until the test times out.
+    await expect(aborted).resolves.toBeUndefined();
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect(logger.records.filter((entry) => entry.level === 'warn' || entry.level === 'error')).toEqual([]);
   });

@@ -74,7 +74,7 @@ describe('the Node the project runs on', () => {
     expect(reported).toBe(child.pid);
   });
 
-  it.runIf(olderNode)('refuses to start the service, the MCP server or a script on an older Node, naming the Node to use', () => {
+  it.runIf(olderNode)(`refuses to start the service, the MCP server or a script on an older Node, naming the Node to use${olderNode ? '' : ` (skipped: no Node older than ${required} on the PATH besides the checkout's)`}`, () => {
     const entries: [string, string[]][] = [
       ['mcp-server', ['bin/service-mcp.js', '--stdio']],
       ['web', ['build/server.js']],

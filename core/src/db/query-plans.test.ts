@@ -1,6 +1,6 @@
 import { inject, describe, expect, it } from 'vitest';
 import { Types, type Query } from 'mongoose';
-import { expectIndexed as expectIndexedOn, expectIndexUsed as expectIndexUsedOn, useTestDatabase, type ServedByIndex } from '../testing/index.ts';
+import { expectIndexed as expectIndexedOn, expectIndexUsed as expectIndexUsedOn, NO_SECONDARY_INDEX_ON_FERRETDB1, useTestDatabase, type ServedByIndex } from '../testing/index.ts';
 import { runEventId, runEventsAfter } from './index.ts';
 
 /**
@@ -51,7 +51,7 @@ describe(`query plans of the hot reads (${kind})`, () => {
     await expectIndexed(Extension.find({ _id: { $in: [new Types.ObjectId(), new Types.ObjectId()] } }));
   });
 
-  it('serves every listing of runs from a compound index (ordered by it on MongoDB; DocumentDB 0.106 sorts what the index selects)', async () => {
+  it.skipIf(kind === 'ferretdb')(`serves every listing of runs from a compound index (ordered by it on MongoDB; DocumentDB 0.106 sorts what the index selects)${kind === 'ferretdb' ? ` (skipped: ${NO_SECONDARY_INDEX_ON_FERRETDB1})` : ''}`, async () => {
     const { Run, RunKey } = t.db.models;
     // FerretDB 2 orders by the primary key only: a listing's filter is an index range, its order a sort of that range.
     const ordered = kind === 'mongodb';

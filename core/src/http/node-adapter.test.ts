@@ -1,7 +1,7 @@
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { createMemoryLogger } from '../log/index.ts';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readBodyLimited } from './body.ts';
 import { errorResponse, json } from './json.ts';
 import { dropBodyAfterAnswer, sendWebResponse, toWebRequest } from './node-adapter.ts';
@@ -121,30 +121,48 @@ describe('the node:http adapter', () => {
     expect(logger.records.filter((record) => record.level === 'error')).toEqual([]);
   });
 
-  it('after an answer given without reading the body, drops what still arrives and cuts a client that keeps sending after 5 s', async () => {
+  it('after an answer given without reading the body, drops what still arrives and cuts a client that keeps sending once 5 s are up', async () => {
+    let lingering!: () => void;
+    const lingers = new Promise<void>((resolve) => (lingering = resolve));
+    /** Resolves as the server takes in the next bytes of the body it no longer reads. */
+    let dropped: () => void = () => {};
+    const nextDrop = () => new Promise<void>((resolve) => (dropped = resolve));
     server = http.createServer((req, res) => {
       dropBodyAfterAnswer(req, res);
+      // Runs after dropBodyAfterAnswer's own 'finish' listener: the linger and its timer have started.
+      res.once('finish', () => (req.on('data', () => dropped()), lingering()));
       toWebRequest(req, 'http://127.0.0.1', res);
       void sendWebResponse(res, json({ error: { code: 'UNAUTHENTICATED' } }, { status: 401 }));
     });
+    // Node's keep-alive timeout (5 s of silence, in real time) would also end this quiet connection: only the linger may.
+    server.keepAliveTimeout = 0;
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-    const socket = net.connect((server.address() as AddressInfo).port, '127.0.0.1');
-    let trickle: NodeJS.Timeout | undefined;
-    socket.on('connect', () => {
+    // The linger's cut-off runs on the fake clock; the sockets on real time.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const socket = net.connect((server.address() as AddressInfo).port, '127.0.0.1');
+      socket.on('error', () => undefined);
+      const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+      let isClosed = false;
+      void closed.then(() => (isClosed = true));
+      const answer = new Promise<string>((resolve) => socket.once('data', (chunk: Buffer) => resolve(chunk.toString('latin1'))));
       socket.write('POST / HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-length: 100000\r\n\r\n');
-      trickle = setInterval(() => socket.write('x'), 200);
-    });
-    socket.on('error', () => undefined);
-    let answered = 0;
-    const answer = new Promise<string>((resolve) => socket.once('data', (chunk: Buffer) => ((answered = Date.now()), resolve(chunk.toString('latin1')))));
-    const closed = new Promise<number>((resolve) => {
-      socket.once('close', () => resolve(Date.now()));
-      setTimeout(() => resolve(Infinity), 9_000).unref();
-    });
-    expect(await answer).toMatch(/^HTTP\/1.1 401 /);
-    const cutAfter = (await closed) - answered;
-    clearInterval(trickle);
-    expect(cutAfter).toBeGreaterThan(4_000);
-    expect(cutAfter).toBeLessThan(7_000);
+      expect(await answer).toMatch(/^HTTP\/1.1 401 /);
+      await lingers;
+      const send = async () => {
+        const drop = nextDrop();
+        socket.write('x');
+        await Promise.race([drop, closed]);
+      };
+      await send();
+      vi.advanceTimersByTime(4_999);
+      await send();
+      expect(isClosed, 'cut off before 5 s were up').toBe(false);
+      vi.advanceTimersByTime(1);
+      await closed;
+      expect(socket.destroyed).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -1,13 +1,16 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMemoryLogger } from '../log/index.ts';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createLogger, type LogRecord } from '../log/index.ts';
 import { startAgentRuntime, type AgentRuntime } from './supervisor.ts';
 
 const token = 'bridge-token-for-the-supervisor-test-0123456789';
 let host: http.Server;
 let runtime: AgentRuntime;
-const logger = createMemoryLogger();
+/** The supervisor's log, and a wait for a line as it is logged. */
+const listeners = new Set<(record: LogRecord) => void>();
+const logger = createLogger({ level: 'debug', sink: (record) => listeners.forEach((listener) => listener(record)) });
+const logged = (match: RegExp) => new Promise<LogRecord>((resolve) => listeners.add((record) => void (match.test(record.message) && resolve(record))));
 
 beforeAll(async () => {
   // The host's LLM bridge, as the runtime calls it.
@@ -55,9 +58,21 @@ describe('the agent runtime supervisor', () => {
     expect(runtime.restarts()).toBe(3);
   }, 30_000);
 
-  it('stops a runtime that a signal killed without waiting forever', async () => {
-    process.kill(runtime.pid()!, 'SIGKILL');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    await runtime.stop();
+  it('stops at once when its runtime was killed by a signal (an exit with no code), and starts no other', async () => {
+    const killed = runtime.pid()!;
+    // The restart the exit schedules runs on a fake clock, so whether stop() cancels it is seen, not raced.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      // Logged by the exit handler as it schedules the restart: the runtime is gone and none is back yet.
+      const exited = logged(/^agent runtime exited \(SIGKILL\)/);
+      process.kill(killed, 'SIGKILL');
+      await exited;
+      await expect(runtime.stop()).resolves.toBeUndefined();
+      vi.runAllTimers();
+      expect(runtime.pid()).toBe(killed);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(() => process.kill(killed, 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }));
   });
 });

@@ -2,5 +2,5 @@ export { useTestDatabase, testDatabaseUri, uniqueDatabaseName } from './test-dat
 export { testServices, testConfig } from './test-services.ts';
 export { fuzzParameters, within } from './fuzz.ts';
 export { installExampleAgents } from './example-agents.ts';
-export { expectIndexed, expectIndexUsed, type ServedByIndex } from './query-plan-assertions.ts';
+export { expectIndexed, expectIndexUsed, NO_SECONDARY_INDEX_ON_FERRETDB1, type ServedByIndex } from './query-plan-assertions.ts';
 export { runsLayout1 } from './runs-layout-1.ts';

@@ -25,12 +25,15 @@ export async function expectIndexed(query: AnyQuery, kind: ServerKind, served: S
   return expectMongodbPlan(query, undefined, served);
 }
 
+/** FerretDB 1.24 reads through no secondary index (its filter pushdown covers `_id` only): a test of one is skipped there, saying so. */
+export const NO_SECONDARY_INDEX_ON_FERRETDB1 = 'FerretDB 1.24 reads through no secondary index; its filter pushdown covers _id only';
+
 /**
- * The query is served by the secondary index `indexName`. The embedded FerretDB 1.24 reads through
- * no secondary index (its filter pushdown covers `_id` only), so there this only runs the query.
+ * The query is served by the secondary index `indexName`. Refused on the embedded FerretDB 1.24,
+ * which has none to show (NO_SECONDARY_INDEX_ON_FERRETDB1), so a test cannot pass there without checking.
  */
 export async function expectIndexUsed(query: AnyQuery, kind: ServerKind, indexName: string, served: ServedByIndex = {}): Promise<void> {
-  if (kind === 'ferretdb') return void (await query.clone().exec());
+  if (kind === 'ferretdb') throw new Error(`expectIndexUsed cannot check ${indexName} on FerretDB 1.x (${NO_SECONDARY_INDEX_ON_FERRETDB1}): skip the test there`);
   if (kind === 'ferretdb2') return expectPostgresPlan(query, { key: indexName, name: indexName }, served);
   return expectMongodbPlan(query, indexName, served);
 }

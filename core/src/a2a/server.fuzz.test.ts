@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compileSource, loadExample } from '../agents/index.ts';
 import { createExtensionWriter } from '../extensions/index.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../index.ts';
 import { fuzzParameters, testServices, useTestDatabase, within } from '../testing/index.ts';
 
 const t = useTestDatabase();

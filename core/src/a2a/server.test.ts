@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ACCESS_DENIED, assertAgentAccess } from '../auth/index.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../index.ts';
 import { EventSchema } from '@ag-ui/core/schemas';
 import { AGUI_EXTENSION_URI } from './index.ts';
 import { installExampleAgents, testServices, useTestDatabase } from '../testing/index.ts';

@@ -1,6 +1,5 @@
 import { Types } from 'mongoose';
-import type { Actor } from '../auth/index.ts';
-import { createActorNames } from '../auth/actor-names.ts';
+import { createActorNames, type Actor, type AuditTrail } from '../auth/index.ts';
 import { readPage, type AuditEventRecord, type Models } from '../db/index.ts';
 import type { Logger } from '../log/index.ts';
 import { DomainError } from '../errors/index.ts';
@@ -37,7 +36,7 @@ export interface AuditPage {
   nextCursor: string | null;
 }
 
-export interface AuditLog {
+export interface AuditLog extends AuditTrail {
   /**
    * Fire-and-forget: returns at once, never throws; a failed write is logged. `details` larger
    * than MAX_AUDIT_DETAILS_BYTES are stored as their bounded summary (summariseInput).

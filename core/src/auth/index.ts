@@ -5,4 +5,5 @@ export { createSignIn, SIGN_IN_FAILED_ACTION, type SignIn } from './sign-in.ts';
 export { createSignInThrottle, SIGN_IN_LIMITS, type SignInLimits, type SignInThrottle, type SlowdownLimit, type ThrottleDecision, type ThrottleLimit } from './sign-in-throttle.ts';
 export { createSessionStore, SESSION_TTL_MS, type SessionStore } from './sessions.ts';
 export { createActorNames, type ActorNames } from './actor-names.ts';
+export type { AuditTrail } from './audit-trail.ts';
 export { mayActorDo, mayAccessAgent, assertAgentAccess, mayAccessRun, ACCESS_DENIED, type AgentAccessActor } from './access.ts';

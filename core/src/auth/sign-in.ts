@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { AuditLog } from '../audit/index.ts';
 import { DomainError, isDomainError } from '../errors/index.ts';
 import type { RouteActor, UiActor } from './actor.ts';
+import type { AuditTrail } from './audit-trail.ts';
 import { createSignInThrottle, type SignInThrottle } from './sign-in-throttle.ts';
 import type { UserStore } from './users.ts';
 
@@ -20,7 +20,7 @@ export interface SignIn {
   attempt(input: { email: string; password: string; address?: string }): Promise<UiActor>;
 }
 
-export function createSignIn(deps: { users: UserStore; audit: AuditLog; throttle?: SignInThrottle; wait?: (ms: number) => Promise<unknown> }): SignIn {
+export function createSignIn(deps: { users: UserStore; audit: AuditTrail; throttle?: SignInThrottle; wait?: (ms: number) => Promise<unknown> }): SignIn {
   const throttle = deps.throttle ?? createSignInThrottle();
   const wait = deps.wait ?? sleep;
   return {

@@ -1,6 +1,6 @@
 import { createClaims } from '../db/index.ts';
 import type { Logger } from '../log/index.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../index.ts';
 
 /**
  * Runs `work` every `intervalMs` (and once at once when `immediately`), never two passes at a

@@ -1,5 +1,5 @@
 import { systemActor } from '../auth/index.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../index.ts';
 
 export const GENERATED_ADMIN_EMAIL = 'admin@service.local';
 

@@ -5,7 +5,7 @@ import { connectDatabase, startEmbeddedDatabase, type Database, type EmbeddedDat
 import { createExtensionWriter } from '../extensions/index.ts';
 import { createLogger, type Logger } from '../log/index.ts';
 import { migrateRunsToLayout2 } from '../migrations/index.ts';
-import { createServices, type Services } from '../services.ts';
+import { createServices, type Services } from '../index.ts';
 import { startEmbeddedRegistry, type EmbeddedRegistry } from '../registry/embedded/embedded-registry.ts';
 import { supervise, type Supervised } from '../process/index.ts';
 import { claimDataDir, dataDirOwner, readDataDirLock, stopOrphanedDatabase, type DataDirClaim } from './data-dir-lock.ts';

@@ -1,6 +1,6 @@
 import mongoose from 'mongoose';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Services } from '../services.ts';
+import type { Services } from '../index.ts';
 import { installExampleAgents, testServices, useTestDatabase } from '../testing/index.ts';
 
 /**

@@ -2,7 +2,10 @@ import type { Database } from '../db/index.ts';
 import { RUN_KEY_TTL_MS, runEventId } from '../db/index.ts';
 import type { Logger } from '../log/index.ts';
 import { ACTIVE_STATES, callerOf, isTerminal, listKeyOf, RUN_LAYOUT, stateAfter, toStored, type RunEvent, type RunMessage, type RunState, type RunStatus } from '../runs/index.ts';
-import { eventFrom03, messageFrom03, type Message as Message03 } from '../a2a/compat/v03/protocol.ts';
+import { protocolV03 } from '../a2a/index.ts';
+
+const { eventFrom03, messageFrom03 } = protocolV03;
+type Message03 = protocolV03.Message;
 
 const MIGRATION = 'runs-layout-2';
 /** Run heads converted per batch (each with its events). */

@@ -9,7 +9,7 @@ import type { HeldLease, Orphan, RunLeases } from './leases.ts';
 import { ACTIVE_STATES, agentMessage, isTerminal, textOf, type Answer, type Interrupt, type RunEvent, type RunMessage, type RunStatus } from './model.ts';
 import type { RunStore } from './run-store.ts';
 import type { RunView } from './run-view.ts';
-import { renderTemplate } from './template.ts';
+import { renderTemplate } from '../step-template/index.ts';
 
 const TEMPLATE_CACHE_MS = 1_000;
 /** Each earlier step's output shown with a pause is cut at this many characters. */

@@ -5,7 +5,7 @@
  * the host (runtime/supervisor.ts) over an IPC channel.
  */
 import http from 'node:http';
-import { renderTemplate } from '../runs/template.ts';
+import { renderTemplate } from '../step-template/index.ts';
 import { RUNTIME_ENV, type StepReply, type StepRequest } from './protocol.ts';
 
 const hostUrl = process.env[RUNTIME_ENV.hostUrl];

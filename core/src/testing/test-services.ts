@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { loadConfig, type ServiceConfig } from '../config/index.ts';
 import type { Database } from '../db/index.ts';
 import { createMemoryLogger } from '../log/index.ts';
-import { createServices, type Services } from '../services.ts';
+import { createServices, type Services } from '../index.ts';
 import type { NpmRunner } from '../registry/index.ts';
 
 /** A complete config for tests: nothing generated on disk, fresh secrets each call. */

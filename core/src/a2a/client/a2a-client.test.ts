@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testServices, useTestDatabase } from '../../testing/index.ts';
-import type { Services } from '../../services.ts';
+import type { Services } from '../../index.ts';
 
 const t = useTestDatabase();
 const admin = { type: 'ui', id: 'admin', email: 'a@x.test', role: 'admin' } as const;

@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { AuditLog } from '../../audit/index.ts';
 import { constantTimeEqual } from '../../crypto/index.ts';
 import { A2A_PERMISSIONS, type A2aPermission, type Models } from '../../db/index.ts';
 import { DomainError } from '../../errors/index.ts';
 import { isAdmin, type Actor } from '../actor.ts';
+import type { AuditTrail } from '../audit-trail.ts';
 
 export interface OauthClientView {
   clientId: string;
@@ -68,7 +68,7 @@ function validateGrants(grants: ClientGrants): ClientGrants {
 /** How long a client's grants and revocation state are reused by `current`. */
 const CLIENT_STATE_TTL_MS = 1_000;
 
-export function createOauthClients(deps: { models: Models; audit: AuditLog }) {
+export function createOauthClients(deps: { models: Models; audit: AuditTrail }) {
   const { OauthClient } = deps.models;
   const recent = new Map<string, { at: number; view: Promise<OauthClientView | null> }>();
   const requireAdmin = (actor: Actor) => {

@@ -1,7 +1,7 @@
 import { generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import { afterEach, describe, expect, it, beforeAll, vi } from 'vitest';
 import { testServices, useTestDatabase } from '../../testing/index.ts';
-import type { Services } from '../../services.ts';
+import type { Services } from '../../index.ts';
 
 const t = useTestDatabase();
 let services: Services;

@@ -1,8 +1,8 @@
-import type { AuditLog } from '../../audit/index.ts';
 import type { Sealer } from '../../crypto/index.ts';
 import type { Models } from '../../db/index.ts';
 import { createRateLimiter } from '../../http/index.ts';
 import type { Logger } from '../../log/index.ts';
+import type { AuditTrail } from '../audit-trail.ts';
 import { createOauthClients } from './clients.ts';
 import { createSigningKeys } from './signing-keys.ts';
 import { ACCESS_TOKEN_TTL_SECONDS, createAccessTokens } from './tokens.ts';
@@ -11,7 +11,7 @@ import { createAuthorizationServerMetadataHandler, createJwksHandler, createToke
 export const JWKS_PATH = '/.well-known/jwks.json';
 
 /** The OAuth 2.0 provider: clients, signing keys, the token endpoint and the verifier. */
-export function createOauthProvider(deps: { models: Models; sealer: Sealer; audit: AuditLog; logger: Logger; canonicalOrigin: () => string }) {
+export function createOauthProvider(deps: { models: Models; sealer: Sealer; audit: AuditTrail; logger: Logger; canonicalOrigin: () => string }) {
   const clients = createOauthClients(deps);
   const keys = createSigningKeys({ models: deps.models, sealer: deps.sealer, retiredGraceMs: 2 * ACCESS_TOKEN_TTL_SECONDS * 1000 });
   const tokens = createAccessTokens({ keys, clients, canonicalOrigin: deps.canonicalOrigin });

@@ -3,9 +3,8 @@ import type { LlmProvider } from '../../llm/index.ts';
 import { proposeEdits } from '../../llm/index.ts';
 import { changedSinceError, diffFields, editStep, fieldsChangedSince, valuesToRestore, type ContentEditorResult, type RecordedChange, type WidgetEditResult } from '../content-edit.ts';
 import type { CmsBPost } from './client.ts';
-import type { SiteEvents } from './index.ts';
-import { cmsBClientFor, type SiteAccess } from './primitives.ts';
 import { EDITABLE_FIELDS } from './schemas.ts';
+import { cmsBClientFor, type SiteAccess, type SiteEvents } from './site.ts';
 
 const fieldsOf = (post: CmsBPost) => ({ title: post.title, content: post.content, excerpt: post.excerpt, status: post.status });
 /** The diff's fields: the editable ones, and `status` (a live post is demoted before it is edited, and Undo puts it back). */

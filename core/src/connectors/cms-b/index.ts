@@ -3,11 +3,9 @@ import type { LlmProvider } from '../../llm/index.ts';
 import type { ConnectorInstances } from '../instances.ts';
 import { widgetChatTool, type ConnectorUnit } from '../connector-unit.ts';
 import { createCmsBContentEditor } from './content-editor.ts';
-import { cmsBPrimitives, CMS_B } from './primitives.ts';
+import { cmsBPrimitives } from './primitives.ts';
 import { EDITABLE_FIELDS } from './schemas.ts';
-
-/** Tells the site something happened to its content (wired to signed notifications). */
-export type SiteEvents = (instanceId: string, type: string, data: Record<string, unknown>) => void;
+import { CMS_B, type SiteEvents } from './site.ts';
 
 /** The CMS-B (WordPress) connector unit: its primitives and its content-editor agent. */
 export function cmsBConnector(deps: { instances: ConnectorInstances; http: OutboundHttp; llm: () => LlmProvider; events?: SiteEvents }): ConnectorUnit {

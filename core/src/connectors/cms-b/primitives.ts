@@ -1,33 +1,11 @@
 import { z } from 'zod';
 import { DomainError } from '../../errors/index.ts';
-import type { ConnectorInstances, ConnectorInstanceView } from '../instances.ts';
 import { definePrimitive, type Primitive } from '../primitive.ts';
 import { instancesListPrimitive, READ_ONLY, statusPrimitive, WRITE_ADDITIVE, WRITE_IDEMPOTENT } from '../standard-primitives.ts';
-import { createCmsBClient, type CmsBClient } from './client.ts';
-import type { OutboundHttp } from '../../http/index.ts';
 import type { ContentEditor } from './content-editor.ts';
-import type { SiteEvents } from './index.ts';
 import { instanceId, postFields, postId, postOutput, postStatus } from './schemas.ts';
+import { CMS_B, cmsBClientFor, cmsBClientOf, type SiteAccess, type SiteEvents } from './site.ts';
 import { contentEditorResultOutput } from '../content-edit.ts';
-
-
-export const CMS_B = 'cms_b';
-
-/** A client for one configured instance, its application password opened for this call. */
-export async function cmsBClientFor(deps: SiteAccess, id: string): Promise<CmsBClient> {
-  return cmsBClientOf(await deps.instances.withCredential(CMS_B, id), deps.http);
-}
-
-/** What reaching a configured site takes: its stored instance and the outbound HTTP client. */
-export interface SiteAccess {
-  instances: ConnectorInstances;
-  http: OutboundHttp;
-}
-
-function cmsBClientOf(instance: ConnectorInstanceView & { credential: string }, http: OutboundHttp): CmsBClient {
-  if (!instance.username) throw new DomainError('VALIDATION_FAILED', `CMS-B instance ${instance.id} has no username`);
-  return createCmsBClient({ siteUrl: instance.siteUrl, username: instance.username, applicationPassword: instance.credential }, http);
-}
 
 /** Every primitive of the spec's CMS-B table. */
 export function cmsBPrimitives(deps: SiteAccess & { contentEditor: ContentEditor; events?: SiteEvents }): Primitive[] {

@@ -3,9 +3,16 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createMemoryLogger } from '../../log/index.ts';
+import type { EmbeddedLogger } from './host.ts';
 import { MongodUnavailable, startMongod } from './memory-server.ts';
 import { startEmbeddedDatabase } from './index.ts';
+
+/** Keeps what is logged, for the assertions on the start log. */
+function recordingLogger(): EmbeddedLogger & { records: { message: string }[] } {
+  const records: { message: string }[] = [];
+  const record = (message: string) => void records.push({ message });
+  return { records, debug: record, info: record };
+}
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'embedded-mongod-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -19,7 +26,7 @@ describe('a real mongod first, FerretDB as the offline fallback', () => {
     process.env.MONGOMS_DOWNLOAD_MIRROR = `http://127.0.0.1:${(silent.address() as net.AddressInfo).port}`;
     const started = Date.now();
     try {
-      const attempt = startMongod(path.join(dir, 'silent'), createMemoryLogger(), { probeMs: 500 });
+      const attempt = startMongod(path.join(dir, 'silent'), recordingLogger(), { probeMs: 500 });
       // Where a mongod is already cached, no download is tried at all.
       const outcome = await attempt.then(async (db) => (await db.stop(), 'cached' as const), (error: unknown) => error);
       if (outcome !== 'cached') {
@@ -35,7 +42,7 @@ describe('a real mongod first, FerretDB as the offline fallback', () => {
   });
 
   it('starts the first server it can have and logs which one and why', async () => {
-    const logger = createMemoryLogger();
+    const logger = recordingLogger();
     const started = Date.now();
     const db = await startEmbeddedDatabase({ dataDir: path.join(dir, 'default'), logger });
     try {

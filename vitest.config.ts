@@ -2,6 +2,6 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    projects: ['core', 'web', 'test'],
+    projects: ['core', 'embedded', 'web', 'test'],
   },
 });

@@ -2,10 +2,12 @@
 /**
  * Builds what the service and the MCP server run, each part only when its inputs changed
  * (`pnpm start` runs this on every start): the widget bundle, core compiled to core/dist, the
- * admin app (Remix), the web server and the MCP server as JavaScript. `--force` rebuilds all.
+ * embedded database and registry (embedded/dist), the admin app (Remix), the web server and the
+ * MCP server as JavaScript. `--force` rebuilds all.
  *
- * The web server, the admin app's server build and the MCP server import core from core/dist by
- * relative path, so one process loads one copy of core, with no TypeScript loader at run time.
+ * The web server, the admin app's server build, the embedded extras and the MCP server import core
+ * from core/dist by relative path, so one process loads one copy of core, with no TypeScript
+ * loader at run time.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -73,6 +75,8 @@ const parts = [
       run(at('node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.build.json'], at('core'));
     },
   },
+  // The embedded database and registry, loaded by core only on the embedded default (ADR 0026).
+  { name: 'embedded extras', inputs: ['embedded/src', 'embedded/package.json'], outputs: ['embedded/dist/index.js'], build: () => bundleEntry('embedded/src/index.ts', 'embedded/dist/index.js') },
   { name: 'admin app', inputs: ['web/app', 'web/vite.config.ts', 'web/package.json', 'web/tsconfig.json', 'core/src'], outputs: ['web/build/server/index.js'], build: () => run('pnpm', ['--filter', '@service/web', 'build']) },
   { name: 'web server', inputs: ['web/server.ts', 'web/seam-routes.ts', 'web/app'], outputs: ['web/build/server.js'], build: () => bundleEntry('web/server.ts', 'web/build/server.js') },
   { name: 'MCP server', inputs: ['mcp-server/src', 'mcp-server/package.json'], outputs: ['mcp-server/dist/main.js'], build: () => bundleEntry('mcp-server/src/main.ts', 'mcp-server/dist/main.js') },

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { connectDatabase, startEmbeddedDatabase, type Database } from '@service/core/db';
+import { connectDatabase, type Database } from '@service/core/db';
+import { startEmbeddedDatabase } from '@service/embedded';
 import { createLogger } from '@service/core/log';
 
 /**

@@ -18,6 +18,7 @@ const jsUnder = (dir: string): string[] =>
 const built: [owner: string, files: string[]][] = [
   ['web', ['web/build/server.js', 'web/build/server/index.js']],
   ['mcp-server', ['mcp-server/dist/main.js']],
+  ['embedded', ['embedded/dist/index.js']],
   ['core', jsUnder('core/dist')],
 ];
 
@@ -33,7 +34,7 @@ const isBuiltin = (specifier: string) => specifier.startsWith('node:') || builti
 describe('the built service and MCP server', () => {
   it('are rebuilt only when their inputs changed: after `pnpm build`, `pnpm start`’s build does nothing', () => {
     const output = execFileSync(process.execPath, [path.join(root, 'scripts/build.mjs')], { cwd: root, encoding: 'utf8' });
-    expect(output.trim().split('\n')).toEqual(['widget', 'core', 'admin app', 'web server', 'MCP server'].map((part) => `build: ${part} is up to date`));
+    expect(output.trim().split('\n')).toEqual(['widget', 'core', 'embedded extras', 'admin app', 'web server', 'MCP server'].map((part) => `build: ${part} is up to date`));
   });
 
   it.each(built)('%s: imports only its runtime dependencies, core from core/dist, and no TypeScript', (owner, files) => {

@@ -14,7 +14,7 @@ import { parse } from 'yaml';
 import { PROJECT_NODE } from '@service/core/node-engine';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const packages = ['.', 'core', 'web', 'mcp-server', 'widget', 'test'];
+const packages = ['.', 'core', 'embedded', 'web', 'mcp-server', 'widget', 'test'];
 const enginesOf = (dir: string) =>
   (JSON.parse(readFileSync(path.join(root, dir, 'package.json'), 'utf8')) as { engines?: { node?: string } }).engines?.node;
 const required = enginesOf('.')!;

@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { ConfigError, loadConfig, parseEnv, type Env, type ServiceConfig } from '../config/index.ts';
-import { connectDatabase, startEmbeddedDatabase, type Database, type EmbeddedDatabase } from '../db/index.ts';
+import type { EmbeddedDatabase, EmbeddedRegistry } from '@service/embedded';
+import { connectDatabase, type Database } from '../db/index.ts';
 import { createExtensionWriter } from '../extensions/index.ts';
 import { createLogger, type Logger } from '../log/index.ts';
 import { migrateRunsToLayout2 } from '../migrations/index.ts';
 import { createServices, type Services } from '../index.ts';
-import { startEmbeddedRegistry, type EmbeddedRegistry } from '../registry/embedded/embedded-registry.ts';
 import { supervise, type Supervised } from '../process/index.ts';
+import { loadEmbeddedExtras } from './embedded-extras.ts';
 import { claimDataDir, dataDirOwner, readDataDirLock, stopOrphanedDatabase, type DataDirClaim } from './data-dir-lock.ts';
 import { ensureInitialAdmin, type InitialSignIn } from './initial-admin.ts';
 import { agreeWithInstance, recordInstanceIdentity } from './instance-identity.ts';
@@ -42,6 +43,10 @@ export async function startServices(
 ): Promise<StartedServices> {
   const role = options.role ?? 'service';
   if (role === 'mcp-server') refuseWithoutAService(env);
+  // The embedded default's servers come from an optional package: without it, stop before anything
+  // is written to the data directory (production without MONGODB_URI is refused by loadConfig).
+  const raw = role === 'mcp-server' ? undefined : parseEnv(env);
+  const extras = raw && !raw.MONGODB_URI && raw.NODE_ENV !== 'production' ? await loadEmbeddedExtras() : undefined;
   const bootLogger = options.logger ?? createLogger({ level: (env.SERVICE_LOG_LEVEL as 'info' | undefined) ?? 'info' });
   let config = loadConfig(env, bootLogger, { generateSecrets: role !== 'mcp-server' });
   if (options.configure) config = options.configure(config);
@@ -63,6 +68,7 @@ export async function startServices(
     }
     else if (role === 'mcp-server') throw noServiceRunning(config.dataDir);
     else {
+      const { startEmbeddedDatabase } = extras ?? (await loadEmbeddedExtras());
       await stopOrphanedDatabase(config.dataDir, logger);
       // The port the last database of this directory used, so processes that joined it find it again.
       const lastPort = portOf(readDataDirLock(config.dataDir)?.databaseUri);
@@ -114,6 +120,7 @@ export async function startServices(
     // The embedded default publishes to a registry it runs itself until an admin configures real ones.
     let registry: Supervised<EmbeddedRegistry> | undefined;
     if (embedded && options.embeddedRegistry !== false && (await services.registry.settings.embeddedOrUnset())) {
+      const { startEmbeddedRegistry } = extras ?? (await loadEmbeddedExtras());
       const startRegistry = () => startEmbeddedRegistry({ dataDir: config.dataDir, sealer: services.sealer, logger });
       const running = (registry = supervise(await startRegistry(), {
         what: 'the embedded registry',

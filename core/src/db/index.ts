@@ -1,6 +1,5 @@
 export { createDatabase, connectDatabase, type Database, type ConnectOptions } from './connect.ts';
 export type { StorageFailure } from './storage-state.ts';
-export { startEmbeddedDatabase, ensureFerretdb, FERRETDB_VERSION, type EmbeddedDatabase } from './embedded/index.ts';
 export { USER_ROLES, type Models, type UserRole, type UserRecord, type SessionRecord, type AuditEventRecord } from './models/index.ts';
 export { isDuplicateKeyError } from './errors.ts';
 export { detectServerKind, type ServerKind } from './server-kind.ts';

@@ -1,2 +1,2 @@
-export { isAlive, spawnTied, stopTied, type TiedChild } from './tied-child.ts';
+export { isAlive } from './is-alive.ts';
 export { supervise, type Child, type Supervised } from './supervise.ts';

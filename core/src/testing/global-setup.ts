@@ -2,7 +2,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { createDatabase, detectServerKind, startEmbeddedDatabase, type EmbeddedDatabase, type ServerKind } from '../db/index.ts';
+import { startEmbeddedDatabase, type EmbeddedDatabase } from '@service/embedded';
+import { createDatabase, detectServerKind, type ServerKind } from '../db/index.ts';
 import { createLogger, type Logger } from '../log/index.ts';
 
 import type {} from './test-database.ts'; // brings the ProvidedContext typing

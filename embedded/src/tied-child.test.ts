@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { isAlive } from './tied-child.ts';
 
 /** A process that starts a tied `sleep` and reports its pid, so the test can kill that process hard. */
 const PARENT = `
@@ -9,6 +8,16 @@ const { pid } = spawnTied('sleep', ['60']);
 console.log(await pid);
 setInterval(() => {}, 1000);
 `;
+
+/** Whether a process with this pid is alive (EPERM: alive, someone else's). */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
 
 describe('a tied child', () => {
   it('ends when the process that started it is killed with SIGKILL', async () => {

@@ -55,16 +55,6 @@ export function spawnTied(command: string, args: string[], options: { stdout?: '
   return { child, pid };
 }
 
-/** Whether a process with this pid is alive (EPERM: alive, someone else's). */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Stops a tied child: TERM to its shell (passed on), KILL after `graceMs`; resolves once it has exited. */
 export function stopTied(child: ChildProcess, graceMs = 5_000): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();

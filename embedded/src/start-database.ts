@@ -1,14 +1,14 @@
 import path from 'node:path';
-import type { Logger } from '../../log/index.ts';
+import type { EmbeddedLogger } from './host.ts';
 import { ensureFerretdb } from './ferretdb-binary.ts';
 import { startFerretdb } from './ferretdb-process.ts';
 import { MongodUnavailable, startMongod } from './memory-server.ts';
-import type { EmbeddedDatabase } from './types.ts';
+import type { EmbeddedDatabase } from './database-types.ts';
 
 export interface EmbeddedOptions {
   /** Where the server keeps its files; the service uses `<SERVICE_DATA_DIR>/db`. */
   dataDir: string;
-  logger: Logger;
+  logger: EmbeddedLogger;
   /** Whether to try a real mongod (cached or downloaded) before FerretDB; default true. */
   allowMongod?: boolean;
   /** The port to listen on when it is free (a restart keeps its port); default a free one. */

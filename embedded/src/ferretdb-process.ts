@@ -1,19 +1,19 @@
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Logger } from '../../log/index.ts';
-import { canConnect, findFreePort, isPortFree } from '../../net/index.ts';
-import { spawnTied, stopTied } from '../../process/index.ts';
-import type { EmbeddedDatabase } from './types.ts';
+import type { EmbeddedLogger } from './host.ts';
+import { canConnect, findFreePort, isPortFree } from './ports.ts';
+import { spawnTied, stopTied } from './tied-child.ts';
+import type { EmbeddedDatabase } from './database-types.ts';
 
 const START_TIMEOUT_MS = 30_000;
 
 /**
  * Starts FerretDB (SQLite handler) on a loopback port (`port` when it is free, else a free one)
  * with its files under `dataDir`, tied to this process: it ends when this process ends, however
- * it ends (process/tied-child.ts).
+ * it ends (tied-child.ts).
  */
-export async function startFerretdb(binary: string, dataDir: string, logger: Logger, options: { port?: number } = {}): Promise<EmbeddedDatabase> {
+export async function startFerretdb(binary: string, dataDir: string, logger: EmbeddedLogger, options: { port?: number } = {}): Promise<EmbeddedDatabase> {
   const sqliteDir = path.join(dataDir, 'sqlite');
   const stateDir = path.join(dataDir, 'state');
   mkdirSync(sqliteDir, { recursive: true });

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createMemoryLogger } from '../../log/index.ts';
-import { canConnect } from '../../net/index.ts';
-import { connectDatabase } from '../connect.ts';
-import { startEmbeddedDatabase } from './index.ts';
+import { startEmbeddedDatabase } from '@service/embedded';
+import { createMemoryLogger } from '../log/index.ts';
+import { canConnect } from '../net/index.ts';
+import { connectDatabase } from './connect.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'embedded-db-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

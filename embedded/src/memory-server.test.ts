@@ -4,9 +4,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { DryMongoBinary } from 'mongodb-memory-server-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createMemoryLogger } from '../../log/index.ts';
+import type { EmbeddedLogger } from './host.ts';
 import { MongodUnavailable, startMongod } from './memory-server.ts';
 import { startEmbeddedDatabase } from './index.ts';
+
+/** Keeps what is logged, for the assertions on the start log. */
+function recordingLogger(): EmbeddedLogger & { records: { message: string }[] } {
+  const records: { message: string }[] = [];
+  const record = (message: string) => void records.push({ message });
+  return { records, debug: record, info: record };
+}
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'embedded-mongod-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -44,7 +51,7 @@ describe('a real mongod first, FerretDB as the offline fallback', () => {
     const silent = net.createServer(() => void connections++).listen(0, '127.0.0.1');
     await new Promise((resolve) => silent.once('listening', resolve));
     try {
-      const outcome = await withDownloadMirror(`http://127.0.0.1:${(silent.address() as net.AddressInfo).port}`, () => startMongod(path.join(dir, 'silent'), createMemoryLogger(), { probeMs: 500 }).catch((error: unknown) => error));
+      const outcome = await withDownloadMirror(`http://127.0.0.1:${(silent.address() as net.AddressInfo).port}`, () => startMongod(path.join(dir, 'silent'), recordingLogger(), { probeMs: 500 }).catch((error: unknown) => error));
       expect(outcome).toBeInstanceOf(MongodUnavailable);
       expect((outcome as Error).message).toMatch(/is not in the local cache and 127\.0\.0\.1:\d+ cannot be reached \(The operation was aborted due to timeout\)$/);
       expect(connections).toBe(1);
@@ -54,7 +61,7 @@ describe('a real mongod first, FerretDB as the offline fallback', () => {
   });
 
   it.skipIf(cachedMongod)(`falls back to FerretDB when no mongod can be had, and logs why${needsNoCachedMongod}`, async () => {
-    const logger = createMemoryLogger();
+    const logger = recordingLogger();
     // The download host refuses, here and on a machine with internet alike.
     const db = await withDownloadMirror(`http://127.0.0.1:${await refusingPort()}`, () => startEmbeddedDatabase({ dataDir: path.join(dir, 'fallback'), logger }));
     try {
@@ -68,7 +75,7 @@ describe('a real mongod first, FerretDB as the offline fallback', () => {
   });
 
   it.runIf(cachedMongod)(`starts the cached mongod, and logs it${needsCachedMongod}`, async () => {
-    const logger = createMemoryLogger();
+    const logger = recordingLogger();
     const db = await startEmbeddedDatabase({ dataDir: path.join(dir, 'cached'), logger });
     try {
       expect(db.kind).toBe('mongod');

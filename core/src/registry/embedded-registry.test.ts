@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createSealer } from '../../crypto/index.ts';
-import { createLogger } from '../../log/index.ts';
-import { startEmbeddedRegistry, type EmbeddedRegistry } from './embedded-registry.ts';
+import { startEmbeddedRegistry, type EmbeddedRegistry } from '@service/embedded';
+import { createSealer } from '../crypto/index.ts';
+import { createLogger } from '../log/index.ts';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'embedded-registry-'));
 const sealer = createSealer({ current: randomBytes(32) });

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import type { Logger } from '../../log/index.ts';
+import type { EmbeddedLogger } from './host.ts';
 
 const run = promisify(execFile);
 
@@ -16,8 +16,8 @@ export const FERRETDB_VERSION = 'v1.24.2';
  * Applied to the module copy before building: the SQLite backend's `_id` column expression made
  * to match its `_id` index, and `_id` ranges, `$in` and sorts served from that index (ADR 0009).
  */
-// Kept beside the sources; core/dist (the built copy) reads the same file.
-const PATCH_FILE = fileURLToPath(new URL('../../../src/db/embedded/ferretdb-id-pushdown.patch', import.meta.url));
+// At the package's root, one level above both src/ (these sources) and dist/ (the built bundle).
+const PATCH_FILE = fileURLToPath(new URL('../ferretdb-id-pushdown.patch', import.meta.url));
 const patchText = () => readFileSync(PATCH_FILE, 'utf8');
 
 /** The binary's name carries the patch's digest, so a build without this patch is never reused. */
@@ -75,7 +75,7 @@ export function goAvailable(): boolean {
  * and builds cmd/ferretdb from a throwaway module that points at the copy. See
  * docs/decisions/0002-database-and-test-database.md and 0009-ferretdb-id-index.md.
  */
-export async function installFerretdb(logger: Logger): Promise<string> {
+export async function installFerretdb(logger: EmbeddedLogger): Promise<string> {
   const go = onPath('go');
   if (!go) throw new Error('cannot install FerretDB: no `go` on PATH');
   const bin = await goBinDir();
@@ -113,7 +113,7 @@ export async function installFerretdb(logger: Logger): Promise<string> {
 /** Applies the patch with `git apply` and verifies that the `_id` column now matches its index. */
 async function applyPatch(source: string): Promise<void> {
   const git = onPath('git');
-  if (!git) throw new Error('cannot build FerretDB: `git` is needed to apply core/src/db/embedded/ferretdb-id-pushdown.patch');
+  if (!git) throw new Error('cannot build FerretDB: `git` is needed to apply embedded/ferretdb-id-pushdown.patch');
   await run(git, ['apply', '--check', PATCH_FILE], { cwd: source });
   await run(git, ['apply', PATCH_FILE], { cwd: source });
   const metadata = readFileSync(path.join(source, 'internal', 'backends', 'sqlite', 'metadata', 'metadata.go'), 'utf8');
@@ -128,7 +128,7 @@ function chmodRecursive(dir: string): void {
 }
 
 /** The binary to use: found, or installed once when Go is present. */
-export async function ensureFerretdb(logger: Logger): Promise<string | undefined> {
+export async function ensureFerretdb(logger: EmbeddedLogger): Promise<string | undefined> {
   const found = await findFerretdb();
   if (found) return found;
   if (!goAvailable()) return undefined;

@@ -3,10 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { Sealer } from '../../crypto/index.ts';
-import type { Logger } from '../../log/index.ts';
-import { findFreePort, isPortFree } from '../../net/index.ts';
-import { spawnTied, stopTied } from '../../process/index.ts';
+import type { EmbeddedLogger, PasswordSealer } from './host.ts';
+import { findFreePort, isPortFree } from './ports.ts';
+import { spawnTied, stopTied } from './tied-child.ts';
 
 export interface EmbeddedRegistry {
   /** `http://127.0.0.1:<port>/` */
@@ -42,9 +41,9 @@ function verdaccioBin(): string {
  * process on loopback, for the embedded default: a fresh instance publishes and pulls its first
  * agents with nothing to set up. Nothing leaves the machine (no uplinks). The next start reuses
  * the storage, the user and, when it is free, the port. It is tied to this process: it ends when
- * this process ends, however it ends (process/tied-child.ts).
+ * this process ends, however it ends (tied-child.ts).
  */
-export async function startEmbeddedRegistry(options: { dataDir: string; sealer: Sealer; logger: Logger }): Promise<EmbeddedRegistry> {
+export async function startEmbeddedRegistry(options: { dataDir: string; sealer: PasswordSealer; logger: EmbeddedLogger }): Promise<EmbeddedRegistry> {
   const dir = path.join(options.dataDir, 'registry');
   mkdirSync(path.join(dir, 'storage'), { recursive: true, mode: 0o700 });
   const statePath = path.join(dir, 'state.json');

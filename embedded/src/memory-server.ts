@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Logger } from '../../log/index.ts';
-import type { EmbeddedDatabase } from './types.ts';
+import type { EmbeddedLogger } from './host.ts';
+import type { EmbeddedDatabase } from './database-types.ts';
 
 /** How long the download host may take to answer before the start moves on to FerretDB. */
 const DOWNLOAD_PROBE_MS = 3_000;
@@ -15,7 +15,7 @@ export class MongodUnavailable extends Error {}
  * An unreachable host fails within seconds (DNS or connect refused at once, silence after
  * DOWNLOAD_PROBE_MS) with `MongodUnavailable`, instead of the downloader's minute-long retries.
  */
-export async function startMongod(dataDir: string, logger: Logger, options: { probeMs?: number; port?: number } = {}): Promise<EmbeddedDatabase> {
+export async function startMongod(dataDir: string, logger: EmbeddedLogger, options: { probeMs?: number; port?: number } = {}): Promise<EmbeddedDatabase> {
   const { DryMongoBinary, MongoMemoryServer } = await import('mongodb-memory-server-core');
   const binary = await DryMongoBinary.generateOptions({});
   if (!(await DryMongoBinary.locateBinary(binary))) {

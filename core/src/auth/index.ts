@@ -6,3 +6,5 @@ export { createSignInThrottle, SIGN_IN_LIMITS, type SignInLimits, type SignInThr
 export { createSessionStore, SESSION_TTL_MS, type SessionStore } from './sessions.ts';
 export { createActorNames, type ActorNames } from './actor-names.ts';
 export { mayActorDo, mayAccessAgent, assertAgentAccess, mayAccessRun, ACCESS_DENIED, type AgentAccessActor } from './access.ts';
+/** The grants an A2A client may hold. */
+export type { A2aPermission } from '../db/index.ts';

@@ -1,11 +1,10 @@
-import { A2A_PERMISSIONS } from '@service/core/db';
 import { z } from 'zod';
-import { peerBaseUrl, peerClientId, peerClientSecret, peerId, peerName, peerProtocol } from '../../schemas/a2a.ts';
+import { A2A_PERMISSION_NAMES, peerBaseUrl, peerClientId, peerClientSecret, peerId, peerName, peerProtocol } from '../../schemas/a2a.ts';
 import { adminProcedure, router } from '../init.server.ts';
 
 const grants = z.object({
   allowedAgents: z.array(z.string().max(200)).max(200),
-  permissions: z.array(z.enum(A2A_PERMISSIONS)).max(3),
+  permissions: z.array(z.enum(A2A_PERMISSION_NAMES)).max(3),
   allowedPrimitives: z.array(z.string().max(100)).max(200).default([]),
 });
 

@@ -22,14 +22,15 @@ export interface InProcessPeer {
  * peer reads each A2A call (its body given), for a test to make the peer slow or wait.
  */
 export async function startInProcessPeer(database: Database, options: { scope: string; hold?: (body: string) => Promise<void> }): Promise<InProcessPeer> {
-  let services: Services | undefined;
+  // The services need the URL (their cards name it), the server needs the services: set once listening.
+  const peer: { handlers?: Services['handlers'] } = {};
   const router = createSeamRouter({
-    '/.well-known/agent.json': (request) => services!.handlers.agentCard(request),
-    '/.well-known/agent-card.json': (request) => services!.handlers.agentCardV1(request),
-    '/api/oauth/token': (request) => services!.handlers.oauthToken(request),
+    '/.well-known/agent.json': (request) => peer.handlers!.agentCard(request),
+    '/.well-known/agent-card.json': (request) => peer.handlers!.agentCardV1(request),
+    '/api/oauth/token': (request) => peer.handlers!.oauthToken(request),
     '/api/a2a': async (request) => {
       if (options.hold) await options.hold(await request.clone().text());
-      return services!.handlers.a2a(request);
+      return peer.handlers!.a2a(request);
     },
   });
   const server = http.createServer((req, res) => {
@@ -39,7 +40,8 @@ export async function startInProcessPeer(database: Database, options: { scope: s
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  services = testServices(database, { SERVICE_VENDOR_SCOPE: options.scope, SERVICE_BASE_URL: url });
+  const services = testServices(database, { SERVICE_VENDOR_SCOPE: options.scope, SERVICE_BASE_URL: url });
+  peer.handlers = services.handlers;
   const admin = { type: 'ui', id: 'peer-admin', email: 'admin@peer.test', role: 'admin' } as const;
   await installExampleAgents(database, options.scope);
   await services.featureFlags.set(admin, 'a2aHttpEnabled', true);

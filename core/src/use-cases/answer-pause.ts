@@ -15,6 +15,7 @@ export interface AnswerPauseDeps {
  * once it is stored (the run goes on in this process); for a run on a peer, once the peer took
  * it (a refusal rejects, and the run waits for a better answer). What follows is on the run's
  * event stream. Of several answers to one pause exactly one is taken; the others are CONFLICT.
+ * `message` is the caller's A2A message carrying the answer, stored with it for a run here.
  */
 export function createAnswerPause(deps: AnswerPauseDeps) {
   return async function answerPause(actor: AgentAccessActor, runId: string, answer: Answer, message?: RunMessage): Promise<{ answerSeq: number }> {

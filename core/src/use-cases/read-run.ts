@@ -43,6 +43,7 @@ export function createFollowRun(deps: { runs: Pick<RunStore, 'get'>; eventLog: P
     return {
       async *from(afterSeq, signal) {
         for await (const { seq, event } of deps.eventLog.follow(run.id, afterSeq, signal)) {
+          // `follow` sends only visible events already; this tells the type so.
           if (isVisible(event)) yield { seq, event };
         }
         if (signal.aborted) return;

@@ -20,8 +20,9 @@ export interface StartedRun {
   /** False when the key or message id named a run this caller had started already. */
   created: boolean;
   /**
-   * The run as it completed in this process, or null when it paused, failed or is followed
-   * elsewhere (how it went is on the run); null-valued when nothing was started now.
+   * Resolves to the run as it completed in this process, or to null when it paused, failed or
+   * is followed elsewhere (how it went is on the run). Null itself when nothing was started now
+   * (a retry of a run already started).
    */
   execution: Promise<RunView | null> | null;
 }

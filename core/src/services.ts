@@ -22,6 +22,7 @@ import { createImports, type GithubClient, type Imports } from './imports/index.
 import { createCmsBEvents, createCmsBNotifier } from './notifications/index.ts';
 import { callRemoteAgent, createA2aClient, createRemoteBridge, createRemotePeers, type A2aClient, type RemoteBridge, type RemotePeers } from './a2a/client/index.ts';
 import type { Logger } from './log/index.ts';
+import { createUseCases, type UseCases } from './use-cases/index.ts';
 import { SERVICE_VERSION } from './version.ts';
 
 export interface Services {
@@ -75,6 +76,11 @@ export interface Services {
   retention: Retention;
   /** The database server in use: MONGODB_URI, or what the embedded default started. */
   databaseServer: DatabaseServer;
+  /**
+   * What callers do beyond one call of one capability (start a run, answer a pause, the runs
+   * page, the overview…): the one way each is done, for the admin UI, A2A and AG-UI alike.
+   */
+  useCases: UseCases;
   handlers: {
     healthz: (request: Request) => Promise<Response>;
     oauthToken: (request: Request) => Promise<Response>;
@@ -189,6 +195,24 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
   const widgetKeys = createWidgetKeys({ models: database.models, audit });
   const widgetEdits = createWidgetEdits({ models: database.models });
   const widgetDeps = { streams, widgetKeys, edits: widgetEdits, audit, llm: () => llm, rateLimiter: createRateLimiter({ limit: 60, windowMs: 60_000 }), logger: logger.child({ component: 'widget' }) };
+  const databaseServer = deps.databaseServer ?? { kind: 'external' as const, description: 'MongoDB (MONGODB_URI)' };
+  const useCases = createUseCases({
+    models: database.models,
+    config,
+    version: SERVICE_VERSION,
+    databaseServer,
+    card: agentCard,
+    flags,
+    runs,
+    eventLog,
+    executor,
+    remote,
+    settings,
+    registry,
+    llm,
+    connectorInstances,
+    widgetKeys,
+  });
   const bridge = { bridgeToken: () => config.bridgeToken, card: agentCard, executor, llm, logger: logger.child({ component: 'bridge' }) };
   return {
     config,
@@ -225,7 +249,8 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     featureFlags,
     version: SERVICE_VERSION,
     retention: createRetention(database.models, config.retention),
-    databaseServer: deps.databaseServer ?? { kind: 'external', description: 'MongoDB (MONGODB_URI)' },
+    databaseServer,
+    useCases,
     handlers: {
       healthz: createHealthzHandler({ database, version: SERVICE_VERSION }),
       oauthToken: oauth.handlers.token,
@@ -234,14 +259,21 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
       agentCard: createAgentCardHandler(agentCard),
       agentCardV1: createAgentCardV1Handler(cardV1),
       agentBridge: createAgentBridgeHandler(bridge),
-      aguiResume: createAguiResumeHandler({ flags, verifyToken: oauth.tokens.verify, runs, executor, logger: logger.child({ component: 'agui' }) }),
+      aguiResume: createAguiResumeHandler({ flags, verifyToken: oauth.tokens.verify, runs, executor, answerPause: useCases.runs.answer, logger: logger.child({ component: 'agui' }) }),
       llmBridge: createLlmBridgeHandler(bridge),
       widgetStream: createWidgetStreamHandler(widgetDeps),
       widgetUndo: createWidgetUndoHandler(widgetDeps),
       widgetStatus: createWidgetStatusHandler(widgetDeps),
       widgetBundle: createBundleHandler(),
       mcp: createMcpHttpHandler({ registry: primitives, verifyToken: oauth.tokens.verify, version: SERVICE_VERSION, logger: logger.child({ component: 'mcp' }), allowedHostnames: mcpAllowedHostnames(config) }),
-      a2a: createA2aHandler({ flags, verifyToken: oauth.tokens.verify, card: agentCard, cardV1: async (agent) => (await cardV1(agent)) ?? {}, defaultAgent, runs, eventLog, executor, logger: logger.child({ component: 'a2a' }) }),
+      a2a: createA2aHandler({ flags, verifyToken: oauth.tokens.verify, card: agentCard, cardV1: async (agent) => (await cardV1(agent)) ?? {}, defaultAgent,
+        startRun: useCases.runs.start,
+        answerPause: useCases.runs.answer,
+        runs,
+        eventLog,
+        executor,
+        logger: logger.child({ component: 'a2a' }),
+      }),
     },
   };
 }

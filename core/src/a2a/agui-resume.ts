@@ -4,7 +4,7 @@ import type { FeatureFlags } from '../config/index.ts';
 import { DomainError, parseOrThrow } from '../errors/index.ts';
 import { assertJsonDepth, bearerToken, errorResponse, json, readBodyLimited } from '../http/index.ts';
 import type { Logger } from '../log/index.ts';
-import type { RunExecutor, RunStore } from '../runs/index.ts';
+import type { Answer, RunExecutor, RunStore } from '../runs/index.ts';
 
 /**
  * The AG-UI resume body: the run (A2A task id) and the interrupt being answered. `interruptId`
@@ -26,8 +26,10 @@ const aguiResumeSchema = z.object({
 export function createAguiResumeHandler(deps: {
   flags: () => Promise<FeatureFlags>;
   verifyToken: (token: string) => Promise<AgentAccessActor>;
-  runs: RunStore;
-  executor: RunExecutor;
+  runs: Pick<RunStore, 'get'>;
+  executor: Pick<RunExecutor, 'cancel'>;
+  /** Answering a paused run: the service's one way (use-cases). */
+  answerPause: (actor: AgentAccessActor, runId: string, answer: Answer) => Promise<{ answerSeq: number }>;
   logger: Logger;
 }) {
   return async (request: Request): Promise<Response> => {
@@ -50,7 +52,7 @@ export function createAguiResumeHandler(deps: {
       if (!run || !mayAccessRun(actor, run, 'execute')) throw new DomainError('NOT_FOUND', 'Task not found');
       const entry = resumeInput.resume;
       if (entry.status === 'cancelled') await deps.executor.cancel(run.id);
-      else await deps.executor.resume(run.id, { screenId: entry.interruptId, values: entry.payload });
+      else await deps.answerPause(actor, run.id, { screenId: entry.interruptId, values: entry.payload });
       return json({ runId: run.id, state: (await deps.runs.get(run.id))!.state }, { status: 202 });
     } catch (error) {
       return errorResponse(error, deps.logger);

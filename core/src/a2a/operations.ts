@@ -1,6 +1,6 @@
-import { assertAgentAccess, mayAccessRun, type AgentAccessActor } from '../auth/index.ts';
+import { mayAccessRun, type AgentAccessActor } from '../auth/index.ts';
 import { DomainError } from '../errors/index.ts';
-import { isSettled, isTerminal, isVisible, type EventLog, type Metadata, type RunExecutor, type RunMessage, type RunState, type RunStore, type RunView, type VisibleRunEvent } from '../runs/index.ts';
+import { isSettled, isTerminal, isVisible, type Answer, type EventLog, type Metadata, type RunExecutor, type RunMessage, type RunState, type RunStore, type RunView, type VisibleRunEvent } from '../runs/index.ts';
 import type { AgentCard } from './agent-card.ts';
 import { answerOf } from './hitl-answer.ts';
 import type { JsonRpcId } from './jsonrpc.ts';
@@ -12,9 +12,14 @@ export interface A2aOperationsDeps {
   cardV1: (agent: string | null) => Promise<Record<string, unknown>>;
   /** The agent a message without `metadata.skillId` goes to: the admin's choice, else the only one. */
   defaultAgent: () => Promise<string | null>;
-  runs: RunStore;
-  eventLog: EventLog;
-  executor: RunExecutor;
+  /** Starting a run: the service's one way (use-cases), which the admin UI calls too. */
+  startRun: (actor: AgentAccessActor, input: { agent: string; message: RunMessage; idempotencyKey: string | null }) => Promise<{ run: RunView; created: boolean; execution: Promise<RunView | null> | null }>;
+  /** Answering a paused run: the service's one way (use-cases), which the admin UI calls too. */
+  answerPause: (actor: AgentAccessActor, runId: string, answer: Answer, message: RunMessage) => Promise<{ answerSeq: number }>;
+  /** Reads only: this seam starts and answers runs through `startRun` and `answerPause`. */
+  runs: Pick<RunStore, 'get' | 'readAll' | 'listOwned' | 'ownsListToken'>;
+  eventLog: Pick<EventLog, 'follow'>;
+  executor: Pick<RunExecutor, 'cancel'>;
 }
 
 /** A message sent to the service, in the run model's terms, with the request's metadata. */
@@ -80,24 +85,20 @@ export function createA2aOperations(deps: A2aOperationsDeps) {
           ? 'The task is waiting for input: answer with a data part { "resume": { "screenId", "values" } }, a data part of just the values, or (for a screen with one text field) plain text'
           : `Task ${run.id} is ${run.state} and takes no messages until it asks for input`);
       }
-      const answerSeq = await deps.executor.resume(run.id, answer, { ...message, runId: run.id, contextId: run.contextId }).catch(async (error: unknown) => {
+      const { answerSeq } = await deps.answerPause(actor, run.id, answer, { ...message, runId: run.id, contextId: run.contextId }).catch(async (error: unknown) => {
         // The same answer sent twice at once: the one stored first counts, the other replays it.
         const first = error instanceof DomainError && error.code === 'CONFLICT' ? await answered(run, message.id) : null;
         if (first === null) throw error;
-        return first;
+        return { answerSeq: first };
       });
       // The stream of an answer starts with the answer's own event.
       return { run: (await deps.runs.get(run.id))!, startSeq: answerSeq - 1 };
     }
     const agent = await targetAgent(sendParams, fixedAgent);
-    assertAgentAccess(actor, agent, 'execute');
-    // Started right below in this process, so the run is stored already working.
-    const { run, created } = await deps.runs.create(actor, { agent, message, idempotencyKey, working: true });
+    const { run, execution } = await deps.startRun(actor, { agent, message, idempotencyKey });
     // A retried request (same Idempotency-Key or messageId) gets the whole stream again unless
     // it says where it stopped with Last-Event-ID.
-    if (!created) return { run, startSeq: 0 };
-    const execution = deps.executor.start(run.id, run);
-    return { run, startSeq: 0, execution };
+    return { run, startSeq: 0, ...(execution ? { execution } : {}) };
   }
 
   /** A send that answers once the task completes, fails or pauses (unless asked to return at once). */

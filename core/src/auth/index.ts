@@ -7,3 +7,5 @@ export { createSessionStore, SESSION_TTL_MS, type SessionStore } from './session
 export { createActorNames, type ActorNames } from './actor-names.ts';
 export type { AuditTrail } from './audit-trail.ts';
 export { mayActorDo, mayAccessAgent, assertAgentAccess, mayAccessRun, ACCESS_DENIED, type AgentAccessActor } from './access.ts';
+/** The grants an A2A client may hold. */
+export type { A2aPermission } from '../db/index.ts';

@@ -34,7 +34,7 @@ export function createConnectorInstances(deps: { models: Models; sealer: Sealer;
   });
 
   return {
-    async put(actor: Actor, input: { connector: string; id: string; name: string; siteUrl: string; username?: string | null; credential?: string; webhookSecret?: string }): Promise<ConnectorInstanceView> {
+    async put(actor: Actor, input: { connector: string; id: string; name: string; siteUrl: string; username?: string | null | undefined; credential?: string | undefined; webhookSecret?: string | undefined }): Promise<ConnectorInstanceView> {
       if (!isAdmin(actor) && actor.type !== 'worker') throw new DomainError('FORBIDDEN', 'Only an admin may configure connector instances');
       if (!INSTANCE_ID.test(input.id)) throw new DomainError('VALIDATION_FAILED', 'instance id: lowercase letters, digits and dashes', { details: [{ path: 'id', reason: 'lowercase letters, digits and dashes' }] });
       if (!URL.canParse(input.siteUrl) || !/^https?:$/.test(new URL(input.siteUrl).protocol) || new URL(input.siteUrl).username) {

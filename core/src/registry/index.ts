@@ -54,6 +54,11 @@ export function createRegistryService(input: RegistryServiceDeps) {
 
   return {
     compile: sources.compile,
+    /** `agent_source_compile` on one of the shipped example packages, moved into this instance's scope. */
+    async compileExample(actor: Actor, example: string) {
+      if (!listExamples().includes(example)) throw new DomainError('NOT_FOUND', `No example package named ${example}`);
+      return sources.compile(actor, loadExample(example, deps.identity.vendorScope));
+    },
     review: sources.review,
     publish: sources.publish,
     promote,

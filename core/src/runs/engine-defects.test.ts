@@ -182,7 +182,7 @@ describe('run engine defects (issue 24)', () => {
 
   it('an answer whose wait starts from a lagging run head answers with the state after the answer', async () => {
     const a = servicesOn(t.db);
-    const ops = createA2aOperations({ card: a.agentCard, cardV1: async () => ({}), defaultAgent: async () => null, runs: a.runs, eventLog: a.eventLog, executor: a.executor });
+    const ops = createA2aOperations({ card: a.agentCard, cardV1: async () => ({}), defaultAgent: async () => null, startRun: a.useCases.runs.start, answerPause: a.useCases.runs.answer, runs: a.runs, eventLog: a.eventLog, executor: a.executor });
     const { run } = await a.runs.create(client, { agent: '@acme/editorial-review', message: message('Review this draft.') });
     await a.executor.start(run.id);
     const paused = await settled(a, run.id);

@@ -1,10 +1,6 @@
 import { z } from 'zod';
-import { httpUrl, listOf, requiredText, slugId } from './fields.ts';
-
-/** The grants an A2A client may hold (core's A2A_PERMISSIONS; a type test keeps them equal). */
-export const A2A_PERMISSION_NAMES = ['list', 'read', 'execute'] as const;
-
-export const clientName = requiredText('a name', 100);
+import { A2A_PERMISSION_NAMES, clientName, peerBaseUrl, peerClientId, peerClientSecret, peerId, peerName, peerProtocol } from '../schemas/a2a.ts';
+import { listOf, requiredText } from '../schemas/fields.ts';
 
 export const registerClientForm = z.object({
   intent: z.literal('register'),
@@ -23,13 +19,6 @@ export const clientActionForm = z.object({
   intent: z.enum(['rotate', 'revoke']),
   clientId: requiredText('the client id', 100),
 });
-
-export const peerId = slugId('the peer id');
-export const peerName = requiredText('a name', 100);
-export const peerBaseUrl = httpUrl('the peer’s base URL');
-export const peerClientId = requiredText('the client id the peer issued', 100);
-export const peerClientSecret = requiredText('the client secret the peer issued', 500);
-export const peerProtocol = z.enum(['auto', '0.3']);
 
 /** Register (or replace) a remote peer; the tRPC procedure `a2a.peers.register` takes the same fields. */
 export const registerPeerForm = z.object({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { constraintsOf } from './constraints.ts';
-import { checkbox, httpUrl, listOf, optionalText, requiredText, slugId } from './fields.ts';
+import { checkbox, httpUrl, listOf, optionalText, requiredText, slugId } from '../schemas/fields.ts';
 
 describe('constraintsOf', () => {
   it('renders the limits of the shared field schemas as HTML constraints', () => {

@@ -1,21 +1,11 @@
 import { z } from 'zod';
-import { optionalText } from './fields.ts';
-import { extensionId } from './agents.ts';
+import { extensionId } from '../schemas/agents.ts';
+import { packageName, searchText } from '../schemas/marketplace.ts';
 
 /**
  * The Marketplace page's forms: search, install from the public registry, promote to public.
- * The extensions tRPC router imports the same field schemas.
+ * Built from the field schemas the extensions procedures take (schemas/).
  */
-
-/** Search text for the marketplace and the registry listing. */
-export const searchText = optionalText('a search', 200);
-
-/** A scoped npm package name (npm allows at most 214 characters). */
-export const packageName = z
-  .string({ error: 'Choose a package.' })
-  .trim()
-  .max(214, 'Use at most 214 characters (an npm package name).')
-  .regex(/^@[a-z0-9](?:[a-z0-9._]|-)*\/[a-z0-9](?:[a-z0-9._]|-)*$/, 'Use a scoped package name: @scope/name.');
 
 /** The search box (a GET form: the loader parses the query string with it). */
 export const searchForm = z.object({

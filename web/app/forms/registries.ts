@@ -1,6 +1,6 @@
 import type { RoutingMode } from '@service/core/registry';
 import { z } from 'zod';
-import { checkbox, httpUrl, optionalText, slugId } from './fields.ts';
+import { checkbox, httpUrl, optionalText, slugId } from '../schemas/fields.ts';
 
 /**
  * Environment › Registries: the routing mode and the public and private destinations. Core

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { requiredText } from './fields.ts';
+import { requiredText } from '../schemas/fields.ts';
 
 /**
  * The sign-in form. The password is taken as typed (never trimmed); where to go afterwards is a

@@ -2,7 +2,7 @@ import type { Submission, SubmissionResult } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { data } from '@remix-run/node';
 import type { z } from 'zod';
-import { refusalOf } from '~/ui/action-result.server.ts';
+import { refusalOf } from '~/forms/action-result.server.ts';
 import { fixFor } from './fix-links.ts';
 
 /** What a form action answers when a form is refused: which form, and Conform's reply for it. */

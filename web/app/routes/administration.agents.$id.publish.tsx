@@ -4,13 +4,12 @@ import { redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import semver from 'semver';
 import { readAdminForm } from '~/auth/form.server.ts';
-import { Button, Card, Facts, PageHeader, SelectField } from '~/components/ui/index.ts';
+import { Button, Card, Facts, PageHeader, SelectField, VisibilityBadge } from '~/components/ui/index.ts';
 import { publishForm } from '~/forms/agents.ts';
 import { FormErrors, fixFrom, replyFor, useSchemaForm } from '~/forms/index.ts';
 import { submitForm } from '~/forms/submission.server.ts';
 import { serverCaller } from '~/trpc/handler.server.ts';
-import { foundOr404 } from '~/ui/detail-loader.server.ts';
-import { VisibilityBadge } from '~/ui/VisibilityBadge.tsx';
+import { foundOr404 } from '~/loaders/detail-loader.server.ts';
 
 export const meta: MetaFunction = () => [{ title: 'Publish' }];
 

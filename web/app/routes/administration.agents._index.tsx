@@ -2,12 +2,11 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { z } from 'zod';
 import { readAdminForm } from '~/auth/form.server.ts';
-import { Badge, Button, ButtonLink, Card, DataTable, Failure, Notice, PageHeader } from '~/components/ui/index.ts';
+import { Badge, Button, ButtonLink, Card, DataTable, Failure, Notice, PageHeader, VisibilityBadge } from '~/components/ui/index.ts';
 import { exampleForm, reviewForm } from '~/forms/agents.ts';
 import { FormErrors, fixFrom, replyFor } from '~/forms/index.ts';
 import { submitForm } from '~/forms/submission.server.ts';
 import { serverCaller } from '~/trpc/handler.server.ts';
-import { VisibilityBadge } from '~/ui/VisibilityBadge.tsx';
 
 export const meta: MetaFunction = () => [{ title: 'Agents' }];
 

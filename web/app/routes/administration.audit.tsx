@@ -1,9 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, useLoaderData } from '@remix-run/react';
-import { Button, ButtonLink, Card, DataTable, Field, inputClasses, PageHeader, Pager } from '~/components/ui/index.ts';
-import { auditActionFilter, auditActorFilter, auditCursor } from '~/forms/audit.ts';
+import { Button, ButtonLink, Card, DataTable, Field, inputClasses, PageHeader, Pager, When } from '~/components/ui/index.ts';
+import { auditActionFilter, auditActorFilter, auditCursor } from '~/schemas/audit.ts';
 import { serverCaller } from '~/trpc/handler.server.ts';
-import { When } from '~/ui/When.tsx';
 
 export const meta: MetaFunction = () => [{ title: 'Audit log' }];
 

@@ -4,16 +4,14 @@ import { redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { IMPORT_LIMITS } from '@service/core/archive';
 import { useMemo, type ReactNode } from 'react';
-import { Badge, Button, Card, DataTable, Facts, Failure, FileField, Notice, PageHeader, SelectField, stateTone } from '~/components/ui/index.ts';
+import { Badge, Button, Card, DataTable, Facts, Failure, FileField, Notice, PageHeader, SelectField, stateTone, VisibilityBadge, When } from '~/components/ui/index.ts';
 import { updatePolicyForm, zipUpdateForm } from '~/forms/imports.ts';
 import { FormErrors, fixFrom, replyFor, useSchemaForm } from '~/forms/index.ts';
 import { submitForm } from '~/forms/submission.server.ts';
 import { serverCaller } from '~/trpc/handler.server.ts';
-import { foundOr404 } from '~/ui/detail-loader.server.ts';
-import { formAction } from '~/ui/action-result.server.ts';
-import { readUploadForm, zipUpload } from '~/ui/upload-form.server.ts';
-import { VisibilityBadge } from '~/ui/VisibilityBadge.tsx';
-import { When } from '~/ui/When.tsx';
+import { foundOr404 } from '~/loaders/detail-loader.server.ts';
+import { formAction } from '~/forms/action-result.server.ts';
+import { readUploadForm, zipUpload } from '~/forms/upload-form.server.ts';
 
 export const meta: MetaFunction = () => [{ title: 'Extension' }];
 

@@ -1,14 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import type { ReactNode } from 'react';
-import { Badge, Button, ButtonLink, Card, Checkbox, ConfirmButton, Facts, Failure, Notice, PageHeader, stateTone } from '~/components/ui/index.ts';
+import { Badge, Button, ButtonLink, Card, Checkbox, ConfirmButton, Diff, Facts, Failure, JobSteps, Notice, PageHeader, ShownFiles, stateTone, When } from '~/components/ui/index.ts';
 import { readAdminForm } from '~/auth/form.server.ts';
 import { serverCaller } from '~/trpc/handler.server.ts';
-import { foundOr404 } from '~/ui/detail-loader.server.ts';
-import { formAction } from '~/ui/action-result.server.ts';
-import { Diff, JobSteps, ShownFiles } from '~/ui/JobSteps.tsx';
-import { useRevalidateWhile } from '~/ui/use-revalidate-while.ts';
-import { When } from '~/ui/When.tsx';
+import { foundOr404 } from '~/loaders/detail-loader.server.ts';
+import { formAction } from '~/forms/action-result.server.ts';
+import { useRevalidateWhile } from '~/hooks/use-revalidate-while.ts';
 
 export const meta: MetaFunction = () => [{ title: 'Import progress' }];
 

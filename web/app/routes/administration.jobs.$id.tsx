@@ -1,11 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, useLoaderData } from '@remix-run/react';
-import { Badge, ButtonLink, Card, Facts, Failure, Notice, PageHeader, stateTone, type Finding } from '~/components/ui/index.ts';
+import { Badge, ButtonLink, Card, Facts, Failure, type Finding, JobSteps, Notice, PageHeader, PromoteButton, stateTone } from '~/components/ui/index.ts';
 import { serverCaller } from '~/trpc/handler.server.ts';
-import { foundOr404 } from '~/ui/detail-loader.server.ts';
-import { JobSteps } from '~/ui/JobSteps.tsx';
-import { PromoteButton } from '~/ui/PromoteButton.tsx';
-import { useRevalidateWhile } from '~/ui/use-revalidate-while.ts';
+import { foundOr404 } from '~/loaders/detail-loader.server.ts';
+import { useRevalidateWhile } from '~/hooks/use-revalidate-while.ts';
 
 export const meta: MetaFunction = () => [{ title: 'Publish progress' }];
 

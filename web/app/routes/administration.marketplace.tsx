@@ -6,13 +6,11 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import type { RegistryListingItem } from '@service/core/registry';
 import { z } from 'zod';
 import { readAdminForm } from '~/auth/form.server.ts';
-import { Button, ButtonLink, Card, DataTable, Notice, PageHeader, TextField, buttonClasses } from '~/components/ui/index.ts';
+import { Button, buttonClasses, ButtonLink, Card, DataTable, LockedDemote, Notice, PageHeader, PromoteButton, TextField, VisibilityBadge } from '~/components/ui/index.ts';
 import { FormErrors, fixFor, fixFrom, replyFor, useSchemaForm } from '~/forms/index.ts';
 import { installForm, promoteForm, searchForm } from '~/forms/marketplace.ts';
 import { submitForm } from '~/forms/submission.server.ts';
 import { serverCaller } from '~/trpc/handler.server.ts';
-import { LockedDemote, PromoteButton } from '~/ui/PromoteButton.tsx';
-import { VisibilityBadge } from '~/ui/VisibilityBadge.tsx';
 
 export const meta: MetaFunction = () => [{ title: 'Marketplace' }];
 

@@ -6,15 +6,13 @@ import { IMPORT_LIMITS } from '@service/core/archive';
 import { DomainError } from '@service/core/errors';
 import { EMPTY_DRAFT, type DraftFields } from '@service/core/imports';
 import { useMemo } from 'react';
-import { Badge, Button, ButtonLink, Card, DataTable, Failure, FileField, FindingList, Notice, PageHeader, SelectField, stateTone, Tabs, TextareaField, TextField } from '~/components/ui/index.ts';
+import { Badge, Button, ButtonLink, Card, DataTable, Failure, FileField, FindingList, Notice, PageHeader, SelectField, ShownFiles, stateTone, Tabs, TextareaField, TextField, When } from '~/components/ui/index.ts';
 import { chatForm, githubImportForm, zipImportForm } from '~/forms/imports.ts';
 import { FormErrors, fixFrom, replyFor, useSchemaForm } from '~/forms/index.ts';
 import { submitForm } from '~/forms/submission.server.ts';
 import { serverCaller } from '~/trpc/handler.server.ts';
-import { formAction } from '~/ui/action-result.server.ts';
-import { ShownFiles } from '~/ui/JobSteps.tsx';
-import { readUploadForm, zipUpload } from '~/ui/upload-form.server.ts';
-import { When } from '~/ui/When.tsx';
+import { formAction } from '~/forms/action-result.server.ts';
+import { readUploadForm, zipUpload } from '~/forms/upload-form.server.ts';
 
 export const meta: MetaFunction = () => [{ title: 'Import an extension' }];
 

@@ -3,12 +3,11 @@ import { data } from '@remix-run/node';
 import { Link, useActionData, useLoaderData, useNavigation, useRevalidator } from '@remix-run/react';
 import { useEffect, useState } from 'react';
 import { readAdminForm } from '~/auth/form.server.ts';
-import { Badge, Card, Failure, Facts, Notice, PageHeader, stateTone } from '~/components/ui/index.ts';
+import { Badge, Card, Facts, Failure, HitlForm, Notice, PageHeader, stateTone } from '~/components/ui/index.ts';
 import { serverCaller } from '~/trpc/handler.server.ts';
-import { foundOr404 } from '~/ui/detail-loader.server.ts';
-import { formAction } from '~/ui/action-result.server.ts';
-import { HitlForm } from '~/ui/HitlForm.tsx';
-import { valuesFrom } from '~/ui/hitl-form.ts';
+import { foundOr404 } from '~/loaders/detail-loader.server.ts';
+import { formAction } from '~/forms/action-result.server.ts';
+import { valuesFrom } from '~/forms/hitl-screen.ts';
 
 export const meta: MetaFunction = () => [{ title: 'Run' }];
 

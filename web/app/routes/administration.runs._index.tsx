@@ -4,12 +4,11 @@ import { redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { readAdminForm } from '~/auth/form.server.ts';
 import { RUN_STATES, type RunState } from '@service/core/runs';
-import { Badge, Button, ButtonLink, Card, DataTable, Field, inputClasses, PageHeader, Pager, SelectField, stateTone, TextareaField, TextField, Tooltip } from '~/components/ui/index.ts';
+import { Badge, Button, ButtonLink, Card, DataTable, Field, inputClasses, PageHeader, Pager, SelectField, stateTone, TextareaField, TextField, Tooltip, When } from '~/components/ui/index.ts';
 import { FormErrors, fixFrom, replyFor, useSchemaForm } from '~/forms/index.ts';
 import { startRunForm } from '~/forms/start-run.ts';
 import { submitForm } from '~/forms/submission.server.ts';
 import { serverCaller } from '~/trpc/handler.server.ts';
-import { When } from '~/ui/When.tsx';
 
 export const meta: MetaFunction = () => [{ title: 'Runs' }];
 

@@ -28,8 +28,12 @@ const originOf = (event: RunEvent): RemoteOrigin | undefined => ((event as { met
 export function createRemoteBridge(deps: { client: A2aClient; runs: RunStore; eventLog: EventLog; leases: RunLeases; logger: Logger }) {
   const following = new Set<string>();
 
-  /** Appends the remote events to the local log under lease `generation` until a final one. */
-  async function pump(run: RunView, generation: number, peerId: string, events: AsyncGenerator<RemoteEvent>, first: { tail?: Tail; taskId?: string | null } = {}): Promise<RunView> {
+  /**
+   * Appends the remote events to the local log under lease `generation` until a final one.
+   * `onEvent` hears of each remote event once it is stored (the opening Task snapshot, which is
+   * not stored, as soon as it comes).
+   */
+  async function pump(run: RunView, generation: number, peerId: string, events: AsyncGenerator<RemoteEvent>, first: { tail?: Tail; taskId?: string | null; onEvent?: () => void } = {}): Promise<RunView> {
     const controller = new AbortController();
     const lease = deps.leases.hold(run.id, generation, () => controller.abort());
     following.add(run.id);
@@ -42,8 +46,12 @@ export function createRemoteBridge(deps: { client: A2aClient; runs: RunStore; ev
         if (controller.signal.aborted) break;
         remoteTaskId ??= taskId;
         // The task snapshot that opens a remote stream is already in the local log as our own run.
-        if (event.type === 'created') continue;
+        if (event.type === 'created') {
+          first.onEvent?.();
+          continue;
+        }
         tail = await deps.eventLog.append(run.id, localize(event, { peerId, taskId: remoteTaskId, eventId: id }), { fence: generation, ...(tail ? { knownTail: tail } : {}) });
+        first.onEvent?.();
         if (event.type === 'status' && event.final && !isTerminal(event.status.state)) paused = true;
       }
     } catch (error) {
@@ -96,8 +104,8 @@ export function createRemoteBridge(deps: { client: A2aClient; runs: RunStore; ev
    * Starts a remote call as a local run: returns the local run at once and, as `done`, the run
    * once the remote side completed, failed or paused.
    */
-  async function start(actor: Actor, input: { peerId: string; skillId: string; text: string }): Promise<{ run: RunView; done: Promise<RunView> }> {
-    const message: RunMessage = { id: randomUUID(), role: 'user', parts: [{ type: 'text', text: input.text }], metadata: { skillId: input.skillId } };
+  async function start(actor: Actor, input: { peerId: string; skillId: string; message: RunMessage }): Promise<{ run: RunView; done: Promise<RunView> }> {
+    const message: RunMessage = { ...input.message, metadata: { ...(input.message.metadata ?? {}), skillId: input.skillId } };
     const { run } = await deps.runs.create(actor, { agent: input.skillId, message, remote: { peerId: input.peerId, skillId: input.skillId } });
     // Reconnects inside one stream resend the same message with Last-Event-ID; the remote side
     // recognises the messageId and replays instead of starting (or resuming) twice.
@@ -110,14 +118,18 @@ export function createRemoteBridge(deps: { client: A2aClient; runs: RunStore; ev
 
   /** Starts a remote call and follows it until it completes, fails or pauses. */
   async function call(actor: Actor, input: { peerId: string; skillId: string; text: string }): Promise<RunView> {
-    return (await start(actor, input)).done;
+    const message: RunMessage = { id: randomUUID(), role: 'user', parts: [{ type: 'text', text: input.text }] };
+    return (await start(actor, { peerId: input.peerId, skillId: input.skillId, message })).done;
   }
 
   /**
-   * Answers a remote pause (from this side's human or agent) and follows the rest of the run.
-   * The answer is stored locally first, so of two local answers exactly one goes to the peer.
+   * Answers a remote pause (from this side's human or agent). The answer is stored locally first,
+   * so of two local answers exactly one goes to the peer. Resolves once the peer took it (its
+   * first event after the answer is stored here), with the stored answer's sequence number and,
+   * as `done`, the rest of the run; rejects when the peer refused the answer (the run waits for a
+   * better one) or could not be reached (the run failed with the reason).
    */
-  async function resume(runId: string, answer: Answer): Promise<RunView> {
+  async function answer(runId: string, given: Answer): Promise<{ answerSeq: number; done: Promise<RunView> }> {
     const run = await deps.runs.get(runId);
     if (!run?.remote) throw new DomainError('NOT_FOUND', 'No remote task for this run');
     const { taskId } = await remotePosition(run);
@@ -127,21 +139,32 @@ export function createRemoteBridge(deps: { client: A2aClient; runs: RunStore; ev
     const leased = await deps.leases.adopt(runId);
     const generation = Math.max(leased, run.tail.generation) + 1;
     const pausedAt = run.tail.seq;
-    const tail = await deps.eventLog.append(runId, { type: 'status', status: { state: 'working', timestamp: new Date().toISOString() }, final: false, answer: { ...answer, stepId: interrupt.stepId, stepIndex: run.progress.stepIndex } }, {
+    const tail = await deps.eventLog.append(runId, { type: 'status', status: { state: 'working', timestamp: new Date().toISOString() }, final: false, answer: { ...given, stepId: interrupt.stepId, stepIndex: run.progress.stepIndex } }, {
       generation,
       expect: (at) => {
         if (at.seq !== pausedAt || at.state !== 'input-required') throw new DomainError('CONFLICT', `The remote task is ${at.state}, not waiting for input: it took another answer`);
       },
     });
     await deps.leases.claim(runId, generation);
-    const message: RunMessage = { id: randomUUID(), role: 'user', runId: taskId, parts: [{ type: 'data', data: { resume: answer } }] };
-    return pump(run, generation, run.remote.peerId, deps.client.stream(run.remote.peerId, { message }), { tail, taskId }).catch(async (error: unknown) => {
+    const message: RunMessage = { id: randomUUID(), role: 'user', runId: taskId, parts: [{ type: 'data', data: { resume: given } }] };
+    let taken = () => {};
+    const peerTookIt = new Promise<void>((resolve) => (taken = resolve));
+    const done = pump(run, generation, run.remote.peerId, deps.client.stream(run.remote.peerId, { message }), { tail, taskId, onEvent: () => taken() }).catch(async (error: unknown) => {
       // An answer the remote screen refused leaves the run waiting for a better one; any other
       // failure ends the local run with the reason, as a failed start does.
       if (isRefusedAnswer(error)) await deps.eventLog.append(runId, { type: 'status', status: run.status, final: true, interrupt }, { fence: generation }).catch(() => undefined);
       else await failLocally(run, error);
       throw error;
     });
+    // A refusal (or a failure) before the peer's first event rejects here; a stream that ends
+    // without any event resolves here too, with `done`.
+    await Promise.race([peerTookIt, done]);
+    return { answerSeq: tail.seq, done };
+  }
+
+  /** Answers a remote pause and follows the rest of the run until it completes, fails or pauses again. */
+  async function resume(runId: string, given: Answer): Promise<RunView> {
+    return (await answer(runId, given)).done;
   }
 
   async function failLocally(run: RunView, error: unknown) {
@@ -154,7 +177,7 @@ export function createRemoteBridge(deps: { client: A2aClient; runs: RunStore; ev
       });
   }
 
-  return { start, call, resume, recoverOrphans, isRemote: (run: Pick<RunView, 'remote'>) => !!run.remote };
+  return { start, call, answer, resume, recoverOrphans, isRemote: (run: Pick<RunView, 'remote'>) => !!run.remote };
 }
 
 /** The remote side answered the resume with "invalid params": the answer, not the run, was wrong. */

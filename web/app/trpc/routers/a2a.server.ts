@@ -1,13 +1,10 @@
-import { A2A_PERMISSIONS } from '@service/core/db';
-import { DomainError } from '@service/core/errors';
-import { DEFAULT_AGENT_SETTING } from '@service/core/settings';
 import { z } from 'zod';
-import { peerBaseUrl, peerClientId, peerClientSecret, peerId, peerName, peerProtocol } from '../../forms/a2a.ts';
+import { A2A_PERMISSION_NAMES, peerBaseUrl, peerClientId, peerClientSecret, peerId, peerName, peerProtocol } from '../../schemas/a2a.ts';
 import { adminProcedure, router } from '../init.server.ts';
 
 const grants = z.object({
   allowedAgents: z.array(z.string().max(200)).max(200),
-  permissions: z.array(z.enum(A2A_PERMISSIONS)).max(3),
+  permissions: z.array(z.enum(A2A_PERMISSION_NAMES)).max(3),
   allowedPrimitives: z.array(z.string().max(100)).max(200).default([]),
 });
 
@@ -22,17 +19,8 @@ export const a2aRouter = router({
   }),
   /** The agent a message naming none goes to (`metadata.skillId` absent): null = the only one, if one. */
   defaultAgent: router({
-    get: adminProcedure.query(async ({ ctx }) => ({
-      agent: await ctx.services.settings.get<string>(DEFAULT_AGENT_SETTING),
-      agents: (await ctx.services.agentCard()).skills.map((skill) => skill.id),
-    })),
-    set: adminProcedure.input(z.object({ agent: z.string().max(214).nullable() })).mutation(async ({ ctx, input }) => {
-      if (input.agent && !(await ctx.services.agentCard()).skills.some((skill) => skill.id === input.agent)) {
-        throw new DomainError('VALIDATION_FAILED', `No agent ${input.agent} is published on this host`);
-      }
-      await ctx.services.settings.set(ctx.actor, DEFAULT_AGENT_SETTING, input.agent);
-      return { agent: input.agent };
-    }),
+    get: adminProcedure.query(({ ctx }) => ctx.services.useCases.defaultAgent.get()),
+    set: adminProcedure.input(z.object({ agent: z.string().max(214).nullable() })).mutation(({ ctx, input }) => ctx.services.useCases.defaultAgent.set(ctx.actor, input.agent)),
   }),
   peers: router({
     list: adminProcedure.query(({ ctx }) => ctx.services.peers.list()),

@@ -1,8 +1,7 @@
-import { listExamples, loadExample } from '@service/core/agents';
+import { listExamples } from '@service/core/agents';
 import { PUBLISH_STEPS } from '@service/core/registry';
-import { DomainError } from '@service/core/errors';
 import { z } from 'zod';
-import { exampleName, extensionId, publishDestination, versionBump } from '../../forms/agents.ts';
+import { exampleName, extensionId, publishDestination, versionBump } from '../../schemas/agents.ts';
 import { adminProcedure, router } from '../init.server.ts';
 
 const objectId = z.string().regex(/^[a-f0-9]{24}$/, 'not an id');
@@ -13,10 +12,7 @@ export const agentsRouter = router({
   /** agent_source_compile on one of the shipped example packages, moved into this instance's scope. */
   createFromExample: adminProcedure
     .input(z.object({ example: exampleName }))
-    .mutation(({ ctx, input }) => {
-      if (!listExamples().includes(input.example)) throw new DomainError('NOT_FOUND', `No example package named ${input.example}`);
-      return ctx.services.registry.compile(ctx.actor, loadExample(input.example, ctx.services.config.identity.vendorScope));
-    }),
+    .mutation(({ ctx, input }) => ctx.services.registry.compileExample(ctx.actor, input.example)),
 
   /** agent_source_compile on authored files (package.json and the flow definition). */
   compile: adminProcedure

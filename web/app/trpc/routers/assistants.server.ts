@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { allowedOrigin, historyTurns } from '../../forms/assistants.ts';
-import { instanceId } from '../../forms/connectors.ts';
+import { allowedOrigin, historyTurns } from '../../schemas/assistants.ts';
+import { instanceId } from '../../schemas/connectors.ts';
 import { adminProcedure, router } from '../init.server.ts';
 
 const connector = z.enum(['cms_a', 'cms_b']);
@@ -8,10 +8,7 @@ const target = z.object({ connector, instanceId });
 
 export const assistantsRouter = router({
   /** Widget settings of every instance of a connector; the key only as "set" and its prefix. */
-  list: adminProcedure.input(z.object({ connector })).query(async ({ ctx, input }) => {
-    const instances = await ctx.services.connectorInstances.list(input.connector);
-    return Promise.all(instances.map(async (instance) => ({ instance, widget: (await ctx.services.widgetKeys.settings(input.connector, instance.id))! })));
-  }),
+  list: adminProcedure.input(z.object({ connector })).query(({ ctx, input }) => ctx.services.useCases.widgetSettings(ctx.actor, input.connector)),
   /** A new key, in this response only. */
   rotateKey: adminProcedure.input(target).mutation(({ ctx, input }) => ctx.services.widgetKeys.rotate(ctx.actor, input.connector, input.instanceId)),
   revokeKey: adminProcedure.input(target).mutation(({ ctx, input }) => ctx.services.widgetKeys.revoke(ctx.actor, input.connector, input.instanceId)),

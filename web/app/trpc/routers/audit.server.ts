@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { auditActionFilter, auditActorFilter, auditCursor } from '../../forms/audit.ts';
+import { auditActionFilter, auditActorFilter, auditCursor } from '../../schemas/audit.ts';
 import { adminProcedure, router } from '../init.server.ts';
 
 export const auditRouter = router({

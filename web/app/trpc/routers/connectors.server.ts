@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { credential, instanceId, instanceName, siteUrl, webhookSecret } from '../../forms/connectors.ts';
+import { credential, instanceId, instanceName, siteUrl, webhookSecret } from '../../schemas/connectors.ts';
 import { adminProcedure, router } from '../init.server.ts';
 
 const connector = z.enum(['cms_a', 'cms_b']);
@@ -9,10 +9,7 @@ export const connectorsRouter = router({
   /** Credentials are write-only: empty keeps the stored one. */
   save: adminProcedure
     .input(z.object({ connector, id: instanceId, name: instanceName, siteUrl, username: z.string().max(200).nullish(), credential, webhookSecret }))
-    .mutation(({ ctx, input }) => {
-      const { credential, webhookSecret, ...rest } = input;
-      return ctx.services.connectorInstances.put(ctx.actor, { ...rest, ...(credential ? { credential } : {}), ...(webhookSecret ? { webhookSecret } : {}) });
-    }),
+    .mutation(({ ctx, input }) => ctx.services.connectorInstances.put(ctx.actor, input)),
   /** "Test connection": the connector's own `<cms>_status` primitive, through the same gate. */
   test: adminProcedure.input(z.object({ connector, id: instanceId })).mutation(({ ctx, input }) => ctx.services.primitives.call(ctx.actor, `${input.connector}_status`, { instanceId: input.id })),
 });

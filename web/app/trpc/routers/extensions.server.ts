@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { extensionId } from '../../forms/agents.ts';
-import { packageName, searchText } from '../../forms/marketplace.ts';
+import { extensionId } from '../../schemas/agents.ts';
+import { packageName, searchText } from '../../schemas/marketplace.ts';
 import { adminProcedure, router } from '../init.server.ts';
 
 const destination = z.enum(['public', 'private']);

@@ -1,7 +1,7 @@
 import { DRAFT_FIELDS, type DraftFields } from '@service/core/imports';
 import { IMPORT_LIMITS } from '@service/core/archive';
 import { z } from 'zod';
-import { chatMessage, gitRef, repositoryFolder, repositoryUrl, updatePolicy } from '../../forms/imports.ts';
+import { chatMessage, gitRef, repositoryFolder, repositoryUrl, updatePolicy } from '../../schemas/imports.ts';
 import { adminProcedure, router } from '../init.server.ts';
 
 const objectId = z.string().regex(/^[a-f0-9]{24}$/, 'not an id');

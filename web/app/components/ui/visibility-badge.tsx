@@ -1,4 +1,4 @@
-import { Badge } from '~/components/ui/index.ts';
+import { Badge } from './badge.tsx';
 
 /** Where a package is published: public (everyone on the public registry) or private. */
 export function VisibilityBadge({ visibility }: { visibility: 'public' | 'private' }) {

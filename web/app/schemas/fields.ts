@@ -5,7 +5,9 @@ import { z } from 'zod';
  * plain words. Conform derives `required`, `maxLength` and `pattern` from them, and the server
  * parses the same schema, so browser and server cannot disagree about a limit.
  *
- * Client-safe: this module is bundled into the browser, so it imports nothing from core.
+ * `schemas/` is the one place both sides import from (ADR 0025): a procedure never imports a
+ * form (`forms/`) or a component. Client-safe: bundled into the browser, so nothing here
+ * imports core, React or Remix.
  */
 
 /** A required one-line text: trimmed, then 1..max characters. */

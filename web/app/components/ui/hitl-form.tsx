@@ -1,6 +1,8 @@
 import { Form } from '@remix-run/react';
-import { Button, Card, Checkbox, Field, inputClasses } from '~/components/ui/index.ts';
-import { fieldsOf } from './hitl-form.ts';
+import { fieldsOf } from '~/forms/hitl-screen.ts';
+import { Button } from './button.tsx';
+import { Card } from './card.tsx';
+import { Checkbox, Field, inputClasses } from './field.tsx';
 
 /** Renders a HITL screen's JSON Schema as a form a local human can answer, with what the answer is about above it. */
 export function HitlForm({ screenId, title, schema, context, busy }: { screenId: string; title: string; schema: Record<string, unknown>; context?: Record<string, string>; busy: boolean }) {

@@ -1,6 +1,8 @@
 import type { JobStep } from '@service/core/jobs';
-import { Badge, cn, FixLink, stateTone } from '~/components/ui/index.ts';
 import { fixFor } from '~/forms/fix-links.ts';
+import { Badge, stateTone } from './badge.tsx';
+import { cn } from './cn.ts';
+import { FixLink } from './notice.tsx';
 
 const ICON: Record<JobStep['state'], { glyph: string; className: string }> = {
   pending: { glyph: '○', className: 'border-line text-muted' },

@@ -1,5 +1,7 @@
 import { useId } from 'react';
-import { Button, ConfirmButton, Tooltip, type ButtonProps } from '~/components/ui/index.ts';
+import { Button, type ButtonProps } from './button.tsx';
+import { ConfirmButton } from './confirm-dialog.tsx';
+import { Tooltip } from './tooltip.tsx';
 
 /**
  * Promotion is one-way, so the button asks for confirmation before its form submits (without

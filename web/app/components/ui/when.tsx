@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Tooltip } from '~/components/ui/index.ts';
+import { Tooltip } from './tooltip.tsx';
 
 /**
  * A moment, shown one way everywhere: in the browser's locale and time zone (after hydration;

@@ -1,0 +1,57 @@
+import { mayAccessRun, type AgentAccessActor } from '../auth/index.ts';
+import { DomainError } from '../errors/index.ts';
+import { isVisible, type EventLog, type RunState, type RunStore, type RunView, type VisibleRunEvent } from '../runs/index.ts';
+
+/** An event of a run as people see it (no executor bookkeeping), with its place in the log. */
+export interface ShownEvent {
+  seq: number;
+  event: VisibleRunEvent;
+}
+
+/** A run as the run view shows it: without the executor's position and the log's tail. */
+export type ShownRun = Omit<RunView, 'progress' | 'tail'>;
+
+/** One item of a run's feed: an event, or (last) the state the run settled in. */
+export type RunFeedItem = ShownEvent | { settled: RunState | null };
+
+async function visibleRun(runs: Pick<RunStore, 'get'>, actor: AgentAccessActor, runId: string): Promise<RunView> {
+  const run = await runs.get(runId);
+  // Someone else's run looks exactly like a missing one.
+  if (!run || !mayAccessRun(actor, run, 'read')) throw new DomainError('NOT_FOUND', 'Run not found');
+  return run;
+}
+
+/** The run view: the run and its events after `afterSeq`. */
+export function createReadRun(deps: { runs: Pick<RunStore, 'get'>; eventLog: Pick<EventLog, 'readAfter'> }) {
+  return async function readRun(actor: AgentAccessActor, runId: string, afterSeq = 0): Promise<{ run: ShownRun; remote: boolean; events: ShownEvent[] }> {
+    const run = await visibleRun(deps.runs, actor, runId);
+    const { progress: _progress, tail: _tail, ...shown } = run;
+    const events = (await deps.eventLog.readAfter(run.id, afterSeq)).flatMap(({ seq, event }) => (isVisible(event) ? [{ seq, event }] : []));
+    return { run: shown, remote: !!run.remote, events };
+  };
+}
+
+/**
+ * A run's live feed: checks the run is there for this caller, then `from(afterSeq)` yields each
+ * event after `afterSeq` as it is stored, and once the run settles (finished, or waiting for an
+ * answer: nothing more comes until someone acts) the state it settled in, and ends. Reads only
+ * what is new, so following a long run costs its new events, not its history on every tick.
+ */
+export function createFollowRun(deps: { runs: Pick<RunStore, 'get'>; eventLog: Pick<EventLog, 'follow'> }) {
+  return async function followRun(actor: AgentAccessActor, runId: string): Promise<{ from(afterSeq: number, signal: AbortSignal): AsyncGenerator<RunFeedItem> }> {
+    const run = await visibleRun(deps.runs, actor, runId);
+    return {
+      async *from(afterSeq, signal) {
+        for await (const { seq, event } of deps.eventLog.follow(run.id, afterSeq, signal)) {
+          // `follow` sends only visible events already; this tells the type so.
+          if (isVisible(event)) yield { seq, event };
+        }
+        if (signal.aborted) return;
+        yield { settled: (await deps.runs.get(run.id))?.state ?? null };
+      },
+    };
+  };
+}
+
+export type ReadRun = ReturnType<typeof createReadRun>;
+export type FollowRun = ReturnType<typeof createFollowRun>;

@@ -5,6 +5,8 @@ export default defineProject({
   test: {
     name: 'embedded',
     include: ['src/**/*.test.ts'],
+    // Every test asserts something (ADR 0027).
+    expect: { requireAssertions: true },
     testTimeout: 20_000,
     hookTimeout: 60_000,
   },

@@ -25,8 +25,8 @@ const built: [owner: string, files: string[]][] = [
 /** The module specifiers a file imports, statically or dynamically. */
 function specifiersOf(file: string): string[] {
   const source = readFileSync(path.join(root, file), 'utf8');
-  // A specifier has no spaces; that keeps out prose such as `… from "a, b"` in the admin app's strings.
-  return [...source.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)["']([^"'\s,;()]+)["']/gm)].map((match) => match[1]!);
+  // A specifier has no spaces, braces or dollars; that keeps out prose such as `… from "a, b"` or `from "${x}"` in strings.
+  return [...source.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)["']([^"'\s,;(){}$]+)["']/gm)].map((match) => match[1]!);
 }
 const packageOf = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
 const isBuiltin = (specifier: string) => specifier.startsWith('node:') || builtinModules.includes(specifier.split('/')[0]!);

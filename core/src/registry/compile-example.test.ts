@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Services } from '../services.ts';
+import type { Services } from '../index.ts';
 import { testServices, useTestDatabase } from '../testing/index.ts';
 
 const t = useTestDatabase();

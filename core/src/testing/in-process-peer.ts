@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Database } from '../db/index.ts';
 import { createSeamRouter, sendWebResponse, toWebRequest } from '../http/index.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../index.ts';
 import { installExampleAgents } from './example-agents.ts';
 import { testServices } from './test-services.ts';
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { systemActor } from '../auth/index.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../index.ts';
 import { installExampleAgents, testServices, useTestDatabase } from '../testing/index.ts';
 import { textMessage } from './start-run.ts';
 

@@ -29,8 +29,10 @@ beforeAll(async () => {
   await page.waitForURL(`${service.url}/administration`);
 });
 
-afterAll(async (context) => {
-  if (context.tasks.some((task) => task.result?.state === 'fail')) console.error(service?.output());
+// The suite comes second since vitest 4.1 (the first argument holds fixtures, read by destructuring).
+// eslint-disable-next-line no-empty-pattern
+afterAll(async ({}, suite) => {
+  if (suite.tasks.some((task) => task.result?.state === 'fail')) console.error(service?.output());
   await browser?.close();
   await service?.stop();
   await github?.close();

@@ -24,8 +24,10 @@ beforeAll(async () => {
   ]);
 });
 
-afterAll(async (context) => {
-  if (context.tasks.some((task) => task.result?.state === 'fail')) console.error(service?.output());
+// The suite comes second since vitest 4.1 (the first argument holds fixtures, read by destructuring).
+// eslint-disable-next-line no-empty-pattern
+afterAll(async ({}, suite) => {
+  if (suite.tasks.some((task) => task.result?.state === 'fail')) console.error(service?.output());
   await browser?.close();
   await service?.stop();
   await Promise.all([privateRegistry?.stop(), publicRegistry?.stop()]);

@@ -15,8 +15,10 @@ beforeAll(async () => {
   web = await Promise.all([startService({ mongodbUri: t.uri, env }), startService({ mongodbUri: t.uri, env })]);
 });
 
-afterAll(async (context) => {
-  if (context.tasks.some((task) => task.result?.state === 'fail')) for (const w of web) console.error(w.output());
+// The suite comes second since vitest 4.1 (the first argument holds fixtures, read by destructuring).
+// eslint-disable-next-line no-empty-pattern
+afterAll(async ({}, suite) => {
+  if (suite.tasks.some((task) => task.result?.state === 'fail')) for (const w of web) console.error(w.output());
   await Promise.all(web.map((w) => w.stop()));
   await github?.close();
 });

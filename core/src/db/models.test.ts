@@ -28,7 +28,7 @@ describe('models against the real test database', () => {
       expect(model.schema.indexes(), model.collection.name).toEqual([]);
     }
     // Widget changes are read by `_id` (the token's hash) only; the one index serves their expiry.
-    expect(t.db.models.WidgetEdit.schema.indexes()).toEqual([[{ expiresAt: 1 }, { name: 'expires', expireAfterSeconds: 0, background: true }]]);
+    expect(t.db.models.WidgetEdit.schema.indexes()).toEqual([[{ expiresAt: 1 }, { name: 'expires', expireAfterSeconds: 0 }]]);
     expect(t.db.models.Run.schema.indexes().map(([, options]) => options.name).sort()).toEqual(['agent_newest', 'caller_context_recent', 'caller_newest', 'caller_recent', 'caller_state_recent', 'state_newest']);
     await t.db.models.Extension.createIndexes();
     const indexes = await t.db.models.Extension.collection.indexes();

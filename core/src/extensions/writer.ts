@@ -42,7 +42,7 @@ export function createExtensionWriter(models: Models): ExtensionWriter {
           $set: { kind: compiled.kind, version: compiled.version, source, compiled, searchText: searchTextOf(compiled), origin },
           $setOnInsert: { packageName: compiled.packageName, status: 'draft', active: true },
         },
-        { upsert: true, new: true, lean: true },
+        { upsert: true, returnDocument: 'after', lean: true },
       );
       return listed(row!);
     },
@@ -64,7 +64,7 @@ export function createExtensionWriter(models: Models): ExtensionWriter {
             $set: { kind: compiled.kind, version: compiled.version, status: 'installed', source, compiled, searchText: searchTextOf(compiled), origin, integrity, active: true },
             $setOnInsert: { packageName: compiled.packageName },
           },
-          { upsert: true, new: true, lean: true },
+          { upsert: true, returnDocument: 'after', lean: true },
         );
         return listed(row!);
       } catch (error) {
@@ -85,7 +85,7 @@ export function createExtensionWriter(models: Models): ExtensionWriter {
       const row = await Extension.findByIdAndUpdate(
         id,
         { $set: { version, source, compiled, searchText: searchTextOf(compiled), origin, integrity, status: 'published' } },
-        { new: true, lean: true },
+        { returnDocument: 'after', lean: true },
       );
       if (!row) throw new DomainError('NOT_FOUND', 'Extension not found');
       return listed(row);

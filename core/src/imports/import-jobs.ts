@@ -171,7 +171,7 @@ export function createImportJobs(deps: ImportJobsDeps) {
           nextSyncAt: new Date(now.getTime() + deps.syncIntervalMs),
         },
       },
-      { upsert: true, new: true },
+      { upsert: true, returnDocument: 'after' },
     );
     await ImportSyncEvent.create({
       extensionId: installed.id,

@@ -118,7 +118,7 @@ export function createOauthClients(deps: { models: Models; audit: AuditTrail }) 
       requireAdmin(actor);
       const grants = validateGrants(input);
       await find(clientId);
-      const row = await OauthClient.findOneAndUpdate({ clientId }, { $set: grants }, { new: true, lean: true });
+      const row = await OauthClient.findOneAndUpdate({ clientId }, { $set: grants }, { returnDocument: 'after', lean: true });
       recent.delete(clientId);
       deps.audit.record(actor, { action: 'oauth_client.grants', resourceType: 'oauth_client', resourceId: clientId, details: { ...grants } });
       return toView(row!);

@@ -70,8 +70,8 @@ for (const [name, moderation] of kinds) describe.skipIf(skip)(`the Drupal module
     // letters without case); docs/cms-a-mcp-tools.md says so. By id the tool asks the same query.
     const found = { über: false, Über: true, ÜBER: true, uns: true, UNS: true, straße: true, STRAßE: true, fluss: true, nirgends: false } as Record<string, boolean>;
     for (const [text, expected] of Object.entries(found)) {
-      const byText = (await tool('node_search', { text, limit: 50 })).result.nodes.some((node: { nid: string }) => node.nid === nid);
-      const byId = (await tool('node_search', { nid, text })).result.nodes.length === 1;
+      const byText = (await tool('node_search', { text, limit: 50 })).result!.nodes.some((node: { nid: string }) => node.nid === nid);
+      const byId = (await tool('node_search', { nid, text })).result!.nodes.length === 1;
       expect([byText, byId], `"${text}" by text, by id`).toEqual([expected, expected]);
     }
   });

@@ -79,7 +79,7 @@ describe(`query plans of the hot reads (${kind})`, () => {
     const { Claim } = t.db.models;
     const ids = Array.from({ length: 30 }, (_, i) => `k/${String(i).padStart(3, '0')}`);
     await Claim.insertMany([...ids].reverse().map((_id) => ({ _id, owner: 'o', at: new Date() })));
-    const read = async (query: Query<{ _id: string }[], unknown>) => (await query.lean()).map((row) => row._id);
+    const read = async (query: Query<{ _id: string }[], unknown>) => (await query.lean<{ _id: string }[]>()).map((row) => row._id);
     expect(await read(Claim.find({ _id: { $gt: 'k/010', $lte: 'k/013' } }).sort({ _id: 1 }))).toEqual(ids.slice(11, 14));
     expect(await read(Claim.find({ _id: { $lt: 'k/020', $gte: 'k/' } }).sort({ _id: -1 }).limit(3))).toEqual(['k/019', 'k/018', 'k/017']);
     expect(await read(Claim.find({ _id: { $in: ['k/003', 'k/029', 'nope'] } }).sort({ _id: 1 }))).toEqual(['k/003', 'k/029']);

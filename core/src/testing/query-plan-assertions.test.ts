@@ -1,7 +1,10 @@
 import { describe, expect, inject, it } from 'vitest';
-import { Schema } from 'mongoose';
+import { Schema, type Model } from 'mongoose';
 import { useTestDatabase } from './test-database.ts';
 import { expectIndexUsed, NO_SECONDARY_INDEX_ON_FERRETDB1 } from './query-plan-assertions.ts';
+
+/** The probe collection's documents. */
+type ProbeDoc = { _id: string; state: string; at: Date };
 
 const t = useTestDatabase();
 const kind = inject('mongoKind');
@@ -12,7 +15,7 @@ describe(`expectIndexUsed (${kind})`, () => {
   const probe = async () => {
     const schema = new Schema({ _id: String, state: String, at: Date }, { versionKey: false });
     schema.index({ state: 1, _id: -1 }, { name: 'state_1__id_-1' });
-    const Probe = t.db.connection.models.PlanProbe ?? t.db.connection.model('PlanProbe', schema, 'plan_probes');
+    const Probe = (t.db.connection.models.PlanProbe as Model<ProbeDoc> | undefined) ?? t.db.connection.model<ProbeDoc>('PlanProbe', schema, 'plan_probes');
     await Probe.createIndexes();
     await Probe.deleteMany({});
     await Probe.insertMany([{ _id: 'a', state: 'working', at: new Date() }, { _id: 'b', state: 'done', at: new Date() }]);

@@ -50,7 +50,7 @@ describe('answering a paused run (the admin UI, A2A and AG-UI alike)', () => {
 
   it('shows a run the caller may not see as missing', async () => {
     const paused = await pausedRun();
-    const stranger = { type: 'a2a', id: 'oauth:stranger', clientId: 'stranger', grants: { allowedAgents: ['*'], permissions: ['execute'] } } as const;
+    const stranger = { type: 'a2a', id: 'oauth:stranger', clientId: 'stranger', grants: { allowedAgents: ['*'] as string[], permissions: ['execute'] as ('list' | 'read' | 'execute')[] } } as const;
     await expect(services.useCases.runs.answer(stranger, paused.id, approve)).rejects.toMatchObject({ code: 'NOT_FOUND' });
     expect((await services.runs.get(paused.id))!.state).toBe('input-required');
   });

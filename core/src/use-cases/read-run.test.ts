@@ -7,7 +7,7 @@ import { textMessage } from './start-run.ts';
 const t = useTestDatabase();
 let services: Services;
 const admin = { type: 'ui', id: 'admin-read', email: 'admin@acme.test', role: 'admin' } as const;
-const owner = { type: 'a2a', id: 'oauth:owner', clientId: 'owner', grants: { allowedAgents: ['*'], permissions: ['list', 'read', 'execute'] } } as const;
+const owner = { type: 'a2a', id: 'oauth:owner', clientId: 'owner', grants: { allowedAgents: ['*'] as string[], permissions: ['list', 'read', 'execute'] as ('list' | 'read' | 'execute')[] } } as const;
 const stranger = { ...owner, id: 'oauth:stranger', clientId: 'stranger' } as const;
 
 beforeAll(async () => {

@@ -7,7 +7,7 @@ const t = useTestDatabase();
 const peerDb = useTestDatabase();
 let services: Services;
 const admin = { type: 'ui', id: 'admin-start', email: 'admin@acme.test', role: 'admin' } as const;
-const client = (allowedAgents: string[]) => ({ type: 'a2a', id: `client-${allowedAgents.join('+')}`, clientId: 'c', grants: { allowedAgents, permissions: ['list', 'read', 'execute'] } }) as const;
+const client = (allowedAgents: string[]) => ({ type: 'a2a', id: `client-${allowedAgents.join('+')}`, clientId: 'c', grants: { allowedAgents, permissions: ['list', 'read', 'execute'] as ('list' | 'read' | 'execute')[] } }) as const;
 
 beforeAll(async () => {
   await installExampleAgents(t.db, '@acme');

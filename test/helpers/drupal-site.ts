@@ -190,13 +190,6 @@ export async function startDrupal(options: { moderation?: boolean } = {}): Promi
       if (code !== 0 || !json) throw new Error(`${script} on the Drupal test site exited with ${code}:\n${stdout}\n${stderr}`);
       return { ...(JSON.parse(json) as T), output: `${stdout.slice(0, stdout.indexOf('{'))}${stderr}` };
     };
-    const templateDb = new DatabaseSync(path.join(siteDir, 'db.sqlite'), { readOnly: true });
-    const firstWid = ((templateDb.prepare('SELECT MAX(wid) AS wid FROM watchdog').get() as { wid: number | null }).wid ?? 0) + 1;
-    templateDb.close();
-    const setup = await php<{ nids: Record<string, string>; toolsKey: string; siteName: string; users: DrupalSite['users'] }>('setup-site.php', { moderation: options.moderation === true, seed: contractFixture().seed, toolsPermissions: documentedToolsPermissions(options.moderation === true) });
-    const urls = Object.fromEntries(
-      contractFixture().seed.flatMap((item) => (item.fields.media ?? []).map((image) => [image.url, `${siteUrl}/sites/test/${id}/files/${path.posix.basename(new URL(image.url).pathname)}`])),
-    );
     const database = () => new DatabaseSync(path.join(siteDir, 'db.sqlite'), { readOnly: true, timeout: 10_000 });
     const query = <T>(sql: string, ...params: (string | number)[]): T[] => {
       const db = database();
@@ -206,6 +199,13 @@ export async function startDrupal(options: { moderation?: boolean } = {}): Promi
         db.close();
       }
     };
+    // The installation's own log entries (drupal.org unreachable) are not this site's.
+    const firstWid = (query<{ wid: number | null }>('SELECT MAX(wid) AS wid FROM watchdog')[0]!.wid ?? 0) + 1;
+    const { seed } = contractFixture();
+    const setup = await php<{ nids: Record<string, string>; toolsKey: string; siteName: string; users: DrupalSite['users'] }>('setup-site.php', { moderation: options.moderation === true, seed, toolsPermissions: documentedToolsPermissions(options.moderation === true) });
+    const urls = Object.fromEntries(
+      seed.flatMap((item) => (item.fields.media ?? []).map((image) => [image.url, `${siteUrl}/sites/test/${id}/files/${path.posix.basename(new URL(image.url).pathname)}`])),
+    );
     const nid = (name: string) => setup.nids[name] ?? name;
     const revisionsOf = (name: string): (SiteRevision & { isDefault: boolean })[] =>
       query<{ vid: number; status: number; title: string; body: string | null; is_default: number }>(

@@ -89,6 +89,8 @@ async function rpc(method: string, params: unknown, signal?: AbortSignal): Promi
   return { status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) as never };
 }
 
+const errorsLogged = () => service.output().split('\n').filter((line) => line.includes('"level":"error"')).join('\n');
+
 async function startRuns(count: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
@@ -101,7 +103,12 @@ async function startRuns(count: number): Promise<string[]> {
 /** Each run ended completed, once: dense events, one completion, one answer. */
 async function expectEachCompletedOnce(ids: string[]) {
   for (const id of ids) {
-    await expect.poll(async () => (await rpc('GetTask', { id })).body.result?.status?.state, { timeout: 60_000, interval: 250 }).toBe('TASK_STATE_COMPLETED');
+    await expect
+      .poll(async () => (await rpc('GetTask', { id })).body.result?.status?.state, { timeout: 60_000, interval: 250 })
+      .toBe('TASK_STATE_COMPLETED')
+      .catch((error: Error) => {
+        throw new Error(`${error.message}\nerrors the service logged:\n${errorsLogged()}`, { cause: error });
+      });
     const events = (await db.models.RunEvent.find({ _id: runEventsAfter(id, 0) }).sort({ _id: 1 }).lean()).map((row) => ({ seq: row.seq, event: JSON.parse(row.event) as { type: string; status?: { state: string } } }));
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
     expect(events.filter((e) => e.event.status?.state === 'completed')).toHaveLength(1);
@@ -140,7 +147,6 @@ describe.skipIf(!hasProc)(`faults with runs in flight (chaos)${hasProc ? '' : ' 
       else seen.add(`${answer.status} retry-after ${answer.retryAfter} ${JSON.stringify(answer.body.error)}`);
     }
     const unavailable = `503 retry-after 5 ${JSON.stringify({ code: -32059, message: 'The database is unavailable; try again shortly' })}`;
-    const errorsLogged = () => service.output().split('\n').filter((line) => line.includes('"level":"error"')).join('\n');
     expect([...seen].every((answer) => answer === '200' || answer === unavailable), `${[...seen].join('; ')}\n${errorsLogged()}`).toBe(true);
     await expect.poll(() => databasesOnThisDirectory().filter((pid) => pid !== killed).length, { timeout: 30_000 }).toBe(1);
     expect(alive(killed)).toBe(false);

@@ -26,7 +26,8 @@ afterAll(async () => {
 
 /**
  * `count` connections, each sending a sign-in form's head and then one body byte a second, and
- * opening again a second after the server closes it (as a determined client would).
+ * opening again about a second after the server closes it (as a determined client would; many
+ * such clients do not reconnect in step, so each waits 0.5–1.5 s).
  */
 function floodSlowSignIns(url: string, count: number) {
   const { port } = new URL(url);
@@ -51,7 +52,7 @@ function floodSlowSignIns(url: string, count: number) {
     socket.on('close', () => {
       clearInterval(trickle);
       sockets.delete(socket);
-      if (!stopped) setTimeout(open, 1_000).unref();
+      if (!stopped) setTimeout(open, 500 + Math.random() * 1_000).unref();
     });
   };
   for (let i = 0; i < count; i++) open();
@@ -68,7 +69,10 @@ describe('a flood of slow unauthenticated bodies (issue 25)', () => {
   it('leaves /healthz, the AgentCard and authenticated A2A answering from the same address, never reset', async () => {
     const flood = floodSlowSignIns(service.url, FLOOD);
     try {
-      await expect.poll(() => flood.seen.connected, { timeout: 30_000 }).toBeGreaterThan(DESCRIPTOR_LIMIT / 2);
+      // Past the first wave: its 300 connections in one instant outnumber the descriptors, and
+      // whatever arrives with them is dropped by any server that accepts connections; what the
+      // flood then keeps up is what issue 25 saw hold the service down for 30 s.
+      await expect.poll(() => flood.seen.connected, { timeout: 30_000 }).toBeGreaterThan(2 * FLOOD);
       // A reset (what issue 25 saw) fails the request; how fast the answers come is the benches' to measure.
       for (let round = 0; round < 3; round++) {
         const health = await rawRequest(`${service.url}/healthz`);

@@ -1,8 +1,11 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { createMemoryLogger } from '@service/core/log';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CONNECTION_LIMITS, createBoundedServer } from './connection-limits.server.ts';
+import { CONNECTION_LIMITS, connectionLimitsFor, createBoundedServer, openFilesLimit } from './connection-limits.server.ts';
 
 let server: http.Server | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? (server.closeAllConnections(), server.close(() => resolve())) : resolve())));
@@ -12,6 +15,25 @@ describe('the bounded server', () => {
     expect(CONNECTION_LIMITS.maxConnections).toBeLessThanOrEqual(1024 - 256);
     expect(CONNECTION_LIMITS.headersTimeout).toBeLessThan(CONNECTION_LIMITS.requestTimeout);
     expect(CONNECTION_LIMITS.connectionsCheckingInterval).toBeLessThan(CONNECTION_LIMITS.headersTimeout);
+  });
+
+  it('keeps a quarter of a small descriptor limit, or 256 of a larger one, for what else the process holds', () => {
+    expect(connectionLimitsFor(256).maxConnections).toBe(192);
+    expect(connectionLimitsFor(1024).maxConnections).toBe(768);
+    expect(connectionLimitsFor(1_048_576).maxConnections).toBe(768);
+    expect(connectionLimitsFor(undefined)).toEqual(CONNECTION_LIMITS);
+    expect(connectionLimitsFor(256).headersTimeout).toBe(CONNECTION_LIMITS.headersTimeout);
+  });
+
+  it('reads the soft open-files limit the system reports, and nothing where it reports none', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'limits-'));
+    const file = path.join(dir, 'limits');
+    writeFileSync(file, 'Limit                     Soft Limit           Hard Limit           Units     \nMax open files            256                  4096                 files     \n');
+    expect(openFilesLimit(file)).toBe(256);
+    writeFileSync(file, 'Max open files            unlimited            unlimited            files     \n');
+    expect(openFilesLimit(file)).toBeUndefined();
+    expect(openFilesLimit(path.join(dir, 'absent'))).toBeUndefined();
+    rmSync(dir, { recursive: true });
   });
 
   it('closes connections past maxConnections at once, serves the ones it holds, and logs the refusals once', async () => {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { Logger } from '@service/core/log';
 
@@ -20,11 +21,37 @@ export const CONNECTION_LIMITS = {
 
 export type ConnectionLimits = typeof CONNECTION_LIMITS;
 
+/** Descriptors kept for what else the process holds, at most (a quarter of a smaller limit). */
+const RESERVED_DESCRIPTORS = 256;
+
+/**
+ * The limits under `descriptorLimit` open files: maxConnections leaves room for the database pool,
+ * children and outbound calls, so the process is never out of descriptors (where the kernel's
+ * queue would be accepted and reset wholesale, and the database could not be reached either).
+ * At the usual 1 024 or above, the table's 768.
+ */
+export function connectionLimitsFor(descriptorLimit: number | undefined): ConnectionLimits {
+  if (descriptorLimit === undefined || !Number.isFinite(descriptorLimit)) return CONNECTION_LIMITS;
+  const reserved = Math.min(RESERVED_DESCRIPTORS, Math.floor(descriptorLimit / 4));
+  return { ...CONNECTION_LIMITS, maxConnections: Math.max(1, Math.min(CONNECTION_LIMITS.maxConnections, descriptorLimit - reserved)) };
+}
+
+/** This process's soft limit of open files (`ulimit -n`), where the system tells it (Linux); undefined elsewhere or when unlimited. */
+export function openFilesLimit(limitsFile = '/proc/self/limits'): number | undefined {
+  try {
+    const line = readFileSync(limitsFile, 'utf8').split('\n').find((entry) => entry.startsWith('Max open files'));
+    const soft = line?.slice('Max open files'.length).trim().split(/\s+/)[0];
+    return soft && /^\d+$/.test(soft) ? Number(soft) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Refusals past maxConnections are logged at most this often, with how many there were. */
 const DROP_LOG_INTERVAL_MS = 60_000;
 
 /** An http.Server under those limits. Past maxConnections, Node closes each new connection at once. */
-export function createBoundedServer(listener: http.RequestListener, logger: Logger, limits: ConnectionLimits = CONNECTION_LIMITS): http.Server {
+export function createBoundedServer(listener: http.RequestListener, logger: Logger, limits: ConnectionLimits = connectionLimitsFor(openFilesLimit())): http.Server {
   const { maxConnections, ...timeouts } = limits;
   const server = http.createServer(timeouts, listener);
   server.maxConnections = maxConnections;

@@ -243,6 +243,32 @@ function engine(database: Database, options: { llm?: LlmProvider; peer?: RemoteA
 }
 
 
+describe('a database outage under a running step (issue 25, seen in CI)', () => {
+  it('does not fail the run: the worker stops without an ending, and the run is continued from its last stored step once the database answers', async () => {
+    const llm = gatedLlm();
+    const a = engine(t.db, { llm: llm.provider });
+    const { run } = await a.runs.create(client, { agent: '@acme/summarizer', message: message('Outage mid-step.'), working: true });
+    // The database goes away while the step's LLM turn runs: the append of its answer finds no server.
+    const appendAll = a.eventLog.appendAll.bind(a.eventLog);
+    a.eventLog.appendAll = (async (...args: Parameters<typeof appendAll>) => {
+      if (args[1].some((event) => event.type === 'artifact')) throw Object.assign(new Error('connection 3 to 127.0.0.1:27017 closed'), { name: 'MongoNetworkError' });
+      return appendAll(...args);
+    }) as typeof appendAll;
+    const finished = a.executor.start(run.id, run);
+    await llm.turnStarted();
+    llm.release('answer lost with the connection');
+    expect(await finished).toBeNull();
+    expect((await storedEvents(run.id)).map((e) => (e.event.type === 'status' ? e.event.status.state : e.event.type))).toEqual(['created', 'working']);
+    // Back: the lease lapses and the recovery pass continues the run, which ends once.
+    await lapseLease(run.id);
+    const b = engine(second);
+    expect(await b.executor.recoverOrphans()).toContain(run.id);
+    expect((await settled(b, run.id, ['completed', 'failed', 'canceled'])).state).toBe('completed');
+    const events = await storedEvents(run.id);
+    expect(events.filter((e) => e.event.type === 'status' && ['completed', 'failed'].includes(e.event.status.state)).map((e) => (e.event as { status: { state: string } }).status.state)).toEqual(['completed']);
+  });
+});
+
 describe('recovery of a run whose head lags its log', () => {
   it('does not continue a run whose log ended after its head was last moved (a crash between the two): the head is made good instead', async () => {
     const a = engine(t.db);

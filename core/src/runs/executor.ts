@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { screenValidator, type FlowDefinition, type FlowStep } from '../agents/index.ts';
-import { DomainError } from '../errors/index.ts';
+import { DomainError, isDatabaseUnreachable } from '../errors/index.ts';
 import type { ExtensionReader, ExtensionView } from '../extensions/index.ts';
 import type { LlmProvider } from '../llm/index.ts';
 import type { Logger } from '../log/index.ts';
@@ -235,6 +235,12 @@ export function createRunExecutor(deps: {
         // Another worker has the run, or it ended (canceled elsewhere): nothing of this worker's stands.
         if (error instanceof LeaseLostError || error instanceof RunEndedError) {
           if (error instanceof LeaseLostError) deps.logger.warn('run taken over by another worker; this one stopped before writing', { runId, generation });
+          return null;
+        }
+        // An outage is not the agent's failure: the run stays active, its lease lapses, and the
+        // recovery pass continues it from its last stored step once the database answers.
+        if (isDatabaseUnreachable(error) || (error instanceof DomainError && error.code === 'DEPENDENCY_UNAVAILABLE')) {
+          deps.logger.warn('the database went away under a running run; it is continued from its last stored step once the database is back', { runId, generation });
           return null;
         }
         const message = error instanceof DomainError ? error.message : 'The agent failed';

@@ -269,6 +269,23 @@ describe('a database outage under a running step (issue 25, seen in CI)', () => 
   });
 });
 
+describe('a follower whose cursor is past the log\'s end (seen in CI: a stream with Last-Event-ID 999999999999)', () => {
+  it('ends when the run ends, though no event at or after its cursor ever comes', async () => {
+    const a = engine(t.db);
+    const { run } = await a.runs.create(client, { agent: '@acme/summarizer', message: message('Past the end.'), working: true });
+    await a.eventLog.append(run.id, { type: 'status', status: { state: 'working', timestamp: new Date().toISOString() }, final: false }, { fence: 0 });
+    const followed = (async () => {
+      const seen: number[] = [];
+      for await (const stored of a.eventLog.follow(run.id, 999_999_999_999)) seen.push(stored.seq);
+      return seen;
+    })();
+    // The follower has read where the run stood (working) before the run ends.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await a.eventLog.append(run.id, { type: 'status', status: { state: 'completed', timestamp: new Date().toISOString() }, final: true }, { fence: 0 });
+    expect(await within(5_000, followed)).toEqual([]);
+  });
+});
+
 describe('recovery of a run whose head lags its log', () => {
   it('does not continue a run whose log ended after its head was last moved (a crash between the two): the head is made good instead', async () => {
     const a = engine(t.db);

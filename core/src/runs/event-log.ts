@@ -219,8 +219,11 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
     let state: RunState | null = null;
     // Reading from one before the cursor tells the state the follower starts in.
     let from = Math.max(0, afterSeq - 1);
+    /** Whether the log has reached the cursor: until it has, only its tail tells where the run stands. */
+    let reached = afterSeq === 0;
     while (!signal?.aborted) {
       const batch = await readAfter(runId, from, READ_BATCH);
+      if (batch.length > 0) reached = true;
       let moved = false;
       for (const stored of batch) {
         state = stored.state;
@@ -233,8 +236,8 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
       }
       from = cursor;
       if (!moved) {
-        // Nothing read at or after the cursor (a cursor past the log's end): the tail tells where the run stands.
-        if (state === null && afterSeq > 0) state = (await readTail(runId)).state;
+        // Nothing read at or after the cursor (a cursor past the log's end): the tail tells where the run stands, each time.
+        if (!reached) state = (await readTail(runId)).state;
         if (state !== null && isSettled(state)) return;
         await nextAppend(runId, signal);
       }

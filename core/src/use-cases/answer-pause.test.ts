@@ -27,9 +27,9 @@ async function pausedRun(peerId?: string) {
   return paused;
 }
 
-/** The run once it settles again (its log's follower ends there). */
-async function settled(runId: string) {
-  for await (const stored of services.eventLog.follow(runId, 0)) void stored;
+/** The run once it settles again after the answer at `answerSeq` (its log's follower ends there). */
+async function settled(runId: string, answerSeq: number) {
+  for await (const stored of services.eventLog.follow(runId, answerSeq)) void stored;
   return (await services.runs.get(runId))!;
 }
 
@@ -39,7 +39,7 @@ describe('answering a paused run (the admin UI, A2A and AG-UI alike)', () => {
     const { answerSeq } = await services.useCases.runs.answer(admin, paused.id, approve);
     const stored = (await services.eventLog.readAfter(paused.id, answerSeq - 1))[0]!;
     expect(stored).toMatchObject({ seq: answerSeq, event: { type: 'status', answer: { screenId: 'approve-summary', values: approve.values } } });
-    expect((await settled(paused.id)).state).toBe('completed');
+    expect((await settled(paused.id, answerSeq)).state).toBe('completed');
   });
 
   it('takes one answer per pause: a second is CONFLICT', async () => {
@@ -61,7 +61,7 @@ describe('answering a paused run (the admin UI, A2A and AG-UI alike)', () => {
     const after = await services.eventLog.readAfter(paused.id, answerSeq);
     expect(after.length).toBeGreaterThanOrEqual(1);
     expect(after[0]!.event).toMatchObject({ metadata: { remote: { peerId: 'globex' } } });
-    expect((await settled(paused.id)).state).toBe('completed');
+    expect((await settled(paused.id, answerSeq)).state).toBe('completed');
   });
 
   it('refuses an answer the peer refused, and the run waits for a better one', async () => {
@@ -69,7 +69,7 @@ describe('answering a paused run (the admin UI, A2A and AG-UI alike)', () => {
     await expect(services.useCases.runs.answer(admin, paused.id, { screenId: 'approve-summary', values: { approved: 'not a boolean' } })).rejects.toMatchObject({ code: 'UPSTREAM_FAILED' });
     const waiting = (await services.runs.get(paused.id))!;
     expect(waiting).toMatchObject({ state: 'input-required', interrupt: { screenId: 'approve-summary' } });
-    await services.useCases.runs.answer(admin, paused.id, approve);
-    expect((await settled(paused.id)).state).toBe('completed');
+    const { answerSeq } = await services.useCases.runs.answer(admin, paused.id, approve);
+    expect((await settled(paused.id, answerSeq)).state).toBe('completed');
   });
 });

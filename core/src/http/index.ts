@@ -8,3 +8,4 @@ export { createOutboundHttp, OutboundRefusedError, OutboundUnreachableError, typ
 export { isNonPublicAddress } from './address-policy.ts';
 export { assertJsonDepth, MAX_JSON_DEPTH } from './json-depth.ts';
 export { startCheckedProxy, type CheckedProxy } from './checked-proxy.ts';
+export { clientAddress, createTrustedProxies, plainAddress, trustedProxyProblem, type TrustedProxies } from './client-address.ts';

@@ -3,7 +3,7 @@
 # project's own Node 24 comes with `pnpm install`. Here: pnpm 10, Debian's Chromium (browser
 # tests), WordPress with PHP and MariaDB (CMS-B tests), PHPUnit and PHP_CodeSniffer (the Drupal
 # modules' tests and style), PHP's SQLite, GD, XML, intl and cURL extensions (a real Drupal for the CMS-A
-# tests) and Python's venv (the Python A2A SDK interop test). FerretDB, the test
+# tests), Python's venv (the Python A2A SDK interop test) and nginx (several instances behind a proxy). FerretDB, the test
 # database, is built on first use by the test setup through the Go module proxy
 # (`pnpm db:install` does it ahead of time).
 set -euo pipefail
@@ -31,6 +31,8 @@ fi
 if [ ! -d /usr/share/php/Symfony/Bridge/PhpUnit ] || [ ! -d /usr/share/php/org/bovigo/vfs ] || [ ! -d /usr/share/php/Prophecy/PhpUnit ]; then
   packages="$packages php-symfony-phpunit-bridge php-mikey179-vfsstream php-phpspec-prophecy-phpunit"
 fi
+# The several-instances test and bench put two or three web processes behind Debian's nginx.
+if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then packages="$packages nginx"; fi
 # The Python A2A SDK interop test builds a venv (python3 -m venv) and installs a2a-sdk from PyPI.
 if ! python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then packages="$packages python3 python3-venv"; fi
 if [ -n "$packages" ]; then

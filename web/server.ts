@@ -9,7 +9,7 @@ import { startBackgroundWork, startServices } from '@service/core/boot';
 import { startAgentRuntime, type AgentRuntime } from '@service/core/runtime';
 import { createLogger } from '@service/core/log';
 import { findFreePort, isPortFree } from '@service/core/net';
-import { dropBodyAfterAnswer, RETRY_AFTER_SECONDS } from '@service/core/http';
+import { clientAddress, createTrustedProxies, dropBodyAfterAnswer, RETRY_AFTER_SECONDS } from '@service/core/http';
 import { createSeamListener } from './seam-routes.ts';
 import { adminSecurityHeaders, cspNonce, isCrossSiteRequest, trustedOrigins } from './app/http-security.server.ts';
 import { answerExpressError } from './app/express-errors.server.ts';
@@ -43,6 +43,10 @@ async function main() {
     ? () => vite.ssrLoadModule('virtual:remix/server-build') as Promise<ServerBuild>
     : ((await import(path.join(here, 'build/server/index.js'))) as ServerBuild);
 
+  // Behind a trusted reverse proxy the client is whom its X-Forwarded-For names; elsewhere the peer.
+  const trustedProxies = createTrustedProxies(config.trustedProxies);
+  const addressOf = (req: http.IncomingMessage) => clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], trustedProxies);
+
   const app = express();
   app.disable('x-powered-by');
   if (vite) app.use(vite.middlewares);
@@ -57,7 +61,7 @@ async function main() {
   });
   // Each admin response's CSP nonce, for entry.server.tsx to put on the page's inline scripts.
   const nonces = new WeakMap<http.IncomingMessage, string>();
-  app.all('*', createRequestHandler({ build, getLoadContext: (req) => ({ services, cspNonce: nonces.get(req), clientAddress: req.socket.remoteAddress }) }));
+  app.all('*', createRequestHandler({ build, getLoadContext: (req) => ({ services, cspNonce: nonces.get(req), clientAddress: addressOf(req) }) }));
   app.use(answerExpressError(logger));
 
   // The admin UI is cookie-authenticated: its security headers go on every answer, and a
@@ -77,7 +81,7 @@ async function main() {
   // Machine-facing routes go straight to their core handlers; everything else is the admin UI.
   // A request without credentials counts against its address while its body arrives, so slow
   // bodies from one client cannot take every connection (docs/operations.md, "Connection limits").
-  const unauthenticated = createUnauthenticatedCap({ perAddress: MAX_UNAUTHENTICATED_BODIES_PER_ADDRESS, logger });
+  const unauthenticated = createUnauthenticatedCap({ perAddress: MAX_UNAUTHENTICATED_BODIES_PER_ADDRESS, logger, addressOf });
   const seam = createSeamListener(services, logger, unauthenticated);
   const server = createBoundedServer((req, res) => {
     dropBodyAfterAnswer(req, res);

@@ -1,6 +1,6 @@
 import { createRetention, type Retention } from './retention/index.ts';
 import { createAuditLog, type AuditLog } from './audit/index.ts';
-import { createSessionStore, createSignIn, createUserStore, type SessionStore, type SignIn, type UserStore } from './auth/index.ts';
+import { createSessionStore, createSignIn, createSignInThrottle, createUserStore, type SessionStore, type SignIn, type UserStore } from './auth/index.ts';
 import type { FeatureFlags, ServiceConfig } from './config/index.ts';
 import { createSealer, type Sealer } from './crypto/index.ts';
 import type { Database } from './db/index.ts';
@@ -10,7 +10,7 @@ import { createRegistryService, type NpmRunner, type RegistryService } from './r
 import { createOauthProvider, TOKEN_ENDPOINT_PATH, type OauthProvider } from './auth/oauth/index.ts';
 import { agentCardV1, buildAgentCard, createA2aHandler, createAgentCardHandler, createAgentCardV1Handler, createAguiResumeHandler, type AgentCard } from './a2a/index.ts';
 import { createFeatureFlagStore, createSettings, DEFAULT_AGENT_SETTING, type FeatureFlagStore, type Settings } from './settings/index.ts';
-import { A2A_PERMISSIONS } from './db/index.ts';
+import { A2A_PERMISSIONS, createWindowCounters, type WindowCounters } from './db/index.ts';
 import { createEventLog, createRunExecutor, createRunLeases, createRunStore, type EventLog, type RunExecutor, type RunStore } from './runs/index.ts';
 import { selectLlmProvider, type LlmProvider } from './llm/index.ts';
 import { createAgentBridgeHandler, createLlmBridgeHandler } from './bridge/index.ts';
@@ -32,8 +32,10 @@ export interface Services {
   sealer: Sealer;
   users: UserStore;
   sessions: SessionStore;
-  /** Password sign-in, throttled per account and per client address (in this process). */
+  /** Password sign-in, throttled per account and per client address (counted in the database, across processes). */
   signIn: SignIn;
+  /** The shared windows of the sign-in and token rate limits (ADR 0030). */
+  windowCounters: WindowCounters;
   audit: AuditLog;
   /** Every read of extension records goes through this (the visibility filter). */
   extensions: ExtensionReader;
@@ -114,6 +116,7 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
   const { config, logger, database } = deps;
   const outbound = createOutboundHttp(config.outbound);
   const users = createUserStore(database.models);
+  const windowCounters = createWindowCounters(database.models);
   const sealer = createSealer(config.masterKeys);
   const audit = createAuditLog(database.models, logger.child({ component: 'audit' }));
   const extensions = createExtensionReader(database.models, config.identity);
@@ -133,7 +136,7 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     embeddedOrigins: embeddedRegistryOrigins,
     ...(deps.npm ? { npm: deps.npm } : {}),
   });
-  const oauth = createOauthProvider({ models: database.models, sealer, audit, logger: logger.child({ component: 'oauth' }), canonicalOrigin: () => config.baseUrl });
+  const oauth = createOauthProvider({ models: database.models, counters: windowCounters, sealer, audit, logger: logger.child({ component: 'oauth' }), canonicalOrigin: () => config.baseUrl });
   const llm = deps.llm ?? selectLlmProvider(config, logger.child({ component: 'llm' }), outbound);
   const imports = createImports({
     models: database.models,
@@ -221,7 +224,8 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     sealer,
     users,
     sessions: createSessionStore(database.models, users),
-    signIn: createSignIn({ users, audit }),
+    signIn: createSignIn({ users, audit, throttle: createSignInThrottle({ counters: windowCounters }) }),
+    windowCounters,
     audit,
     extensions,
     registry,

@@ -45,6 +45,7 @@ function processName(cmdline: string[]): string {
   if (/ferretdb/.test(joined)) return 'database (ferretdb)';
   if (/mongod\b/.test(joined)) return 'database (mongod)';
   if (/runtime-main/.test(joined)) return 'agent runtime';
+  if (/^nginx\b|\/nginx\b/.test(joined)) return 'nginx';
   if (/server\.ts|server\.js/.test(joined) && !/tsx\/dist\/cli/.test(joined)) return 'web process';
   return 'other';
 }

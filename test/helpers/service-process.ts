@@ -11,6 +11,8 @@ const webDir = fileURLToPath(new URL('../../web/', import.meta.url));
 
 export interface RunningService {
   url: string;
+  /** The web process's id (a run lease's owner starts with it). */
+  pid: number;
   /** Its SERVICE_DATA_DIR (removed by `stop()`). */
   dataDir: string;
   /** Everything the process wrote, for failure messages. */
@@ -63,6 +65,7 @@ export async function startService(options: { mongodbUri?: string; env?: Record<
   const { value: url, output } = await waitForOutput(child, /service listening on (http:\/\/[^\s"]+)/, 'service', 60_000);
   return {
     url,
+    pid: child.pid!,
     dataDir,
     output,
     stop: () => stopChild(child, dataDir),

@@ -3,7 +3,7 @@ import type { Services } from '@service/core';
 declare module '@remix-run/node' {
   interface AppLoadContext {
     services: Services;
-    /** The peer address of the connection (server.ts): what sign-in throttling counts per client. */
+    /** The client's address (server.ts: the peer, or X-Forwarded-For behind a trusted proxy): what sign-in throttling counts per client. */
     clientAddress?: string;
     /** This response's CSP nonce (server.ts): every inline script the page renders carries it. */
     cspNonce?: string;

@@ -1,6 +1,7 @@
 import http, { type IncomingMessage } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import type { ServiceConfig } from '@service/core/config';
+import { clientAddress, createTrustedProxies } from '@service/core/http';
 import { createMemoryLogger } from '@service/core/log';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sessionCookie } from './auth/session-cookie.server.ts';
@@ -54,9 +55,10 @@ describe('the per-address cap on unauthenticated bodies (real sockets)', () => {
   afterEach(() => new Promise<void>((resolve) => (server ? (server.closeAllConnections(), server.close(() => resolve())) : resolve())));
 
   /** A server under a cap of 2 whose handler reads the body, then answers 200. */
-  async function serve() {
+  async function serve(options: { trustedProxies?: string[] } = {}) {
     const logger = createMemoryLogger();
-    const cap = createUnauthenticatedCap({ perAddress: 2, logger });
+    const trusted = createTrustedProxies(options.trustedProxies ?? []);
+    const cap = createUnauthenticatedCap({ perAddress: 2, logger, addressOf: (req) => clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], trusted) });
     server = http.createServer((req, res) => {
       if (!cap.admit(req, res)) return;
       req.resume().once('end', () => res.end('ok'));
@@ -66,10 +68,10 @@ describe('the per-address cap on unauthenticated bodies (real sockets)', () => {
   }
 
   /** A POST whose head and first bytes are sent; `finish()` sends the rest; `status` is the answer's. */
-  function slowPost(port: number, localAddress = '127.0.0.1') {
+  function slowPost(port: number, localAddress = '127.0.0.1', forwardedFor?: string) {
     const socket = net.connect({ port, host: '127.0.0.1', localAddress });
     socket.on('error', () => undefined);
-    socket.write(`POST / HTTP/1.1\r\nhost: x\r\ncontent-length: 10\r\n\r\nabcde`);
+    socket.write(`POST / HTTP/1.1\r\nhost: x\r\n${forwardedFor ? `x-forwarded-for: ${forwardedFor}\r\n` : ''}content-length: 10\r\n\r\nabcde`);
     const status = new Promise<number>((resolve) => {
       socket.once('data', (chunk: Buffer) => resolve(Number(chunk.toString('latin1').split(' ')[1])));
       socket.once('close', () => resolve(0));
@@ -119,5 +121,22 @@ describe('the per-address cap on unauthenticated bodies (real sockets)', () => {
     const next = [slowPost(port), slowPost(port)];
     for (const post of next) post.finish();
     expect(await Promise.all(next.map((post) => post.status))).toEqual([200, 200]);
+  });
+
+  it('counts clients behind a trusted proxy by their X-Forwarded-For, and ignores the header from anyone else', async () => {
+    const { port } = await serve({ trustedProxies: ['127.0.0.1'] });
+    // Through the proxy (127.0.0.1): two clients at their cap, a third client still gets in.
+    slowPost(port, '127.0.0.1', '203.0.113.1');
+    slowPost(port, '127.0.0.1', '203.0.113.1');
+    await settle();
+    expect(await slowPost(port, '127.0.0.1', '203.0.113.1').status).toBe(429);
+    const other = slowPost(port, '127.0.0.1', '203.0.113.2');
+    other.finish();
+    expect(await other.status).toBe(200);
+    // Straight from 127.0.0.2 (no proxy): a made-up header does not buy a fresh slot each time.
+    slowPost(port, '127.0.0.2', '198.51.100.1');
+    slowPost(port, '127.0.0.2', '198.51.100.2');
+    await settle();
+    expect(await slowPost(port, '127.0.0.2', '198.51.100.3').status).toBe(429);
   });
 });

@@ -72,15 +72,17 @@ export interface UnauthenticatedCap {
   admit(req: IncomingMessage, res: ServerResponse): boolean;
 }
 
-export function createUnauthenticatedCap(options: { perAddress: number; logger: Logger }): UnauthenticatedCap {
+export function createUnauthenticatedCap(options: { perAddress: number; logger: Logger; addressOf?: (req: IncomingMessage) => string | undefined }): UnauthenticatedCap {
+  const addressOf = options.addressOf ?? ((req: IncomingMessage) => req.socket.remoteAddress);
   const inFlight = new Map<string, Set<IncomingMessage>>();
   /** Addresses at their cap since they were last below it: logged once per episode, not per refusal. */
   const atCap = new Set<string>();
 
   return {
     admit(req, res) {
-      if (!carriesBody(req) || req.socket.remoteAddress === undefined) return true;
-      const key = addressKey(req.socket.remoteAddress);
+      const address = carriesBody(req) ? addressOf(req) : undefined;
+      if (address === undefined) return true;
+      const key = addressKey(address);
       const sending = inFlight.get(key) ?? new Set<IncomingMessage>();
       // A body received whole holds nothing open, even while its handler has yet to read it.
       if (sending.size >= options.perAddress) for (const other of sending) if (other.complete) sending.delete(other);

@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { createAuditLog } from '../audit/index.ts';
 import { createMemoryLogger } from '../log/index.ts';
 import { useTestDatabase } from '../testing/index.ts';
-import { createSessionStore, createSignIn, createUserStore, SIGN_IN_FAILED_ACTION, SIGN_IN_LIMITS } from './index.ts';
+import { createWindowCounters } from '../db/index.ts';
+import { createSessionStore, createSignIn, createSignInThrottle, createUserStore, SIGN_IN_FAILED_ACTION, SIGN_IN_LIMITS } from './index.ts';
 
 const t = useTestDatabase();
+const throttle = () => createSignInThrottle({ counters: createWindowCounters(t.db.models) });
 
 const PASSWORD = 'correct horse battery';
 
@@ -12,7 +14,7 @@ describe('sign-in throttling (issue 11, item 8; issue 25)', () => {
   /** A sign-in whose slowdowns are recorded instead of waited out. */
   const recordingSignIn = () => {
     const waits: number[] = [];
-    const signIn = createSignIn({ users: createUserStore(t.db.models), audit: createAuditLog(t.db.models, createMemoryLogger()), wait: async (ms) => void waits.push(ms) });
+    const signIn = createSignIn({ users: createUserStore(t.db.models), audit: createAuditLog(t.db.models, createMemoryLogger()), throttle: throttle(), wait: async (ms) => void waits.push(ms) });
     return { signIn, waits };
   };
 
@@ -42,7 +44,7 @@ describe('sign-in throttling (issue 11, item 8; issue 25)', () => {
   it('refuses an address after 5 failures for one account, even with the right password, and audits every failure without the password', async () => {
     await createUserStore(t.db.models).create({ email: 'throttled@example.com', password: PASSWORD, role: 'admin' });
     const audit = createAuditLog(t.db.models, createMemoryLogger());
-    const signIn = createSignIn({ users: createUserStore(t.db.models), audit, wait: async () => {} });
+    const signIn = createSignIn({ users: createUserStore(t.db.models), audit, throttle: throttle(), wait: async () => {} });
     for (let i = 0; i < SIGN_IN_LIMITS.pair.failures; i++) {
       await expect(signIn.attempt({ email: 'Throttled@example.com', password: `wrong password ${i}`, address: '10.0.0.1' })).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
     }

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DomainError, isDomainError } from '../errors/index.ts';
 import type { RouteActor, UiActor } from './actor.ts';
 import type { AuditTrail } from './audit-trail.ts';
-import { createSignInThrottle, type SignInThrottle } from './sign-in-throttle.ts';
+import type { SignInThrottle, ThrottleDecision } from './sign-in-throttle.ts';
 import type { UserStore } from './users.ts';
 
 export const SIGN_IN_FAILED_ACTION = 'auth.sign_in.failed';
@@ -20,14 +20,14 @@ export interface SignIn {
   attempt(input: { email: string; password: string; address?: string }): Promise<UiActor>;
 }
 
-export function createSignIn(deps: { users: UserStore; audit: AuditTrail; throttle?: SignInThrottle; wait?: (ms: number) => Promise<unknown> }): SignIn {
-  const throttle = deps.throttle ?? createSignInThrottle();
+export function createSignIn(deps: { users: UserStore; audit: AuditTrail; throttle: SignInThrottle; wait?: (ms: number) => Promise<unknown> }): SignIn {
+  const { throttle } = deps;
   const wait = deps.wait ?? sleep;
   return {
     async attempt({ email, password, address = 'unknown' }) {
       // The same form as the users' lookup, bounded so a key stays small whatever was typed.
       const account = email.trim().toLowerCase().slice(0, 320);
-      const decision = throttle.begin({ account, address });
+      const decision = await throttle.begin({ account, address });
       if (!decision.allowed) {
         if (decision.first) {
           deps.audit.record(SIGN_IN_ROUTE, { action: SIGN_IN_FAILED_ACTION, resourceType: 'user', resourceId: account, details: { address, reason: 'throttled', scope: decision.scope } });
@@ -38,20 +38,25 @@ export function createSignIn(deps: { users: UserStore; audit: AuditTrail; thrott
         // The account's slowdown, before the check and whatever its outcome, so it tells nothing.
         if (decision.delayMs > 0) await wait(decision.delayMs);
         const user = await deps.users.verifyCredentials(email, password);
-        decision.settle('success');
+        await settle(decision, 'success');
         return user;
       } catch (error) {
         if (isDomainError(error) && error.code === 'UNAUTHENTICATED') {
-          decision.settle('failure');
+          await settle(decision, 'failure');
           deps.audit.record(SIGN_IN_ROUTE, { action: SIGN_IN_FAILED_ACTION, resourceType: 'user', resourceId: account, details: { address, reason: 'invalid_credentials' } });
         } else {
           // Busy (no scrypt slot) or the database: no verdict on the password, nothing counted.
-          decision.settle('undecided');
+          await settle(decision, 'undecided');
         }
         throw error;
       }
     },
   };
+}
+
+/** A release the database refused leaves the attempt counted until its window closes: the safe side. */
+async function settle(decision: Extract<ThrottleDecision, { allowed: true }>, outcome: 'success' | 'failure' | 'undecided'): Promise<void> {
+  await decision.settle(outcome).catch(() => undefined);
 }
 
 function tooManyAttempts(retryAfterSeconds: number): DomainError {

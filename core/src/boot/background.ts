@@ -46,6 +46,7 @@ export function startBackgroundWork(services: Services, options: { recoveryInter
         // Where the server has TTL indexes it deletes expired keys itself; elsewhere this does.
         services.runs.forgetExpiredKeys(),
         services.widgetEdits.forgetExpired(),
+        services.windowCounters.forgetExpired(),
         services.retention.sweep().then((swept) => {
           if (swept.runs + swept.audit + swept.jobs > 0) logger.info(`retention: deleted ${swept.runs} run(s) with ${swept.events} event(s), ${swept.audit} audit row(s), ${swept.jobs} job row(s)`);
         }),

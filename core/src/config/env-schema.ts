@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { trustedProxyProblem } from '../http/index.ts';
 
 /** The checkout's `.data`, whichever directory a process was started from: every entry point finds the same data. */
 export const DEFAULT_DATA_DIR = fileURLToPath(new URL('../../../.data', import.meta.url));
@@ -92,6 +93,20 @@ export const envSchema = z.object({
     .enum(['true', 'false', '1', '0'])
     .optional()
     .transform((v) => (v === undefined ? undefined : v === 'true' || v === '1')),
+  /**
+   * Reverse proxies whose `X-Forwarded-For` names the client (comma-separated addresses and CIDR
+   * blocks); empty: the connection's peer is the client and the header is ignored.
+   */
+  SERVICE_TRUSTED_PROXIES: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : []))
+    .superRefine((entries, context) => {
+      for (const entry of entries) {
+        const problem = trustedProxyProblem(entry);
+        if (problem) context.addIssue({ code: z.ZodIssueCode.custom, message: `${problem}; list addresses or CIDR blocks, e.g. 127.0.0.1,10.0.0.0/8` });
+      }
+    }),
   /** Days to keep finished runs with their events; unset keeps them all. */
   SERVICE_RETENTION_RUNS_DAYS: z.coerce.number().int().min(1).max(36_500).optional(),
   /** Days to keep audit rows; unset keeps them all. */

@@ -87,6 +87,13 @@ describe('config', () => {
     expect(failureFor({ SERVICE_OUTBOUND_ALLOW_PRIVATE: 'yes' }).issues[0]?.variable).toBe('SERVICE_OUTBOUND_ALLOW_PRIVATE');
   });
 
+  it('trusts no proxy by default, and reads SERVICE_TRUSTED_PROXIES as addresses and CIDR blocks', () => {
+    expect(loadConfig(good).trustedProxies).toEqual([]);
+    expect(loadConfig({ ...good, SERVICE_TRUSTED_PROXIES: ' 127.0.0.1, 10.0.0.0/8,fd00::/8 ' }).trustedProxies).toEqual(['127.0.0.1', '10.0.0.0/8', 'fd00::/8']);
+    const failure = failureFor({ SERVICE_TRUSTED_PROXIES: '127.0.0.1,nginx' });
+    expect(failure.issues[0]).toMatchObject({ variable: 'SERVICE_TRUSTED_PROXIES', reason: expect.stringContaining('"nginx" is not an IP address') });
+  });
+
   it('reads feature flags at call time', () => {
     const env: Record<string, string> = {};
     expect(readFeatureFlags(env).a2aHttpEnabled).toBe(false);

@@ -28,6 +28,8 @@ export interface ServiceConfig {
   llm: { provider: 'scripted' | 'openai-compatible' | 'anthropic'; baseUrl: string | undefined; apiKey: string | undefined; model: string | undefined; scriptedDelayMs: number };
   /** The outbound HTTP policy (core/src/http/outbound.ts). */
   outbound: { allowPrivate: boolean };
+  /** Peers whose `X-Forwarded-For` is believed (core/src/http/client-address.ts); empty by default. */
+  trustedProxies: string[];
 }
 
 /** Secrets the embedded default generates once and keeps in the data dir; production requires them. */
@@ -130,5 +132,6 @@ export function loadConfig(env: Env, logger?: Logger, options: { generateSecrets
       scriptedDelayMs: raw.SERVICE_LLM_SCRIPTED_DELAY_MS,
     },
     outbound: { allowPrivate: raw.SERVICE_OUTBOUND_ALLOW_PRIVATE ?? (raw.NODE_ENV !== 'production' && !raw.MONGODB_URI) },
+    trustedProxies: raw.SERVICE_TRUSTED_PROXIES,
   };
 }

@@ -1,6 +1,6 @@
 export { json, errorResponse, unavailableResponse, unavailableHeaders, RETRY_AFTER_SECONDS } from './json.ts';
 export { readBodyLimited, readBytesLimited } from './body.ts';
-export { createRateLimiter, type RateLimiter } from './rate-limit.ts';
+export { createRateLimiter, createSharedRateLimiter, type RateLimiter, type SharedRateLimiter } from './rate-limit.ts';
 export { bearerToken } from './bearer.ts';
 export { toWebRequest, sendWebResponse, dropBodyAfterAnswer } from './node-adapter.ts';
 export { createSeamRouter, type SeamHandler, type SeamRouter } from './seam-router.ts';
@@ -8,3 +8,4 @@ export { createOutboundHttp, OutboundRefusedError, OutboundUnreachableError, typ
 export { isNonPublicAddress } from './address-policy.ts';
 export { assertJsonDepth, MAX_JSON_DEPTH } from './json-depth.ts';
 export { startCheckedProxy, type CheckedProxy } from './checked-proxy.ts';
+export { clientAddress, createTrustedProxies, plainAddress, trustedProxyProblem, type TrustedProxies } from './client-address.ts';

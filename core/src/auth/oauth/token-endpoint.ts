@@ -1,6 +1,6 @@
 import { A2A_PERMISSIONS } from '../../db/index.ts';
 import { DomainError } from '../../errors/index.ts';
-import { json, readBodyLimited, type RateLimiter } from '../../http/index.ts';
+import { json, readBodyLimited, type SharedRateLimiter } from '../../http/index.ts';
 import type { Logger } from '../../log/index.ts';
 import type { OauthClients } from './clients.ts';
 import type { AccessTokens } from './tokens.ts';
@@ -29,9 +29,9 @@ function basicCredentials(request: Request): { clientId: string; clientSecret: s
 
 /**
  * The token endpoint: client credentials grant (RFC 6749 §4.4) with `client_secret_basic` or
- * `client_secret_post` (never both), rate-limited per client id.
+ * `client_secret_post` (never both), rate-limited per client id across every process on the database.
  */
-export function createTokenEndpoint(deps: { clients: OauthClients; tokens: AccessTokens; rateLimiter: RateLimiter; logger: Logger }) {
+export function createTokenEndpoint(deps: { clients: OauthClients; tokens: AccessTokens; rateLimiter: SharedRateLimiter; logger: Logger }) {
   return async (request: Request): Promise<Response> => {
     if (request.method !== 'POST') return oauthError(405, 'invalid_request', 'use POST', { allow: 'POST' });
     if (!/^application\/x-www-form-urlencoded\b/i.test(request.headers.get('content-type') ?? '')) {
@@ -54,7 +54,7 @@ export function createTokenEndpoint(deps: { clients: OauthClients; tokens: Acces
     const credentials = basic ?? posted;
     if (!credentials) return oauthError(401, 'invalid_client', 'client authentication required', { 'www-authenticate': 'Basic realm="oauth"' });
 
-    const limit = deps.rateLimiter.take(`token:${credentials.clientId}`);
+    const limit = await deps.rateLimiter.take(`token:${credentials.clientId}`);
     if (!limit.allowed) return oauthError(429, 'slow_down', 'too many token requests for this client', { 'retry-after': String(limit.retryAfterSeconds) });
 
     const client = await deps.clients.authenticate(credentials.clientId, credentials.clientSecret);

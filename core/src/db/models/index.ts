@@ -22,6 +22,7 @@ import { migrationSchema } from './migration.ts';
 import { extensionListingSchema } from './extension-listing.ts';
 import { settingSchema } from './setting.ts';
 import { widgetEditSchema } from './widget-edit.ts';
+import { rateLimitSlotSchema } from './rate-limit-slot.ts';
 
 /** Binds every model to one connection; each collection's schema lives in its own file. */
 export function bindModels(connection: Connection) {
@@ -49,6 +50,7 @@ export function bindModels(connection: Connection) {
     ExtensionListing: connection.model('ExtensionListing', extensionListingSchema),
     Setting: connection.model('Setting', settingSchema),
     WidgetEdit: connection.model('WidgetEdit', widgetEditSchema),
+    RateLimitSlot: connection.model('RateLimitSlot', rateLimitSlotSchema),
   };
 }
 

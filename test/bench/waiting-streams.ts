@@ -11,14 +11,20 @@
  *    <= 32 KiB per stream. The runs are created here and their leases held far ahead, as if a
  *    worker elsewhere were busy with them, so the streams wait and nothing ends them.
  *
- *   BENCH_SSE_STREAMS=1000 (part 3), BENCH_FOLLOWERS_MAX=10000 (part 1's largest count)
+ * 4. Streams at scale: 10 000 such streams across two service processes (5 000 each), memory
+ *    per stream on each and the database commands per second.
+ *
+ *   BENCH_SSE_STREAMS=1000 (part 3), BENCH_SSE_STREAMS_SPLIT=10000 (part 4), BENCH_FOLLOWERS_MAX=10000
+ *   (part 1's largest count); 0 leaves a part out
  */
+import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { connectDatabase, type Database } from '@service/core/db';
 import { createEventLog, createRunLeases, createRunStore, type EventLog, type RunEvent } from '@service/core/runs';
 import { startA2aHost } from '../helpers/a2a.ts';
+import type { RunningService } from '../helpers/service-process.ts';
 import { benchDatabase } from './bench-environment.ts';
 import { percentile } from './harness.ts';
 import { descendantPids } from './process-cpu.ts';
@@ -26,8 +32,11 @@ import { recordFigure, verdict } from './results.ts';
 import { commandsBetween, startWireCounter } from './wire-counter.ts';
 
 const SSE_STREAMS = Number(process.env.BENCH_SSE_STREAMS ?? 1_000);
+const SSE_STREAMS_SPLIT = Number(process.env.BENCH_SSE_STREAMS_SPLIT ?? 10_000);
 const FOLLOWERS_MAX = Number(process.env.BENCH_FOLLOWERS_MAX ?? 10_000);
 const WINDOW_MS = 5_000;
+/** One master key for every service process this bench starts on its database: they read each other's secrets. */
+const MASTER_KEY = randomBytes(32).toString('base64');
 const DELAY_SAMPLES = 200;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -146,42 +155,61 @@ try {
   }
 
   // 3. Memory per open SSE stream on a service process that only serves them.
-  if (SSE_STREAMS > 0) await sseMemory();
+  if (SSE_STREAMS > 0) await sseStreams(SSE_STREAMS, 1);
+  // 4. Streams at scale: many more across two service processes, the database load still flat.
+  if (SSE_STREAMS_SPLIT > 0) await sseStreams(SSE_STREAMS_SPLIT, 2);
 } finally {
   for (const reader of readers) await reader.close();
   await wire.close();
   await database.stop();
 }
 
-async function sseMemory(): Promise<void> {
-  console.log(`\n3. memory per open waiting SSE stream, server alone (${SSE_STREAMS} streams, clients in this process)`);
-  const before = new Set(descendantPids());
+/**
+ * `total` waiting SubscribeToTask streams opened by this process on `processes` service processes
+ * (split evenly), on runs a worker elsewhere holds: each server's memory per stream after full GC,
+ * and the database commands per second of them all while the streams wait.
+ */
+async function sseStreams(total: number, processes: number): Promise<void> {
+  const each = Math.ceil(total / processes);
+  console.log(`\n${processes === 1 ? 3 : 4}. ${total} open waiting SSE streams on ${processes} service process${processes > 1 ? 'es' : ''}: memory per stream on the server alone (clients in this process)`);
   const probeDir = mkdtempSync(path.join(os.tmpdir(), 'memory-probe-'));
-  const probe = { NODE_OPTIONS: `--require ${new URL('./memory-probe-preload.cjs', import.meta.url).pathname}`, MEMORY_PROBE_DIR: probeDir };
-  const { service, token } = await startA2aHost(database.db, { mongodbUri: countedUri, scope: '@bench', env: { SERVICE_MAX_CONNECTIONS: String(SSE_STREAMS + 500), ...probe } });
+  const env = {
+    SERVICE_MAX_CONNECTIONS: String(each + 500),
+    SERVICE_MASTER_KEY: MASTER_KEY,
+    NODE_OPTIONS: `--require ${new URL('./memory-probe-preload.cjs', import.meta.url).pathname}`,
+    MEMORY_PROBE_DIR: probeDir,
+  };
+  const hosts: { service: RunningService; token: string; pid: number; runIds: string[] }[] = [];
   const streams: AbortController[] = [];
+  /** Streams the server ended while they should have waited (none, when the runs stay working). */
+  let ended = 0;
   try {
-    const serverPid = descendantPids().find((pid) => !before.has(pid) && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('build/server.js'));
-    if (!serverPid) throw new Error('the service process was not found');
-    const clientId = (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sub: string }).sub;
-    const actor = { type: 'a2a', id: `oauth:${clientId}`, clientId, grants: { allowedAgents: ['*'], permissions: ['list', 'read', 'execute'] } } as never;
     const leases = createRunLeases(database.db.models, { profile: database.db.profile, serverTime: database.db.serverTime });
     const store = createRunStore({ models: database.db.models, eventLog: createEventLog(database.db.models, { finished: leases.finished }), leases });
-    const runIds: string[] = [];
-    for (let i = 0; i < SSE_STREAMS + 100; i += 50) {
-      const batch = await Promise.all(Array.from({ length: 50 }, () => store.create(actor, { agent: '@bench/summarizer', message: { id: crypto.randomUUID(), role: 'user', parts: [{ type: 'text', text: 'wait' }] }, working: true })));
-      runIds.push(...batch.map(({ run }) => run.id));
+    for (let i = 0; i < processes; i++) {
+      const before = new Set(descendantPids());
+      const { service, token } = await startA2aHost(database.db, { mongodbUri: countedUri, scope: '@bench', env });
+      const pid = descendantPids().find((candidate) => !before.has(candidate) && readFileSync(`/proc/${candidate}/cmdline`, 'utf8').includes('build/server.js'));
+      if (!pid) throw new Error('the service process was not found');
+      const clientId = (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sub: string }).sub;
+      const actor = { type: 'a2a', id: `oauth:${clientId}`, clientId, grants: { allowedAgents: ['*'], permissions: ['list', 'read', 'execute'] } } as never;
+      const runIds: string[] = [];
+      for (let n = 0; n < each + 100; n += 50) {
+        const batch = await Promise.all(Array.from({ length: 50 }, () => store.create(actor, { agent: '@bench/summarizer', message: { id: crypto.randomUUID(), role: 'user', parts: [{ type: 'text', text: 'wait' }] }, working: true })));
+        runIds.push(...batch.map(({ run }) => run.id));
+        // A worker elsewhere holds them: no recovery pass takes them over (their lease lapses after 5 s), so they stay working.
+        await database.db.models.RunLease.collection.updateMany({ _id: { $in: batch.map(({ run }) => run.id) } } as never, { $set: { renewedAt: new Date(Date.now() + 86_400_000) } });
+      }
+      hosts.push({ service, token, pid, runIds });
     }
-    // A worker elsewhere holds them: no recovery pass takes them over, so they stay working.
-    await database.db.models.RunLease.collection.updateMany({}, { $set: { renewedAt: new Date(Date.now() + 86_400_000) } });
 
     /** Opens a SubscribeToTask stream and resolves once its first frame (the task snapshot) arrived. */
-    const open = async (runId: string) => {
+    const open = async (host: (typeof hosts)[number], runId: string) => {
       const controller = new AbortController();
       streams.push(controller);
-      const response = await fetch(`${service.url}/api/a2a`, {
+      const response = await fetch(`${host.service.url}/api/a2a`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'a2a-version': '1.0' },
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${host.token}`, 'a2a-version': '1.0' },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SubscribeToTask', params: { id: runId } }),
         signal: controller.signal,
       });
@@ -190,41 +218,57 @@ async function sseMemory(): Promise<void> {
       await reader.read();
       // Keep reading (nothing should come) so the connection stays open and drained.
       void (async () => {
-        for (;;) if ((await reader.read().catch(() => ({ done: true }))).done) return;
+        for (;;) {
+          if (!(await reader.read().catch(() => ({ done: true }))).done) continue;
+          if (!controller.signal.aborted) ended++;
+          return;
+        }
       })();
     };
-    /** The server's memory after two full collections (the preload answers SIGUSR2). */
-    const settled = async () => {
-      await sleep(2_000);
-      const file = path.join(probeDir, `${serverPid}.json`);
+    /** A server's memory after two full collections (the preload answers SIGUSR2). */
+    const settled = async (pid: number) => {
+      const file = path.join(probeDir, `${pid}.json`);
       rmSync(file, { force: true });
-      process.kill(serverPid, 'SIGUSR2');
+      process.kill(pid, 'SIGUSR2');
       for (let i = 0; i < 500 && !existsSync(file); i++) await sleep(20);
       const usage = JSON.parse(readFileSync(file, 'utf8')) as NodeJS.MemoryUsage;
       return { rss: usage.rss, live: usage.heapUsed + usage.external };
     };
     // Warm-up: the code paths compiled, then those streams closed.
-    for (const runId of runIds.slice(SSE_STREAMS)) await open(runId);
+    for (const host of hosts) for (const runId of host.runIds.slice(each)) await open(host, runId);
     streams.splice(0).forEach((controller) => controller.abort());
-    const baseline = await settled();
-    for (let i = 0; i < SSE_STREAMS; i += 100) await Promise.all(runIds.slice(i, Math.min(SSE_STREAMS, i + 100)).map(open));
-    const loaded = await settled();
-    const livePerStream = (loaded.live - baseline.live) / SSE_STREAMS / 1024;
-    const rssPerStream = (loaded.rss - baseline.rss) / SSE_STREAMS / 1024;
-    const commandsBefore = wire.snapshot();
-    await sleep(WINDOW_MS);
-    const rate = [...commandsBetween(commandsBefore, wire.snapshot()).values()].reduce((sum, n) => sum + n, 0) / (WINDOW_MS / 1000);
+    await sleep(2_000);
+    const baselines = await Promise.all(hosts.map((host) => settled(host.pid)));
+    for (const host of hosts) for (let i = 0; i < each; i += 100) await Promise.all(host.runIds.slice(i, Math.min(each, i + 100)).map((runId) => open(host, runId)));
+    await sleep(2_000);
+    const loaded = await Promise.all(hosts.map((host) => settled(host.pid)));
     const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
-    console.log(`   after full GC, none open: live (heap + external) ${mib(baseline.live)}, RSS ${mib(baseline.rss)}`);
-    console.log(`   after full GC, ${SSE_STREAMS} open: live (heap + external) ${mib(loaded.live)}, RSS ${mib(loaded.rss)}`);
-    const figure = recordFigure({ name: `server live memory (heap + external) per open waiting SSE stream (${SSE_STREAMS} open)`, value: livePerStream, unit: 'KiB', goal: { op: '<=', target: 32 } });
-    recordFigure({ name: `server RSS per open waiting SSE stream (${SSE_STREAMS} open)`, value: rssPerStream, unit: 'KiB', note: 'includes what the allocator keeps after GC' });
-    console.log(`   per stream: live ${livePerStream.toFixed(1)} KiB (goal <= 32 KiB: ${verdict(figure)}), RSS ${rssPerStream.toFixed(1)} KiB; load average ${load()}`);
-    recordFigure({ name: `db commands/s, ${SSE_STREAMS} waiting SSE streams on one service`, value: rate, unit: '/s' });
-    console.log(`   database commands/s while they wait (service and this process): ${rate.toFixed(1)}`);
+    hosts.forEach((_, i) => {
+      const live = (loaded[i]!.live - baselines[i]!.live) / each / 1024;
+      const rss = (loaded[i]!.rss - baselines[i]!.rss) / each / 1024;
+      console.log(`   server ${i + 1}, after full GC: live (heap + external) ${mib(baselines[i]!.live)} -> ${mib(loaded[i]!.live)}, RSS ${mib(baselines[i]!.rss)} -> ${mib(loaded[i]!.rss)} with ${each} open`);
+      const figure = recordFigure({ name: `server live memory (heap + external) per open waiting SSE stream, ${each} open on one of ${processes}`, value: live, unit: 'KiB', goal: { op: '<=', target: 32 } });
+      recordFigure({ name: `server RSS per open waiting SSE stream, ${each} open on one of ${processes}`, value: rss, unit: 'KiB', note: 'includes what the allocator keeps after GC' });
+      console.log(`   server ${i + 1}, per stream: live ${live.toFixed(1)} KiB (goal <= 32 KiB: ${verdict(figure)}), RSS ${rss.toFixed(1)} KiB`);
+    });
+    // Streams read their first events after their first frame: windows until the rate holds steady (the reads of opening done).
+    let rate = Number.NaN;
+    for (let window = 1; window <= 8; window++) {
+      const commandsBefore = wire.snapshot();
+      await sleep(WINDOW_MS);
+      const commands = commandsBetween(commandsBefore, wire.snapshot());
+      const previous = rate;
+      rate = [...commands.values()].reduce((sum, n) => sum + n, 0) / (WINDOW_MS / 1000);
+      console.log(`   window ${window}: ${rate.toFixed(1)} commands/s (${[...commands].map(([name, n]) => `${name} ${n}`).join(', ')})`);
+      if (Math.abs(rate - previous) <= Math.max(1, 0.2 * previous)) break;
+    }
+    recordFigure({ name: `db commands/s, ${total} waiting SSE streams on ${processes} service process${processes > 1 ? 'es' : ''}`, value: rate, unit: '/s' });
+    console.log(`   database commands/s while they wait (all services): ${rate.toFixed(1)}, ${(rate / processes).toFixed(1)} per process; load average ${load()}`);
+    console.log(`   streams the server ended meanwhile: ${ended} of ${total}`);
+    recordFigure({ name: `waiting SSE streams ended by the server before the client left (${total} open)`, value: ended, goal: { op: '<=', target: 0 } });
   } finally {
     streams.forEach((controller) => controller.abort());
-    await service.stop();
+    for (const host of hosts) await host.service.stop();
     rmSync(probeDir, { recursive: true, force: true });
   }
 }

@@ -47,6 +47,8 @@ export function createRunWatcher(collection: mongo.Collection, db: Pick<mongo.Db
   const runs = new Map<string, { waiters: Set<Waiter>; local: (seq: number) => void }>();
   let timer: NodeJS.Timeout | undefined;
   let polling = false;
+  /** The last look-up failed (the database is away): said once, not at every interval. */
+  let failing = false;
   let stream: mongo.ChangeStream | undefined;
   /** The change stream is open on the server: every insert from now on reaches `wake`. */
   let streamLive = false;
@@ -121,8 +123,11 @@ export function createRunWatcher(collection: mongo.Collection, db: Pick<mongo.Db
     polling = true;
     try {
       await lookUp();
+      failing = false;
     } catch (error) {
-      options.logger?.warn('run watcher poll failed; retrying at the next interval', { error });
+      // Once per outage, not five times a second: the followers simply wait until it answers again.
+      if (!failing) options.logger?.warn('run watcher poll failed; retrying each interval', { error });
+      failing = true;
     } finally {
       polling = false;
       start();

@@ -13,7 +13,7 @@ import { clientAddress, createTrustedProxies, dropBodyAfterAnswer, RETRY_AFTER_S
 import { createSeamListener } from './seam-routes.ts';
 import { adminSecurityHeaders, cspNonce, isCrossSiteRequest, trustedOrigins } from './app/http-security.server.ts';
 import { answerExpressError } from './app/express-errors.server.ts';
-import { createBoundedServer } from './app/connection-limits.server.ts';
+import { connectionLimitsFor, createBoundedServer, openFilesLimit } from './app/connection-limits.server.ts';
 import { carriesBody, createUnauthenticatedCap, MAX_UNAUTHENTICATED_BODIES_PER_ADDRESS, presentsSignedSession } from './app/unauthenticated-cap.server.ts';
 
 // web/, from web/server.ts (dev, under tsx) or from web/build/server.js (built).
@@ -90,7 +90,7 @@ async function main() {
     void presentsSignedSession(req, config).then((signed) => {
       if (signed || unauthenticated.admit(req, res)) adminUi(req, res);
     });
-  }, logger);
+  }, logger, connectionLimitsFor(openFilesLimit(), config.maxConnections));
   server.listen(config.port, config.host, () => {
     const address = server.address();
     const boundPort = typeof address === 'object' && address ? address.port : config.port;

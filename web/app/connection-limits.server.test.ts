@@ -25,6 +25,12 @@ describe('the bounded server', () => {
     expect(connectionLimitsFor(256).headersTimeout).toBe(CONNECTION_LIMITS.headersTimeout);
   });
 
+  it('holds more connections where SERVICE_MAX_CONNECTIONS asks for them, never past the descriptor limit less its reserve', () => {
+    expect(connectionLimitsFor(20_000, 5_000).maxConnections).toBe(5_000);
+    expect(connectionLimitsFor(1024, 5_000).maxConnections).toBe(768);
+    expect(connectionLimitsFor(undefined, 5_000).maxConnections).toBe(5_000);
+  });
+
   it('reads the soft open-files limit the system reports, and nothing where it reports none', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'limits-'));
     const file = path.join(dir, 'limits');

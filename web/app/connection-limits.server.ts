@@ -28,12 +28,12 @@ const RESERVED_DESCRIPTORS = 256;
  * The limits under `descriptorLimit` open files: maxConnections leaves room for the database pool,
  * children and outbound calls, so the process is never out of descriptors (where the kernel's
  * queue would be accepted and reset wholesale, and the database could not be reached either).
- * At the usual 1 024 or above, the table's 768.
+ * At the usual 1 024 or above, the table's 768, or `wanted` (SERVICE_MAX_CONNECTIONS) where the limit allows it.
  */
-export function connectionLimitsFor(descriptorLimit: number | undefined): ConnectionLimits {
-  if (descriptorLimit === undefined || !Number.isFinite(descriptorLimit)) return CONNECTION_LIMITS;
+export function connectionLimitsFor(descriptorLimit: number | undefined, wanted = CONNECTION_LIMITS.maxConnections): ConnectionLimits {
+  if (descriptorLimit === undefined || !Number.isFinite(descriptorLimit)) return { ...CONNECTION_LIMITS, maxConnections: wanted };
   const reserved = Math.min(RESERVED_DESCRIPTORS, Math.floor(descriptorLimit / 4));
-  return { ...CONNECTION_LIMITS, maxConnections: Math.max(1, Math.min(CONNECTION_LIMITS.maxConnections, descriptorLimit - reserved)) };
+  return { ...CONNECTION_LIMITS, maxConnections: Math.max(1, Math.min(wanted, descriptorLimit - reserved)) };
 }
 
 /** This process's soft limit of open files (`ulimit -n`), where the system tells it (Linux); undefined elsewhere or when unlimited. */

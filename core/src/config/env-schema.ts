@@ -38,6 +38,8 @@ export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().regex(/^[A-Za-z0-9.:[\]-]+$/, 'must be a host name or IP address').default('127.0.0.1'),
   PORT: port.default(3000),
+  /** Connections a web process holds at most (still below its descriptor limit less a reserve): each open event stream holds one. */
+  SERVICE_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(768),
   MONGODB_URI: z
     .string()
     .regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://')

@@ -12,6 +12,8 @@ export interface ServiceConfig {
   mode: 'development' | 'production' | 'test';
   host: string;
   port: number;
+  /** SERVICE_MAX_CONNECTIONS: the web server's connection cap before the descriptor limit lowers it. */
+  maxConnections: number;
   mongodbUri: string | undefined;
   dataDir: string;
   baseUrl: string;
@@ -100,6 +102,7 @@ export function loadConfig(env: Env, logger?: Logger, options: { generateSecrets
     mode: raw.NODE_ENV,
     host: raw.HOST,
     port: raw.PORT,
+    maxConnections: raw.SERVICE_MAX_CONNECTIONS,
     mongodbUri: raw.MONGODB_URI,
     dataDir,
     baseUrl: raw.SERVICE_BASE_URL ?? `http://${raw.HOST.includes(':') ? `[${raw.HOST}]` : raw.HOST}:${raw.PORT}`,

@@ -3,6 +3,7 @@ import { isDuplicateKeyError, readPage, runEventId, runEventsAfter, type Models 
 import { DomainError } from '../errors/index.ts';
 import type { Logger } from '../log/index.ts';
 import { isFinalEvent, isSettled, isTerminal, isVisible, stateAfter, type RunEvent, type RunState, type RunStatus } from './model.ts';
+import { createRunWatcher, type RunWatcherOptions } from './run-watcher.ts';
 import { fromStored, toStored } from './stored-json.ts';
 
 export interface StoredEvent {
@@ -23,7 +24,8 @@ export interface Tail {
 
 /** A run with no event yet (its first insert has not landed). */
 const EMPTY_TAIL: Tail = { seq: 0, state: 'submitted', generation: 0 };
-const POLL_MS = 200;
+/** How often a follower whose cursor is past its log's end reads the run's tail. */
+const PAST_END_CHECK_MS = 1_000;
 /** Events read per query while replaying or following. */
 const READ_BATCH = 500;
 
@@ -64,10 +66,12 @@ export interface AppendOptions {
  * is ever skipped. The run head is moved forward after each status event (a projection for
  * listings; readers that need the truth fold the log).
  */
-export function createEventLog(models: Models, hooks: { finished?: (runId: string) => Promise<void>; logger?: Logger } = {}) {
+export function createEventLog(models: Models, hooks: { finished?: (runId: string) => Promise<void>; logger?: Logger; watch?: RunWatcherOptions } = {}) {
   const { Run, RunEvent } = models;
   const appended = new EventEmitter();
   appended.setMaxListeners(0);
+  /** This process's one watcher over the log: followers that wait are woken by it, and query nothing themselves. */
+  const watcher = createRunWatcher(RunEvent.collection, { command: (command) => RunEvent.db.db!.command(command) }, appended, { ...hooks.watch, ...(hooks.logger ? { logger: hooks.logger } : {}) });
   /** The tail this process last wrote per run, so its next append need not read it; dropped at a final event. */
   const tails = new Map<string, Tail>();
   /** Appends to one run are serialised in this process, so this process never collides with itself. */
@@ -193,21 +197,6 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
     appended.emit(runId, tail.seq);
   }
 
-  /** Waits for an append to `runId` in this process, or the poll interval, whichever is first. */
-  function nextAppend(runId: string, signal?: AbortSignal): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        appended.off(runId, done);
-        signal?.removeEventListener('abort', done);
-        resolve();
-      };
-      const timer = setTimeout(done, POLL_MS);
-      appended.once(runId, done);
-      signal?.addEventListener('abort', done, { once: true });
-    });
-  }
-
   /**
    * The events a caller sees after `afterSeq`, then live ones, until a final event (a pause or an
    * end), or until the run is settled with nothing left to send, or the signal aborts. The state
@@ -222,29 +211,43 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
     /** Whether the log has reached the cursor: until it has, only its tail tells where the run stands. */
     let reached = afterSeq === 0;
     while (!signal?.aborted) {
-      const batch = await readAfter(runId, from, READ_BATCH);
-      if (batch.length > 0) reached = true;
-      let moved = false;
-      for (const stored of batch) {
-        state = stored.state;
-        if (stored.seq <= cursor) continue;
-        cursor = stored.seq;
-        moved = true;
-        if (!isVisible(stored.event)) continue;
-        yield stored;
-        if (isFinalEvent(stored.event)) return;
-      }
-      from = cursor;
-      if (!moved) {
-        // Nothing read at or after the cursor (a cursor past the log's end): the tail tells where the run stands, each time.
-        if (!reached) state = (await readTail(runId)).state;
+      // Interest before the read: an event stored while the read is under way still wakes this follower.
+      const interest = watcher.expect(runId, cursor + 1);
+      try {
+        const batch = await readAfter(runId, from, READ_BATCH);
+        if (batch.length > 0) reached = true;
+        if (batch.some((stored) => stored.seq > cursor)) {
+          // Not waiting after all: the interest would only keep the watcher busy while the consumer takes these.
+          interest.cancel();
+          for (const stored of batch) {
+            state = stored.state;
+            if (stored.seq <= cursor) continue;
+            cursor = stored.seq;
+            if (!isVisible(stored.event)) continue;
+            yield stored;
+            if (isFinalEvent(stored.event)) return;
+          }
+          from = cursor;
+          continue;
+        }
+        for (const stored of batch) state = stored.state;
+        from = cursor;
+        if (!reached) {
+          // A cursor past the log's end (a made-up Last-Event-ID): no event it waits for will come,
+          // so the tail tells where the run stands, read again every PAST_END_CHECK_MS until it settles.
+          if (isSettled((await readTail(runId)).state)) return;
+          await Promise.race([interest.wait(signal), new Promise((resolve) => setTimeout(resolve, PAST_END_CHECK_MS).unref())]);
+          continue;
+        }
         if (state !== null && isSettled(state)) return;
-        await nextAppend(runId, signal);
+        await interest.wait(signal);
+      } finally {
+        interest.cancel();
       }
     }
   }
 
-  return { append, appendAll, readAfter, readTail, follow, eventDocument, stored, projectStatus };
+  return { append, appendAll, readAfter, readTail, follow, eventDocument, stored, projectStatus, watching: watcher.waiting };
 }
 
 /** What listings sort and page on: the status time (ms, 13 digits), then the run id, as one string. */

@@ -7,3 +7,4 @@ export { readServerProfile, type ServerProfile } from './server-profile.ts';
 export { A2A_PERMISSIONS, type A2aPermission, type RunRecord, runEventId, runEventsAfter, type RunEventRecord, type RunLeaseRecord, RUN_KEY_TTL_MS, type RunKeyRecord } from './models/index.ts';
 export { createClaims, type Claims } from './claims.ts';
 export { readPage } from './read-page.ts';
+export { createInsertBatcher, createUpdateBatcher, BatchedWriteError, type InsertBatcher, type UpdateBatcher } from './write-batcher.ts';

@@ -111,7 +111,7 @@ const profile: Record<string, string> = process.env.BENCH_CPU_PROF_DIR
   ? { NODE_OPTIONS: `--require ${new URL('./cpu-profile-preload.cjs', import.meta.url).pathname}`, CPU_PROFILE_DIR: process.env.BENCH_CPU_PROF_DIR }
   : {};
 const sdk = await startSdkEchoServer();
-const host = await startA2aHost(database.db, { mongodbUri: database.uri, scope: '@bench', env: { SERVICE_MASTER_KEY: randomBytes(32).toString('base64'), ...profile } });
+const host = await startA2aHost(database.db, { mongodbUri: `${database.uri}${process.env.BENCH_URI_QUERY ?? ''}`, scope: '@bench', env: { SERVICE_MASTER_KEY: randomBytes(32).toString('base64'), ...profile } });
 try {
   const sdkSide: Side = { name: 'sdk', url: sdk.url, bearer: null };
   const ours: Side = { name: 'ours', url: `${host.service.url}/api/a2a`, bearer: host.token };
@@ -132,6 +132,7 @@ try {
     const ratio = cand.perSecond / base.perSecond;
     console.log(`${String(clients).padStart(7)} | ${base.perSecond.toFixed(0)} ${base.p50.toFixed(1)} ${base.p99.toFixed(1)} | ${cand.perSecond.toFixed(0)} ${cand.p50.toFixed(1)} ${cand.p99.toFixed(1)} | ${cpu.toFixed(2)} | ${ratio.toFixed(2)} | ${base.errors}/${cand.errors} | ${load()}`);
     if (cand.firstError || base.firstError) console.log(`  first error: ${cand.firstError || base.firstError}`);
+    if (cand.errors) console.log(`  the service's last output lines:\n${host.service.output().split('\n').slice(-15).join('\n')}`);
     recordFigure({ name: `${clients} clients: throughput ratio ours/sdk`, value: ratio, ...(clients === 32 ? { goal: { op: '>=', target: 0.5 } } : {}), note: `${cand.perSecond.toFixed(0)} vs ${base.perSecond.toFixed(0)} sends/s` });
     recordFigure({ name: `${clients} clients: p99 ratio ours/sdk`, value: cand.p99 / base.p99, ...(clients === 128 ? { goal: { op: '<=', target: 2 } } : {}), note: `p50 ${cand.p50.toFixed(1)} vs ${base.p50.toFixed(1)} ms, p99 ${cand.p99.toFixed(1)} vs ${base.p99.toFixed(1)} ms` });
   }

@@ -1,7 +1,12 @@
 import type { mongo } from 'mongoose';
 
-/** Documents or updates gathered into one command at most (the driver splits larger ones anyway). */
-const MAX_BATCH = 1_000;
+/**
+ * Documents or updates gathered into one command at most. The embedded FerretDB 1.24 (SQLite)
+ * stopped answering, every connection of the web process waiting, within seconds of 128
+ * concurrent sends with batches of several hundred documents (three runs of three, 2026-11-26;
+ * not understood further); with at most 32 it answered every send of the same load.
+ */
+const MAX_BATCH = 32;
 
 /** A write error of one caller's part of a batch, shaped as the driver's for its own insert: `index` counts from its first document. */
 export class BatchedWriteError extends Error {

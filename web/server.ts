@@ -96,9 +96,9 @@ async function main() {
     const boundPort = typeof address === 'object' && address ? address.port : config.port;
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${boundPort}`;
     logger.info(`service listening on ${url}`, { url, baseUrl: config.baseUrl, mode: dev ? 'dev' : 'built', node: process.version });
-    // Agents run in a supervised runtime process that calls back through the bridge routes.
+    // Agents run in a supervised runtime process that calls back over its IPC channel.
     if (config.bridgeToken) {
-      runtime = startAgentRuntime({ hostUrl: url, bridgeToken: config.bridgeToken, logger: logger.child({ component: 'runtime' }) });
+      runtime = startAgentRuntime({ host: services.bridgeCalls, logger: logger.child({ component: 'runtime' }) });
       services.executor.useRuntime(runtime);
     } else {
       logger.warn('SERVICE_BRIDGE_TOKEN is unset: agents run inside the web process');

@@ -13,7 +13,7 @@ import { createFeatureFlagStore, createSettings, DEFAULT_AGENT_SETTING, type Fea
 import { A2A_PERMISSIONS, createWindowCounters, type WindowCounters } from './db/index.ts';
 import { createEventLog, createRunExecutor, createRunLeases, createRunStore, type EventLog, type RunExecutor, type RunStore } from './runs/index.ts';
 import { selectLlmProvider, type LlmProvider } from './llm/index.ts';
-import { createAgentBridgeHandler, createLlmBridgeHandler } from './bridge/index.ts';
+import { createAgentBridgeHandler, createBridgeCalls, createLlmBridgeHandler, type BridgeCalls } from './bridge/index.ts';
 import { cmsAConnector, cmsBConnector, createConnectorInstances, createPrimitiveRegistry, createStreamRegistry, extensionsSearchPrimitive, type ConnectorInstances, type PrimitiveRegistry, type StreamRegistry } from './connectors/index.ts';
 import { createMcpHttpHandler, mcpAllowedHostnames } from './mcp/index.ts';
 import { createBundleHandler, createWidgetEdits, createWidgetKeys, createWidgetStatusHandler, createWidgetStreamHandler, createWidgetUndoHandler, type WidgetEdits, type WidgetKeys } from './widget/index.ts';
@@ -83,6 +83,8 @@ export interface Services {
    * page, the overview…): the one way each is done, for the admin UI, A2A and AG-UI alike.
    */
   useCases: UseCases;
+  /** What the agent runtime process asks its host for, over its IPC channel. */
+  bridgeCalls: BridgeCalls;
   handlers: {
     healthz: (request: Request) => Promise<Response>;
     oauthToken: (request: Request) => Promise<Response>;
@@ -255,6 +257,7 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     retention: createRetention(database.models, config.retention),
     databaseServer,
     useCases,
+    bridgeCalls: createBridgeCalls(bridge),
     handlers: {
       healthz: createHealthzHandler({ database, version: SERVICE_VERSION }),
       oauthToken: oauth.handlers.token,

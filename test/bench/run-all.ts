@@ -22,7 +22,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BENCH_DIR = fileURLToPath(new URL('./', import.meta.url));
 const BIN = path.join(ROOT, 'node_modules/.bin');
 /** The modules benches import; every other test/bench/*.ts is a bench script. */
-const HELPERS = new Set(['bench-environment.ts', 'harness.ts', 'insert-batches.ts', 'process-cpu.ts', 'results.ts', 'run-all.ts', 'summary-table.ts', 'vitest-bench-figures.ts', 'wire-counter.ts']);
+const HELPERS = new Set(['bench-environment.ts', 'harness.ts', 'insert-batches.ts', 'process-cpu.ts', 'results.ts', 'run-all.ts', 'sdk-echo-server.ts', 'summary-table.ts', 'vitest-bench-figures.ts', 'wire-counter.ts']);
 const NODE_FLAGS: Record<string, string[]> = { 'widget-stream.ts': ['--expose-gc'] };
 const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_MS ?? 15 * 60_000);
 /** Benches that take longer by design: growth seeds 100 000 runs on each of two servers. */

@@ -6,7 +6,7 @@
  * had, so the figure shows what the proxy and the shared database cost, not a speed-up (issue 28).
  * Each side has its own database and runs alone. Skipped (exit 0, no figures) without nginx.
  *
- *   BENCH_ITERATIONS: sends per side (default 1200), BENCH_CLIENTS (default 32)
+ *   BENCH_ITERATIONS: sends per side (default 1200), BENCH_PROXY_CLIENTS (default 32)
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import os from 'node:os';
@@ -20,7 +20,7 @@ import { cpuOfDescendants, cpuPerUnit } from './process-cpu.ts';
 import { recordFigure } from './results.ts';
 
 const SENDS = Number(process.env.BENCH_ITERATIONS ?? 1200);
-const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 32);
+const CLIENTS = Number(process.env.BENCH_PROXY_CLIENTS ?? 32);
 /** A side stops after this long even if it has not sent them all (bounded in count and in time). */
 const MAX_SIDE_MS = 120_000;
 

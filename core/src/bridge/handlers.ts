@@ -13,12 +13,11 @@ const llmCallSchema = z.object({
   messages: z.array(z.object({ role: z.enum(['system', 'user', 'assistant']), content: z.string().max(200_000) })).min(1).max(200),
 });
 
-async function parse<T>(request: Request, schema: z.ZodType<T>): Promise<T> {
+function parseBody<T>(body: string, schema: z.ZodType<T>): T {
   let value: unknown;
   try {
-    value = JSON.parse(await readBodyLimited(request, MAX_BODY));
-  } catch (error) {
-    if (error instanceof DomainError) throw error;
+    value = JSON.parse(body);
+  } catch {
     throw new DomainError('BAD_REQUEST', 'The body must be JSON');
   }
   return parseOrThrow(schema, value, 'Invalid body');
@@ -33,21 +32,52 @@ export interface BridgeDeps {
 }
 
 /**
+ * What the agent runtime asks its host for, each with a JSON body as the bridge routes take it
+ * (the same size cap and schema): the runtime process calls these over its IPC channel
+ * (runtime/supervisor.ts), which only the host's own child holds, so no token is involved.
+ */
+export function createBridgeCalls(deps: BridgeDeps) {
+  async function skillOf(vendor: string, slug: string) {
+    const agent = `@${vendor}/${slug}`;
+    const skill = (await deps.card()).skills.find((s) => s.id === agent);
+    if (!skill) throw new DomainError('NOT_FOUND', `No agent ${agent} on this host`);
+    return { agent, skill };
+  }
+  const sized = (body: string) => {
+    if (Buffer.byteLength(body) > MAX_BODY) throw new DomainError('PAYLOAD_TOO_LARGE', `The body is over ${MAX_BODY} bytes`);
+    return body;
+  };
+  return {
+    skillOf,
+    /** `{ input }` → `{ agent, output }`: the agent run to its answer. */
+    async agent(vendor: string, slug: string, body: string, signal?: AbortSignal) {
+      const { agent } = await skillOf(vendor, slug);
+      const { input } = parseBody(sized(body), agentCallSchema);
+      return { agent, output: await deps.executor.callAgent(agent, input, signal) };
+    },
+    /** `{ messages }` → the LLM turn's result. */
+    async llm(body: string, signal?: AbortSignal) {
+      return deps.llm.complete(parseBody(sized(body), llmCallSchema), signal);
+    },
+  };
+}
+
+export type BridgeCalls = ReturnType<typeof createBridgeCalls>;
+
+/**
  * `GET/POST /api/a2a/agents/<vendor>/<slug>`: the runtime's way to reach an agent. GET answers
  * the agent's AgentCard skill; POST `{ input }` runs it and answers `{ output }`.
  */
 export function createAgentBridgeHandler(deps: BridgeDeps) {
+  const calls = createBridgeCalls(deps);
   return async (request: Request, params: { vendor: string; slug: string }): Promise<Response> => {
     const refusal = bridgeTokenRefusal(request, deps.bridgeToken());
     if (refusal) return refusal;
     try {
-      const agent = `@${params.vendor}/${params.slug}`;
-      const skill = (await deps.card()).skills.find((s) => s.id === agent);
-      if (!skill) throw new DomainError('NOT_FOUND', `No agent ${agent} on this host`);
+      const { skill } = await calls.skillOf(params.vendor, params.slug);
       if (request.method === 'GET') return json(skill);
       if (request.method !== 'POST') return json({ error: { code: 'METHOD_NOT_ALLOWED', message: 'Use GET or POST' } }, { status: 405 });
-      const { input } = await parse(request, agentCallSchema);
-      return json({ agent, output: await deps.executor.callAgent(agent, input, request.signal) });
+      return json(await calls.agent(params.vendor, params.slug, await readBodyLimited(request, MAX_BODY), request.signal));
     } catch (error) {
       return errorResponse(error, deps.logger);
     }
@@ -56,13 +86,13 @@ export function createAgentBridgeHandler(deps: BridgeDeps) {
 
 /** `POST /api/llm-bridge`: an LLM turn with the host's provider and credentials. */
 export function createLlmBridgeHandler(deps: BridgeDeps) {
+  const calls = createBridgeCalls(deps);
   return async (request: Request): Promise<Response> => {
     const refusal = bridgeTokenRefusal(request, deps.bridgeToken());
     if (refusal) return refusal;
     try {
       if (request.method !== 'POST') return json({ error: { code: 'METHOD_NOT_ALLOWED', message: 'Use POST' } }, { status: 405 });
-      const turn = await parse(request, llmCallSchema);
-      return json(await deps.llm.complete(turn, request.signal));
+      return json(await calls.llm(await readBodyLimited(request, MAX_BODY), request.signal));
     } catch (error) {
       return errorResponse(error, deps.logger);
     }

@@ -1,2 +1,2 @@
 export { bridgeTokenRefusal, BRIDGE_TOKEN_HEADER } from './bridge-token.ts';
-export { createAgentBridgeHandler, createLlmBridgeHandler, type BridgeDeps } from './handlers.ts';
+export { createBridgeCalls, type BridgeCalls, createAgentBridgeHandler, createLlmBridgeHandler, type BridgeDeps } from './handlers.ts';

@@ -8,3 +8,4 @@ export { A2A_PERMISSIONS, type A2aPermission, type RunRecord, runEventId, runEve
 export { createClaims, type Claims } from './claims.ts';
 export { readPage } from './read-page.ts';
 export { createWindowCounters, slotNumber, type CounterWindow, type WindowCounters } from './window-counters.ts';
+export { createInsertBatcher, createUpdateBatcher, BatchedWriteError, type InsertBatcher, type UpdateBatcher } from './write-batcher.ts';

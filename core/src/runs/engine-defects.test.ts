@@ -83,19 +83,19 @@ describe('run engine defects (issue 24)', () => {
     const a = servicesOn(t.db);
     const b = servicesOn(second);
     const { run } = await a.runs.create(client, { agent: '@acme/summarizer', message: message('Hold on.'), working: true });
-    // Process B stores the next event and is slow to update the run head.
+    // Process B stores the next event and is slow to update the run head (its head updates go out as one bulk write, ADR 0029).
     const collection = second.models.Run.collection;
-    const updateOne = collection.updateOne.bind(collection);
+    const bulkWrite = collection.bulkWrite.bind(collection);
     let releaseB!: () => void;
     const gate = new Promise<void>((resolve) => (releaseB = resolve));
     let held = false;
-    collection.updateOne = (async (...args: Parameters<typeof updateOne>) => {
+    collection.bulkWrite = (async (...args: Parameters<typeof bulkWrite>) => {
       if (!held) {
         held = true;
         await gate;
       }
-      return updateOne(...args);
-    }) as typeof collection.updateOne;
+      return bulkWrite(...args);
+    }) as typeof collection.bulkWrite;
     try {
       const bAppend = b.eventLog.append(run.id, { type: 'status', status: { state: 'working', timestamp: new Date().toISOString() }, final: false }).catch((error: unknown) => error);
       while (!held) await new Promise((resolve) => setTimeout(resolve, 5));
@@ -103,7 +103,7 @@ describe('run engine defects (issue 24)', () => {
       releaseB();
       await bAppend;
     } finally {
-      collection.updateOne = updateOne as typeof collection.updateOne;
+      collection.bulkWrite = bulkWrite as typeof collection.bulkWrite;
     }
     const events = await storedEvents(run.id);
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { isDuplicateKeyError, readPage, runEventId, runEventsAfter, type Models } from '../db/index.ts';
+import { createInsertBatcher, createUpdateBatcher, isDuplicateKeyError, readPage, runEventId, runEventsAfter, type Models } from '../db/index.ts';
 import { DomainError } from '../errors/index.ts';
 import type { Logger } from '../log/index.ts';
 import { isFinalEvent, isSettled, isTerminal, isVisible, stateAfter, type RunEvent, type RunState, type RunStatus } from './model.ts';
@@ -65,6 +65,12 @@ export interface AppendOptions {
  * stop; the pause it answers was answered: refuse), so nothing is ever taken back and no number
  * is ever skipped. The run head is moved forward after each status event (a projection for
  * listings; readers that need the truth fold the log).
+ *
+ * Group commit (ADR 0029): the inserts of appends to different runs made while the previous
+ * insert is on its way go out together, as one ordered insert, and so do the head updates, as
+ * one bulk write. Nothing else changes: each append still waits for its own events to be stored
+ * before anyone is told, appends to one run are still serialised here, and a collision of one
+ * run in a batch is that run's alone (the runs after it in the batch are sent again).
  */
 export function createEventLog(models: Models, hooks: { finished?: (runId: string) => Promise<void>; logger?: Logger; watch?: RunWatcherOptions } = {}) {
   const { Run, RunEvent } = models;
@@ -76,6 +82,9 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
   const tails = new Map<string, Tail>();
   /** Appends to one run are serialised in this process, so this process never collides with itself. */
   const chains = new Map<string, Promise<unknown>>();
+  /** Inserts of events and updates of run heads, each gathered into one command per batch (group commit). */
+  const eventInserts = createInsertBatcher(RunEvent.collection);
+  const headUpdates = createUpdateBatcher(Run.collection);
 
   function eventDocument(runId: string, seq: number, event: RunEvent, state: RunState, generation: number) {
     return { _id: runEventId(runId, seq), runId, seq, type: event.type, event: toStored(event), state, generation, at: new Date() };
@@ -127,7 +136,7 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
         return eventDocument(runId, tail.seq + 1 + i, event, state, writeGeneration);
       });
       try {
-        await RunEvent.collection.insertMany(documents as never[], { ordered: true });
+        await eventInserts.insert(documents);
         seqs.push(...documents.map((document) => document.seq));
         tail = { seq: tail.seq + documents.length, state, generation: writeGeneration };
         break;
@@ -172,7 +181,7 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
 
   async function projectStatus(runId: string, seq: number, status: RunStatus): Promise<void> {
     const at = Date.parse(status.timestamp) || Date.now();
-    await Run.collection.updateOne({ _id: runId as never, lastSeq: { $lt: seq } }, { $set: { lastSeq: seq, state: status.state, status: toStored(status), updatedAt: new Date(at), listKey: listKeyOf(at, runId) } });
+    await headUpdates.updateOne({ _id: runId, lastSeq: { $lt: seq } }, { $set: { lastSeq: seq, state: status.state, status: toStored(status), updatedAt: new Date(at), listKey: listKeyOf(at, runId) } });
   }
 
   /** Events after `afterSeq`, in order, at most `limit` (default: all): `_id` range reads of READ_BATCH each. */
@@ -247,7 +256,7 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
     }
   }
 
-  return { append, appendAll, readAfter, readTail, follow, eventDocument, stored, projectStatus, watching: watcher.waiting };
+  return { append, appendAll, readAfter, readTail, follow, eventDocument, stored, projectStatus, watching: watcher.waiting, insertEvents: eventInserts.insert };
 }
 
 /** What listings sort and page on: the status time (ms, 13 digits), then the run id, as one string. */

@@ -1,4 +1,4 @@
-import { createClaims, isDuplicateKeyError, type Models, type ServerProfile } from '../db/index.ts';
+import { createClaims, createInsertBatcher, isDuplicateKeyError, type Models, type ServerProfile } from '../db/index.ts';
 import type { Logger } from '../log/index.ts';
 import { ACTIVE_STATES, type RunState } from './model.ts';
 
@@ -39,6 +39,8 @@ export function createRunLeases(models: Models, deps: { profile: () => Promise<S
   const owner = claims.owner;
   /** Runs this process finished: their renewals stop (the pass removes the rows). */
   const done = new Set<string>();
+  /** Leases of runs created at once are inserted together (ADR 0029). */
+  const leaseInserts = createInsertBatcher(RunLease.collection);
 
   /**
    * The lease of a run this process creates and starts at once: held by it, generation 0. An
@@ -46,7 +48,7 @@ export function createRunLeases(models: Models, deps: { profile: () => Promise<S
    * the server's time there; until then a lapse is judged with this host's clock skew on top.
    */
   async function create(runId: string): Promise<void> {
-    await RunLease.collection.insertOne({ _id: runId as never, owner, generation: 0, renewedAt: new Date() });
+    await leaseInserts.insert([{ _id: runId, owner, generation: 0, renewedAt: new Date() }]);
   }
 
   /**

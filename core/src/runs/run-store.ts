@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Actor } from '../auth/index.ts';
-import { isDuplicateKeyError, readPage, RUN_KEY_TTL_MS, runEventsAfter, type Models, type RunRecord } from '../db/index.ts';
+import { createInsertBatcher, isDuplicateKeyError, readPage, RUN_KEY_TTL_MS, runEventsAfter, type Models, type RunRecord } from '../db/index.ts';
 import { uuidv7 } from '../ids/index.ts';
 import { listKeyOf, type EventLog, type StoredEvent, type Tail } from './event-log.ts';
 import type { RunLeases } from './leases.ts';
@@ -67,6 +67,9 @@ export interface ListFilter {
  */
 export function createRunStore(deps: { models: Models; eventLog: EventLog; leases: RunLeases }) {
   const { Run, RunEvent, RunKey, RunLease } = deps.models;
+  /** Runs created at once share their inserts: one per collection per batch (ADR 0029). */
+  const keyInserts = createInsertBatcher(RunKey.collection);
+  const headInserts = createInsertBatcher(Run.collection);
 
   async function head(runId: string): Promise<RunSummary | null> {
     if (runId.length > 200) return null;
@@ -131,8 +134,8 @@ export function createRunStore(deps: { models: Models; eventLog: EventLog; lease
     let state: RunState = 'submitted';
     const documents = events.map((event, i) => deps.eventLog.eventDocument(runId, i + 1, event, (state = event.type === 'status' ? event.status.state : state), 0));
     const [claimed, stored] = await Promise.allSettled([
-      RunKey.collection.insertMany(keys.map((_id) => ({ _id, runId, expiresAt: new Date(now.getTime() + RUN_KEY_TTL_MS) })) as never[], { ordered: true }),
-      Promise.all([Run.collection.insertOne(head as never), RunEvent.collection.insertMany(documents as never[], { ordered: true }), deps.leases.create(runId)]),
+      keyInserts.insert(keys.map((_id) => ({ _id, runId, expiresAt: new Date(now.getTime() + RUN_KEY_TTL_MS) }))),
+      Promise.all([headInserts.insert([head]), deps.eventLog.insertEvents(documents), deps.leases.create(runId)]),
     ]);
     if (claimed.status === 'rejected') {
       const error = claimed.reason as unknown;

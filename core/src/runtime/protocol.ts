@@ -15,8 +15,21 @@ export interface RuntimeReady {
   type: 'ready';
 }
 
-/** Environment the host gives the runtime (never argv: the bridge token is a secret). */
-export const RUNTIME_ENV = {
-  hostUrl: 'SERVICE_RUNTIME_HOST_URL',
-  bridgeToken: 'SERVICE_BRIDGE_TOKEN',
-} as const;
+/**
+ * The runtime asks its host for an LLM turn or a sub-agent run: the body is the JSON the bridge
+ * routes take (`{ messages }`, `{ input }`), answered by a HostAnswer with the same `callId`.
+ */
+export interface HostCall {
+  type: 'host-call';
+  callId: string;
+  target: { kind: 'llm' } | { kind: 'agent'; vendor: string; slug: string };
+  body: string;
+}
+
+export type HostAnswer = { type: 'host-answer'; callId: string; value: unknown } | { type: 'host-answer'; callId: string; error: string };
+
+/** What the host answers the runtime's calls with (bridge/handlers.ts `createBridgeCalls`). */
+export interface HostCalls {
+  llm(body: string, signal?: AbortSignal): Promise<unknown>;
+  agent(vendor: string, slug: string, body: string, signal?: AbortSignal): Promise<unknown>;
+}

@@ -1,59 +1,33 @@
 /**
- * The agent runtime process. It runs agents' steps and reaches its host only through the
- * bridge routes: LLM turns through /api/llm-bridge, sub-agent calls through
- * /api/a2a/agents/<vendor>/<slug>, both with X-Service-Bridge-Token. Started and supervised by
- * the host (runtime/supervisor.ts) over an IPC channel.
+ * The agent runtime process. It runs agents' steps and reaches its host only over the IPC channel
+ * it was started with: LLM turns and sub-agent calls are host calls (protocol.ts), answered by the
+ * host's bridge calls (bridge/handlers.ts). Started and supervised by the host
+ * (runtime/supervisor.ts). It holds no secret and opens no connection to the host.
  */
-import http from 'node:http';
+import { randomUUID } from 'node:crypto';
 import { renderTemplate } from '../step-template/index.ts';
-import { RUNTIME_ENV, type StepReply, type StepRequest } from './protocol.ts';
+import type { HostAnswer, HostCall, StepReply, StepRequest } from './protocol.ts';
 
-const hostUrl = process.env[RUNTIME_ENV.hostUrl];
-const bridgeToken = process.env[RUNTIME_ENV.bridgeToken];
-if (!hostUrl || !bridgeToken || !process.send) {
-  process.stderr.write('the agent runtime must be started by its host (IPC channel, SERVICE_RUNTIME_HOST_URL, SERVICE_BRIDGE_TOKEN)\n');
+if (!process.send) {
+  process.stderr.write('the agent runtime must be started by its host (IPC channel)\n');
   process.exit(2);
 }
 
-// node:http with kept-alive connections: the runtime calls its host for every step, and undici's
-// fetch costs about 0.4 ms more per call than a plain request on this loopback hop.
-const agent = new http.Agent({ keepAlive: true });
-const MAX_REPLY_BYTES = 16 * 1024 * 1024;
+const waiting = new Map<string, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
 
-function bridge<T>(path: string, body: unknown): Promise<T> {
-  const payload = JSON.stringify(body);
+function host<T>(target: HostCall['target'], body: unknown): Promise<T> {
+  const callId = randomUUID();
   return new Promise<T>((resolve, reject) => {
-    const request = http.request(new URL(path, hostUrl), {
-      method: 'POST',
-      agent,
-      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), 'x-service-bridge-token': bridgeToken! },
-    }, (response) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      response.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > MAX_REPLY_BYTES) return void response.destroy(new Error(`host answer over ${MAX_REPLY_BYTES} bytes`));
-        chunks.push(chunk);
-      });
-      response.on('error', reject);
-      response.on('end', () => {
-        try {
-          const reply = JSON.parse(Buffer.concat(chunks).toString('utf8')) as T & { error?: { message?: string } };
-          if ((response.statusCode ?? 500) >= 400) reject(new Error(reply.error?.message ?? `host answered ${response.statusCode}`));
-          else resolve(reply);
-        } catch {
-          reject(new Error(`host answered ${response.statusCode} without JSON`));
-        }
-      });
+    waiting.set(callId, { resolve: resolve as (value: unknown) => void, reject });
+    process.send!({ type: 'host-call', callId, target, body: JSON.stringify(body) } satisfies HostCall, (error: Error | null) => {
+      if (error && waiting.delete(callId)) reject(error);
     });
-    request.on('error', reject);
-    request.end(payload);
   });
 }
 
 async function runStep({ flow, step, context }: StepRequest): Promise<string> {
   if (step.kind === 'llm') {
-    const { text } = await bridge<{ text: string }>('/api/llm-bridge', {
+    const { text } = await host<{ text: string }>({ kind: 'llm' }, {
       messages: [
         { role: 'system', content: flow.instructions },
         { role: 'user', content: renderTemplate(step.prompt, context) },
@@ -62,11 +36,19 @@ async function runStep({ flow, step, context }: StepRequest): Promise<string> {
     return text;
   }
   const [vendor, slug] = step.agent.slice(1).split('/');
-  const { output } = await bridge<{ output: string }>(`/api/a2a/agents/${encodeURIComponent(vendor!)}/${encodeURIComponent(slug!)}`, { input: renderTemplate(step.input, context) });
+  const { output } = await host<{ output: string }>({ kind: 'agent', vendor: vendor!, slug: slug! }, { input: renderTemplate(step.input, context) });
   return output;
 }
 
-process.on('message', (message: StepRequest) => {
+process.on('message', (message: StepRequest | HostAnswer) => {
+  if (message?.type === 'host-answer') {
+    const waiter = waiting.get(message.callId);
+    if (!waiter) return;
+    waiting.delete(message.callId);
+    if ('error' in message) waiter.reject(new Error(message.error));
+    else waiter.resolve(message.value);
+    return;
+  }
   if (message?.type !== 'step') return;
   runStep(message).then(
     (output) => process.send!({ type: 'result', callId: message.callId, output } satisfies StepReply),

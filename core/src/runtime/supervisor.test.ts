@@ -1,35 +1,37 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DomainError } from '../errors/index.ts';
 import { createLogger, type LogRecord } from '../log/index.ts';
 import { startAgentRuntime, type AgentRuntime } from './supervisor.ts';
 
-const token = 'bridge-token-for-the-supervisor-test-0123456789';
-let host: http.Server;
 let runtime: AgentRuntime;
+/** The runtime's calls into the host, as the host's bridge calls received them. */
+const hostCalls: { kind: string; body: unknown }[] = [];
 /** The supervisor's log, and a wait for a line as it is logged. */
 const listeners = new Set<(record: LogRecord) => void>();
 const logger = createLogger({ level: 'debug', sink: (record) => listeners.forEach((listener) => listener(record)) });
 const logged = (match: RegExp) => new Promise<LogRecord>((resolve) => listeners.add((record) => void (match.test(record.message) && resolve(record))));
 
 beforeAll(async () => {
-  // The host's LLM bridge, as the runtime calls it.
-  host = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk) => (body += chunk));
-    req.on('end', () => {
-      if (req.headers['x-service-bridge-token'] !== token) return void res.writeHead(403).end('{}');
-      const { messages } = JSON.parse(body) as { messages: { content: string }[] };
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ text: `echo: ${messages.at(-1)!.content}` }));
-    });
+  // The runtime is given no address and no token of the host: its one way back is the IPC channel.
+  runtime = startAgentRuntime({
+    host: {
+      async llm(body: string) {
+        const { messages } = JSON.parse(body) as { messages: { content: string }[] };
+        hostCalls.push({ kind: 'llm', body: JSON.parse(body) });
+        return { text: `echo: ${messages.at(-1)!.content}` };
+      },
+      async agent(vendor: string, slug: string, body: string) {
+        hostCalls.push({ kind: `agent @${vendor}/${slug}`, body: JSON.parse(body) });
+        if (slug === 'missing') throw new DomainError('NOT_FOUND', `No agent @${vendor}/${slug} on this host`);
+        return { output: `called with ${(JSON.parse(body) as { input: string }).input}` };
+      },
+    },
+    logger,
   });
-  await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
-  runtime = startAgentRuntime({ hostUrl: `http://127.0.0.1:${(host.address() as AddressInfo).port}`, bridgeToken: token, logger });
 });
 
 afterAll(async () => {
   await runtime?.stop();
-  host?.close();
 });
 
 const step = (prompt: string) => runtime.runStep({ flow: { instructions: 'x' }, step: { kind: 'llm', id: 'a', prompt }, context: { input: '', outputs: {} } });
@@ -46,6 +48,15 @@ async function stepWithRetries(prompt: string): Promise<string> {
 }
 
 describe('the agent runtime supervisor', () => {
+  it("answers the runtime's LLM turns and sub-agent calls over its IPC channel (it has no address or token of the host)", async () => {
+    expect(await step('over the channel')).toBe('echo: over the channel');
+    const call = (agent: string) => runtime.runStep({ flow: { instructions: 'x' }, step: { kind: 'call', id: 'c', agent, input: 'in {{input}}' }, context: { input: 'put', outputs: {} } });
+    expect(await call('@acme/helper')).toBe('called with in put');
+    await expect(call('@acme/missing')).rejects.toThrow('No agent @acme/missing on this host');
+    expect(hostCalls.map((c) => c.kind)).toEqual(['llm', 'agent @acme/helper', 'agent @acme/missing']);
+    expect(hostCalls[0]!.body).toEqual({ messages: [{ role: 'system', content: 'x' }, { role: 'user', content: 'over the channel' }] });
+  });
+
   it('a step sent as the runtime dies fails as a crash (never an unhandled EPIPE in the host), and its retry reaches the next runtime', async () => {
     expect(await step('first')).toBe('echo: first');
     for (let round = 0; round < 3; round++) {

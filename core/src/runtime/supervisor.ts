@@ -1,9 +1,9 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { DomainError } from '../errors/index.ts';
+import { DomainError, toDomainError } from '../errors/index.ts';
 import type { Logger } from '../log/index.ts';
-import { RUNTIME_ENV, type StepReply, type StepRequest } from './protocol.ts';
+import type { HostAnswer, HostCall, HostCalls, StepReply, StepRequest } from './protocol.ts';
 import { tsxLoaderUrl } from './tsx-loader.ts';
 
 /** Run from core/dist (built), the runtime is built JavaScript too; from core/src, its TypeScript runs through tsx. */
@@ -28,9 +28,11 @@ export interface AgentRuntime {
 /**
  * Starts the agent runtime as a child process and keeps it running: on a crash it is started
  * again (backing off up to 5 s) and the steps it was running fail with RuntimeCrashedError,
- * which the executor retries.
+ * which the executor retries. The runtime's calls back into the host (LLM turns, sub-agent runs)
+ * come over the same IPC channel and are answered by `host`: only this child holds the channel,
+ * so it needs neither the bridge token nor a connection to the host's HTTP port.
  */
-export function startAgentRuntime(options: { hostUrl: string; bridgeToken: string; logger: Logger }): AgentRuntime {
+export function startAgentRuntime(options: { host: HostCalls; logger: Logger }): AgentRuntime {
   let child: ChildProcess | undefined;
   let ready: Promise<void> = Promise.resolve();
   let stopping = false;
@@ -49,7 +51,7 @@ export function startAgentRuntime(options: { hostUrl: string; bridgeToken: strin
     const current = fork(RUNTIME_MAIN, [], {
       // tsx resolved from core itself, so the runtime starts whatever the host's working directory.
       execArgv: BUILT ? [] : ['--import', tsxLoaderUrl()],
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: process.env.NODE_ENV, [RUNTIME_ENV.hostUrl]: options.hostUrl, [RUNTIME_ENV.bridgeToken]: options.bridgeToken },
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: process.env.NODE_ENV },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     child = current;
@@ -63,6 +65,18 @@ export function startAgentRuntime(options: { hostUrl: string; bridgeToken: strin
         }
       };
       current.on('message', onReady);
+    });
+    // The runtime's calls into the host stop when it does: their work is nobody's any more.
+    const calls = new AbortController();
+    current.on('message', (message: HostCall) => {
+      if (message?.type !== 'host-call') return;
+      const answer = (reply: HostAnswer) => {
+        if (current.connected) current.send(reply, () => undefined);
+      };
+      answerHostCall(options.host, message, calls.signal).then(
+        (value) => answer({ type: 'host-answer', callId: message.callId, value }),
+        (error: unknown) => answer({ type: 'host-answer', callId: message.callId, error: toDomainError(error, options.logger).toPublicJSON().message }),
+      );
     });
     current.on('message', (reply: StepReply) => {
       if (reply?.type !== 'result' && reply?.type !== 'error') return;
@@ -83,6 +97,7 @@ export function startAgentRuntime(options: { hostUrl: string; bridgeToken: strin
     current.once('disconnect', lost);
     current.once('exit', (code, signal) => {
       lost();
+      calls.abort();
       for (const [callId, waiter] of pending) {
         clearTimeout(waiter.timer);
         waiter.reject(new RuntimeCrashedError());
@@ -147,4 +162,11 @@ export function startAgentRuntime(options: { hostUrl: string; bridgeToken: strin
       });
     },
   };
+}
+
+function answerHostCall(host: HostCalls, call: HostCall, signal: AbortSignal): Promise<unknown> {
+  if (typeof call.body !== 'string') return Promise.reject(new DomainError('BAD_REQUEST', 'The body must be JSON'));
+  if (call.target?.kind === 'llm') return host.llm(call.body, signal);
+  if (call.target?.kind === 'agent') return host.agent(String(call.target.vendor), String(call.target.slug), call.body, signal);
+  return Promise.reject(new DomainError('BAD_REQUEST', 'Unknown host call'));
 }

@@ -114,6 +114,23 @@ describe('A2A v1.0 on /api/a2a', () => {
     expect((await errorOf('SendMessage', { message: message('more', { taskId: paused.id }) }))?.code).toBe(-32004);
   });
 
+  it('gives every object of a v1.0 error\'s data an @type: ErrorInfo with the reason, BadRequest naming the fields', async () => {
+    const { task } = await result('SendMessage', summarize('Typed errors. Yes.'));
+    const invalid = (await errorOf('GetTask', { id: task.id, historyLength: -1 })) as { code: number; data?: Record<string, unknown>[] };
+    expect(invalid.code).toBe(-32602);
+    expect(invalid.data?.length).toBeGreaterThan(0);
+    expect(invalid.data!.every((detail) => typeof detail['@type'] === 'string')).toBe(true);
+    expect(invalid.data).toEqual([
+      { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'INVALID_PARAMS', domain: 'a2a-protocol.org' },
+      { '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ field: 'historyLength', description: 'historyLength must not be negative' }] },
+    ]);
+    const missing = (await errorOf('GetTask', { id: 'no-such-task' })) as { code: number; data?: unknown };
+    expect(missing).toMatchObject({ code: -32001, data: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'TASK_NOT_FOUND', domain: 'a2a-protocol.org' }] });
+    // v0.3 errors keep their plain data.
+    const legacy = (await (await call('tasks/get', { id: task.id, historyLength: -1 })).json()) as { error: { data?: unknown } };
+    expect(JSON.stringify(legacy.error.data ?? null)).not.toMatch(/@type/);
+  });
+
   it('answers the push-notification config methods with -32003 and the extended card when authenticated', async () => {
     for (const method of ['CreateTaskPushNotificationConfig', 'GetTaskPushNotificationConfig', 'ListTaskPushNotificationConfigs', 'DeleteTaskPushNotificationConfig']) {
       expect((await errorOf(method, { taskId: 'x' }))?.code).toBe(-32003);

@@ -63,7 +63,7 @@ describe('A2A v1.0 on /api/a2a', () => {
   });
 
   it('refuses v0.3 payloads under v1.0 and the reverse, with -32602', async () => {
-    expect((await errorOf('SendMessage', { message: { messageId: 'x', role: 'ROLE_USER', parts: [{ kind: 'text', text: 'hi' }] } }))?.code).toBe(-32602);
+    expect((await errorOf('SendMessage', { message: { messageId: 'x', role: 'ROLE_USER', parts: [{ kind: 'file', file: { uri: 'https://x.test/a.txt' } }], metadata: { skillId: '@acme/summarizer' } } }))?.code).toBe(-32602);
     expect((await errorOf('SendMessage', { message: { messageId: 'x', role: 'ROLE_USER', parts: [{ text: 'a', data: {} }] } }))?.code).toBe(-32602);
   });
 
@@ -194,6 +194,9 @@ describe('ListTasks', () => {
 
 describe('one endpoint per agent and the default agent', () => {
   it('sends to the admin\'s default agent, else asks to name one; /a2a/<vendor>/<slug> serves its agent only', async () => {
+    // The first agent installed became the default; an admin may choose none.
+    expect(await services.settings.get(DEFAULT_AGENT_SETTING)).toBe('@acme/summarizer');
+    await services.settings.set(admin, DEFAULT_AGENT_SETTING, null);
     expect(await errorOf('SendMessage', { message: message('Which agent? Unknown.') })).toMatchObject({ code: -32602, message: expect.stringMatching(/\/a2a\/<vendor>\/<slug>/) });
     await services.settings.set(admin, DEFAULT_AGENT_SETTING, '@acme/summarizer');
     expect((await result('SendMessage', { message: message('Default agent. Answers.') })).task.metadata.agent).toBe('@acme/summarizer');

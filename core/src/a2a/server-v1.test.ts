@@ -211,4 +211,26 @@ describe('one endpoint per agent and the default agent', () => {
     expect(card.supportedInterfaces[0].url).toMatch(/\/a2a\/acme\/summarizer$/);
     await services.settings.set(admin, DEFAULT_AGENT_SETTING, null);
   });
+
+  it('scopes get, cancel, subscribe and list on /a2a/<vendor>/<slug> to its agent: another agent\'s task is not found there', async () => {
+    const review = { path: '/a2a/acme/editorial-review', agent: '@acme/editorial-review' };
+    const summarized = (await result('SendMessage', summarize('Not for review. Summarized.', { contextId: 'scoped' }))).task;
+    const reviewed = (await result('SendMessage', { message: message('For review. Paused.', { contextId: 'scoped' }) }, review)).task;
+    expect(reviewed.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    expect((await result('GetTask', { id: reviewed.id }, review)).id).toBe(reviewed.id);
+    expect((await errorOf('GetTask', { id: summarized.id }, review))?.code).toBe(-32001);
+    expect((await errorOf('CancelTask', { id: summarized.id }, review))?.code).toBe(-32001);
+    const subscribed = JSON.parse(/^data: (.*)$/m.exec(await (await call('SubscribeToTask', { id: summarized.id }, { ...review, headers: { 'last-event-id': '0' } })).text())![1]!);
+    expect(subscribed.error.code).toBe(-32001);
+    for (const method of ['tasks/get', 'tasks/cancel', 'tasks/resubscribe']) {
+      const response = await call(method, { id: summarized.id }, review);
+      const text = await response.text();
+      expect(JSON.parse(/^data: (.*)$/m.exec(text)?.[1] ?? text).error.code, method).toBe(-32001);
+    }
+    const listed = await result('ListTasks', { contextId: 'scoped' }, review);
+    expect(listed.tasks.map((task: { id: string }) => task.id)).toEqual([reviewed.id]);
+    expect(listed.totalSize).toBe(1);
+    // The host's endpoint still lists both.
+    expect((await result('ListTasks', { contextId: 'scoped' })).totalSize).toBe(2);
+  });
 });

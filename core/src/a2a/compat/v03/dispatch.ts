@@ -67,16 +67,16 @@ export async function dispatch03(ops: A2aOperations, request: Request, rpc: Json
     }
     case 'get': {
       const p = params(taskIdParamsSchema, rpc.params);
-      return json(rpcResult(rpc.id, taskTo03(await ops.visibleRun(actor, p.id, 'read'), { historyLength: p.historyLength })));
+      return json(rpcResult(rpc.id, taskTo03(await ops.visibleRun(actor, p.id, 'read', agent), { historyLength: p.historyLength })));
     }
     case 'cancel': {
       const p = params(taskIdParamsSchema, rpc.params);
-      const run = await ops.visibleRun(actor, p.id, 'execute');
+      const run = await ops.visibleRun(actor, p.id, 'execute', agent);
       return json(rpcResult(rpc.id, taskTo03(await ops.cancel(run.id))));
     }
     case 'resubscribe': {
       const p = params(taskIdParamsSchema, rpc.params);
-      const run = await ops.visibleRun(actor, p.id, 'read');
+      const run = await ops.visibleRun(actor, p.id, 'read', agent);
       const from = Number.isFinite(lastEventId) && lastEventId >= 0 ? lastEventId : run.lastSeq;
       return sseResponse(async function* (signal) {
         // First the current Task (a snapshot: no id, so ids stay strictly increasing from

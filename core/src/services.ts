@@ -278,7 +278,7 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
         answerPause: useCases.runs.answer,
         runs,
         eventLog,
-        executor,
+        executor: { cancel: useCases.runs.cancelById },
         logger: logger.child({ component: 'a2a' }),
       }),
     },

@@ -105,4 +105,35 @@ describe('A2A screens across two instances', () => {
     await pageB.goto(`${b.url}/administration/runs`);
     await expect.poll(() => pageB.locator('tbody tr').first().locator('td').nth(3).textContent()).toBe('Acme');
   });
+
+  // Uses the peer the test above registered on A.
+  it('cancels a remote run from A\'s run view (on B too), and leaves the answer form once a remote resume failed', async () => {
+    const page = await browser.newPage();
+    await signIn(page, a.url, 'ops@acme.test');
+    const startRemote = async (text: string) => {
+      await page.goto(`${a.url}/administration/runs`);
+      await page.getByLabel('Instance').selectOption('globex');
+      await page.getByLabel('Agent (skill id)').fill('@globex/editorial-review');
+      await page.getByLabel('Input').fill(text);
+      await page.getByRole('button', { name: 'Start' }).click();
+      await page.waitForURL(/\/administration\/runs\/[0-9a-f-]{36}$/);
+      await expect.poll(() => page.getByTestId('run-state').textContent(), { timeout: 20_000 }).toBe('input-required');
+    };
+
+    await startRemote('A draft to cancel. It goes nowhere.');
+    await page.getByRole('button', { name: 'Cancel run (here and on the peer)' }).click();
+    await expect.poll(() => page.getByTestId('run-state').textContent(), { timeout: 20_000 }).toBe('canceled');
+    expect(await page.getByRole('form', { name: 'Approve the summary' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /Cancel run/ }).count()).toBe(0);
+    await expect.poll(() => dbB.db.models.Run.countDocuments({ state: 'canceled', agent: '@globex/editorial-review' })).toBe(1);
+
+    // B goes away while A's run waits: the answer cannot reach it, the run fails, and the page says so without a reload.
+    await startRemote('A draft whose reviewer leaves. Sadly.');
+    await b.stop();
+    const form = page.getByRole('form', { name: 'Approve the summary' });
+    await form.getByLabel('Approve this summary *').check();
+    await form.getByRole('button', { name: 'Answer and continue' }).click();
+    await expect.poll(() => page.getByTestId('run-state').textContent(), { timeout: 30_000 }).toBe('failed');
+    expect(await page.getByRole('form', { name: 'Approve the summary' }).count()).toBe(0);
+  }, 90_000);
 });

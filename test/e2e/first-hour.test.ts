@@ -70,9 +70,18 @@ describe('the first hour on the embedded default', () => {
     expect(body.result?.task.status.state).toBe('TASK_STATE_COMPLETED');
     expect(body.result?.task.artifacts[0]!.parts[0]!.text).toContain('The first hour went well');
 
+    // The first agent published became the default: a generic client names none, on the host's endpoint.
+    const generic = await fetch(`${service.url}/api/a2a`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'a2a-version': '1.0' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'SendMessage', params: { message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'No agent named. Still fine.' }] } } }),
+    });
+    expect(((await generic.json()) as { result?: { task: { status: { state: string }; metadata: { agent: string } } } }).result?.task).toMatchObject({ status: { state: 'TASK_STATE_COMPLETED' }, metadata: { agent: '@newcomer/summarizer' } });
+
     // The Overview counts it all: the client, the runs of the day.
     await page.goto(`${service.url}/administration`);
     expect(await page.getByRole('list', { name: 'Getting started' }).textContent()).toContain('A2A clients registered: 1');
-    expect(await page.getByTestId('overview-counts').textContent()).toMatch(/^2 agents in the AgentCard · 1 run in the last day$/);
+    expect(await page.getByRole('list', { name: 'Getting started' }).textContent()).toContain('Default agent (where an A2A message naming no agent goes): @newcomer/summarizer');
+    expect(await page.getByTestId('overview-counts').textContent()).toMatch(/^2 agents in the AgentCard · 2 runs in the last day$/);
   }, 120_000);
 });

@@ -53,10 +53,11 @@ export function createA2aOperations(deps: A2aOperationsDeps) {
     });
   }
 
-  async function visibleRun(actor: AgentAccessActor, runId: string, permission: 'read' | 'execute'): Promise<RunView> {
+  /** The caller's task; on one agent's endpoint (`agent` set), only a task of that agent. */
+  async function visibleRun(actor: AgentAccessActor, runId: string, permission: 'read' | 'execute', agent: string | null = null): Promise<RunView> {
     const run = await deps.runs.get(runId);
-    // Someone else's task looks exactly like a missing one.
-    if (!run || !mayAccessRun(actor, run, permission)) throw new DomainError('NOT_FOUND', 'Task not found');
+    // Someone else's task, or another agent's on an agent's endpoint, looks exactly like a missing one.
+    if (!run || !mayAccessRun(actor, run, permission) || (agent !== null && run.agent !== agent)) throw new DomainError('NOT_FOUND', 'Task not found');
     return run;
   }
 
@@ -73,8 +74,7 @@ export function createA2aOperations(deps: A2aOperationsDeps) {
   async function send(actor: AgentAccessActor, sendParams: SendParams, idempotencyKey: string | null, fixedAgent: string | null = null): Promise<{ run: RunView; startSeq: number; execution?: Promise<RunView | null> }> {
     const { message } = sendParams;
     if (message.runId) {
-      const run = await visibleRun(actor, message.runId, 'execute');
-      if (fixedAgent && run.agent !== fixedAgent) throw new DomainError('NOT_FOUND', 'Task not found');
+      const run = await visibleRun(actor, message.runId, 'execute', fixedAgent);
       // A retried answer (same messageId) replays from the answer instead of answering twice.
       const replay = await answered(run, message.id);
       if (replay !== null) return { run, startSeq: replay - 1 };
@@ -128,7 +128,7 @@ export function createA2aOperations(deps: A2aOperationsDeps) {
     visibleRun,
     frames,
     cancel: (runId: string) => deps.executor.cancel(runId),
-    listOwned: (actor: AgentAccessActor, options: { pageSize: number; after?: string | null; contextId?: string; state?: RunState; updatedAfter?: number; whole?: boolean }) => deps.runs.listOwned(actor, options),
+    listOwned: (actor: AgentAccessActor, options: { pageSize: number; after?: string | null; contextId?: string; state?: RunState; updatedAfter?: number; whole?: boolean; agent?: string }) => deps.runs.listOwned(actor, options),
     ownsListToken: (actor: AgentAccessActor, token: string) => deps.runs.ownsListToken(actor, token),
     cardV1: deps.cardV1,
   };

@@ -63,7 +63,7 @@ describe('A2A v1.0 on /api/a2a', () => {
   });
 
   it('refuses v0.3 payloads under v1.0 and the reverse, with -32602', async () => {
-    expect((await errorOf('SendMessage', { message: { messageId: 'x', role: 'ROLE_USER', parts: [{ kind: 'text', text: 'hi' }] } }))?.code).toBe(-32602);
+    expect((await errorOf('SendMessage', { message: { messageId: 'x', role: 'ROLE_USER', parts: [{ kind: 'file', file: { uri: 'https://x.test/a.txt' } }], metadata: { skillId: '@acme/summarizer' } } }))?.code).toBe(-32602);
     expect((await errorOf('SendMessage', { message: { messageId: 'x', role: 'ROLE_USER', parts: [{ text: 'a', data: {} }] } }))?.code).toBe(-32602);
   });
 
@@ -112,6 +112,23 @@ describe('A2A v1.0 on /api/a2a', () => {
     expect((await result('GetTask', { id: paused.id, historyLength: 0 })).history).toBeUndefined();
     // A finished task takes no more messages.
     expect((await errorOf('SendMessage', { message: message('more', { taskId: paused.id }) }))?.code).toBe(-32004);
+  });
+
+  it('gives every object of a v1.0 error\'s data an @type: ErrorInfo with the reason, BadRequest naming the fields', async () => {
+    const { task } = await result('SendMessage', summarize('Typed errors. Yes.'));
+    const invalid = (await errorOf('GetTask', { id: task.id, historyLength: -1 })) as { code: number; data?: Record<string, unknown>[] };
+    expect(invalid.code).toBe(-32602);
+    expect(invalid.data?.length).toBeGreaterThan(0);
+    expect(invalid.data!.every((detail) => typeof detail['@type'] === 'string')).toBe(true);
+    expect(invalid.data).toEqual([
+      { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'INVALID_PARAMS', domain: 'a2a-protocol.org' },
+      { '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ field: 'historyLength', description: 'historyLength must not be negative' }] },
+    ]);
+    const missing = (await errorOf('GetTask', { id: 'no-such-task' })) as { code: number; data?: unknown };
+    expect(missing).toMatchObject({ code: -32001, data: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'TASK_NOT_FOUND', domain: 'a2a-protocol.org' }] });
+    // v0.3 errors keep their plain data.
+    const legacy = (await (await call('tasks/get', { id: task.id, historyLength: -1 })).json()) as { error: { data?: unknown } };
+    expect(JSON.stringify(legacy.error.data ?? null)).not.toMatch(/@type/);
   });
 
   it('answers the push-notification config methods with -32003 and the extended card when authenticated', async () => {
@@ -177,6 +194,9 @@ describe('ListTasks', () => {
 
 describe('one endpoint per agent and the default agent', () => {
   it('sends to the admin\'s default agent, else asks to name one; /a2a/<vendor>/<slug> serves its agent only', async () => {
+    // The first agent installed became the default; an admin may choose none.
+    expect(await services.settings.get(DEFAULT_AGENT_SETTING)).toBe('@acme/summarizer');
+    await services.settings.set(admin, DEFAULT_AGENT_SETTING, null);
     expect(await errorOf('SendMessage', { message: message('Which agent? Unknown.') })).toMatchObject({ code: -32602, message: expect.stringMatching(/\/a2a\/<vendor>\/<slug>/) });
     await services.settings.set(admin, DEFAULT_AGENT_SETTING, '@acme/summarizer');
     expect((await result('SendMessage', { message: message('Default agent. Answers.') })).task.metadata.agent).toBe('@acme/summarizer');
@@ -190,5 +210,27 @@ describe('one endpoint per agent and the default agent', () => {
     expect(card.skills.map((s: any) => s.id)).toEqual(['@acme/summarizer']);
     expect(card.supportedInterfaces[0].url).toMatch(/\/a2a\/acme\/summarizer$/);
     await services.settings.set(admin, DEFAULT_AGENT_SETTING, null);
+  });
+
+  it('scopes get, cancel, subscribe and list on /a2a/<vendor>/<slug> to its agent: another agent\'s task is not found there', async () => {
+    const review = { path: '/a2a/acme/editorial-review', agent: '@acme/editorial-review' };
+    const summarized = (await result('SendMessage', summarize('Not for review. Summarized.', { contextId: 'scoped' }))).task;
+    const reviewed = (await result('SendMessage', { message: message('For review. Paused.', { contextId: 'scoped' }) }, review)).task;
+    expect(reviewed.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    expect((await result('GetTask', { id: reviewed.id }, review)).id).toBe(reviewed.id);
+    expect((await errorOf('GetTask', { id: summarized.id }, review))?.code).toBe(-32001);
+    expect((await errorOf('CancelTask', { id: summarized.id }, review))?.code).toBe(-32001);
+    const subscribed = JSON.parse(/^data: (.*)$/m.exec(await (await call('SubscribeToTask', { id: summarized.id }, { ...review, headers: { 'last-event-id': '0' } })).text())![1]!);
+    expect(subscribed.error.code).toBe(-32001);
+    for (const method of ['tasks/get', 'tasks/cancel', 'tasks/resubscribe']) {
+      const response = await call(method, { id: summarized.id }, review);
+      const text = await response.text();
+      expect(JSON.parse(/^data: (.*)$/m.exec(text)?.[1] ?? text).error.code, method).toBe(-32001);
+    }
+    const listed = await result('ListTasks', { contextId: 'scoped' }, review);
+    expect(listed.tasks.map((task: { id: string }) => task.id)).toEqual([reviewed.id]);
+    expect(listed.totalSize).toBe(1);
+    // The host's endpoint still lists both.
+    expect((await result('ListTasks', { contextId: 'scoped' })).totalSize).toBe(2);
   });
 });

@@ -105,16 +105,16 @@ export async function dispatchV1(ops: A2aOperations, request: Request, rpc: Json
     }
     case 'GetTask': {
       const p = params(taskIdV1Schema, rpc.params);
-      return json(rpcResult(rpc.id, task(await ops.visibleRun(actor, p.id, 'read'), { historyLength: p.historyLength })));
+      return json(rpcResult(rpc.id, task(await ops.visibleRun(actor, p.id, 'read', agent), { historyLength: p.historyLength })));
     }
     case 'CancelTask': {
       const p = params(taskIdV1Schema, rpc.params);
-      const run = await ops.visibleRun(actor, p.id, 'execute');
+      const run = await ops.visibleRun(actor, p.id, 'execute', agent);
       return json(rpcResult(rpc.id, task(await ops.cancel(run.id))));
     }
     case 'SubscribeToTask': {
       const p = params(taskIdV1Schema, rpc.params);
-      const run = await ops.visibleRun(actor, p.id, 'read');
+      const run = await ops.visibleRun(actor, p.id, 'read', agent);
       if (isTerminal(run.state) && !Number.isFinite(lastEventId)) {
         throw new DomainError('UNSUPPORTED_OPERATION', `Task ${run.id} is ${run.state}: a finished task has nothing to subscribe to`);
       }
@@ -132,7 +132,7 @@ export async function dispatchV1(ops: A2aOperations, request: Request, rpc: Json
       const after = p.pageToken ? decodeToken(actor, p.pageToken, ops.ownsListToken) : null;
       const state = p.status !== undefined && p.status !== '' && p.status !== 'TASK_STATE_UNSPECIFIED' ? stateFromV1(p.status) : undefined;
       const whole = p.historyLength !== 0 || p.includeArtifacts === true;
-      const page = await ops.listOwned(actor, { pageSize, after, whole, ...(p.contextId ? { contextId: p.contextId } : {}), ...(state ? { state } : {}), ...(p.statusTimestampAfter !== undefined ? { updatedAfter: p.statusTimestampAfter } : {}) });
+      const page = await ops.listOwned(actor, { pageSize, after, whole, ...(agent ? { agent } : {}), ...(p.contextId ? { contextId: p.contextId } : {}), ...(state ? { state } : {}), ...(p.statusTimestampAfter !== undefined ? { updatedAfter: p.statusTimestampAfter } : {}) });
       // Tasks of agents this client may no longer read (its grants narrowed since) are left out.
       const visible = page.items.filter((run) => mayAccessRun(actor, run, 'read'));
       return json(

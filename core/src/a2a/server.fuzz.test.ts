@@ -9,7 +9,7 @@ const t = useTestDatabase();
 let services: Services;
 let token: string;
 const admin = { type: 'ui', id: 'admin', email: 'a@x.test', role: 'admin' } as const;
-const KNOWN_CODES = [-32700, -32600, -32601, -32602, -32001, -32002, -32004, -32050, -32051, -32052, -32053, -32056];
+const KNOWN_CODES = [-32700, -32600, -32601, -32602, -32001, -32002, -32003, -32004, -32050, -32051, -32052, -32053, -32056];
 
 beforeAll(async () => {
   services = testServices(t.db, { SERVICE_VENDOR_SCOPE: '@acme' });

@@ -85,6 +85,11 @@ describe('JSON-RPC errors, never a 5xx', () => {
     expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code } });
   });
 
+  it.each(['tasks/pushNotificationConfig/set', 'tasks/pushNotificationConfig/get', 'tasks/pushNotificationConfig/list', 'tasks/pushNotificationConfig/delete'])('%s: push notifications are not supported (-32003), not an unknown method', async (method) => {
+    const response = await rpc({ jsonrpc: '2.0', id: 3, method, params: { id: 'any-task', taskId: 'any-task' } });
+    expect(await response.json()).toMatchObject({ jsonrpc: '2.0', id: 3, error: { code: -32003 } });
+  });
+
   it('refuses a body over the limit with 413', async () => {
     const response = await rpc({ jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: message('x'.repeat(1_100_000)) } });
     expect(response.status).toBe(413);

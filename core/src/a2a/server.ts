@@ -7,6 +7,7 @@ import { parseEnvelope, rpcError, rpcIdOf, type JsonRpcRequest } from './jsonrpc
 import { sseErrorResponse } from './sse.ts';
 import { createA2aOperations, type A2aOperationsDeps } from './operations.ts';
 import { dispatchV1, V1_METHODS, V1_STREAMING } from './server-v1.ts';
+import { rpcErrorV1 } from './error-details-v1.ts';
 import { wantsAgui } from './agui.ts';
 import { dispatch03, isStreaming03 } from './compat/v03/dispatch.ts';
 
@@ -61,17 +62,20 @@ export function createA2aHandler(deps: A2aServerDeps) {
     if (agent && !(await deps.card()).skills.some((skill) => skill.id === agent)) return json({ error: { code: 'NOT_FOUND', message: `No agent ${agent} on this host` } }, { status: 404 });
     let rpc: JsonRpcRequest | undefined;
     let streaming = false;
+    let version: '0.3' | '1.0' = '0.3';
     try {
       const text = await readBodyLimited(request, MAX_A2A_BODY_BYTES);
       rpc = parseEnvelope(text);
       streaming = V1_STREAMING.has(rpc.method) || isStreaming03(rpc.method);
-      if (protocolOf(request, rpc) === '1.0') return await dispatchV1(ops, request, rpc, actor, agent);
+      version = protocolOf(request, rpc);
+      if (version === '1.0') return await dispatchV1(ops, request, rpc, actor, agent);
       // AG-UI rides along only when the operator enabled it and this client asked for it.
       const agui = wantsAgui(request) && (await deps.flags()).aguiExternalEnabled;
       return await dispatch03(ops, request, rpc, actor, agent, agui);
     } catch (error) {
       if (error instanceof DomainError && error.code === 'PAYLOAD_TOO_LARGE') return json(rpcError(rpc?.id ?? null, error), { status: 413 });
-      const payload = rpcError(rpc?.id ?? rpcIdOf(error), error, deps.logger);
+      const id = rpc?.id ?? rpcIdOf(error);
+      const payload = version === '1.0' ? rpcErrorV1(id, error, { logger: deps.logger, serviceDomain: new URL(request.url).host }) : rpcError(id, error, deps.logger);
       // The database is down: HTTP 503 with Retry-After (a JSON-RPC error body), so clients retry.
       if (toDomainError(error).code === 'DEPENDENCY_UNAVAILABLE') return json(payload, { status: 503, headers: unavailableHeaders() });
       // A client of a streaming method reads an event stream: its error comes as one frame of it.

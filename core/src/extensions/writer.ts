@@ -2,6 +2,7 @@ import type { CompiledTemplate } from '../agents/index.ts';
 import type { AgentSource } from '../agents/index.ts';
 import { isDuplicateKeyError, type Models } from '../db/index.ts';
 import { DomainError } from '../errors/index.ts';
+import { DEFAULT_AGENT_SETTING } from '../settings/index.ts';
 import { toExtensionView, type ExtensionView } from './extension-view.ts';
 import { createListing } from './listing.ts';
 import type { ExtensionOrigin, ImportedFrom } from './origin.ts';
@@ -28,8 +29,19 @@ function searchTextOf(compiled: CompiledTemplate): string {
  * Every write then records the row's key in the marketplace listing (listing.ts).
  */
 export function createExtensionWriter(models: Models): ExtensionWriter {
-  const { Extension } = models;
+  const { Extension, Setting } = models;
   const listing = createListing(models);
+  /**
+   * The first agent recorded here becomes the default agent of A2A (where a message naming none
+   * goes), so a generic client works once an agent is published; an admin's choice, "none"
+   * included, is stored already and stays.
+   */
+  const defaultIfFirst = async (compiled: CompiledTemplate) => {
+    if (compiled.kind !== 'agent') return;
+    await Setting.create({ _id: DEFAULT_AGENT_SETTING, value: compiled.card.id }).catch((error: unknown) => {
+      if (!isDuplicateKeyError(error)) throw error;
+    });
+  };
   const listed = async <R extends Parameters<typeof listing.put>[0] & Parameters<typeof toExtensionView>[0]>(row: R): Promise<ExtensionView> => {
     await listing.put(row);
     return toExtensionView(row);
@@ -51,6 +63,7 @@ export function createExtensionWriter(models: Models): ExtensionWriter {
       if (options.onlyNew) {
         try {
           const row = await Extension.create({ packageName: compiled.packageName, kind: compiled.kind, version: compiled.version, status: 'installed', source, compiled, searchText: searchTextOf(compiled), origin, integrity, active: true });
+          await defaultIfFirst(compiled);
           return listed(row.toObject());
         } catch (error) {
           if (isDuplicateKeyError(error)) throw new DomainError('CONFLICT', `${compiled.packageName} is already on this instance; update it from its page instead`);
@@ -66,6 +79,7 @@ export function createExtensionWriter(models: Models): ExtensionWriter {
           },
           { upsert: true, returnDocument: 'after', lean: true },
         );
+        await defaultIfFirst(compiled);
         return listed(row!);
       } catch (error) {
         if (isDuplicateKeyError(error)) {
@@ -88,6 +102,7 @@ export function createExtensionWriter(models: Models): ExtensionWriter {
         { returnDocument: 'after', lean: true },
       );
       if (!row) throw new DomainError('NOT_FOUND', 'Extension not found');
+      await defaultIfFirst(compiled);
       return listed(row);
     },
 

@@ -221,9 +221,11 @@ export function createRunStore(deps: { models: Models; eventLog: EventLog; lease
    * fits the filter, the exact count of all that match, and each run read whole when its
    * history or artifacts are asked for. `after` is a page token from `ownsListToken`.
    */
-  async function listOwned(actor: Actor, options: { pageSize: number; after?: string | null; contextId?: string; state?: RunState; updatedAfter?: number; whole?: boolean }): Promise<{ items: RunView[]; next: string | null; total: number }> {
+  async function listOwned(actor: Actor, options: { pageSize: number; after?: string | null; contextId?: string; state?: RunState; updatedAfter?: number; whole?: boolean; agent?: string }): Promise<{ items: RunView[]; next: string | null; total: number }> {
     const filter: Record<string, unknown> = {
       caller: callerOf(actor.type, actor.id),
+      // One agent's endpoint lists its agent's runs: read off the caller's index (a caller's runs are few).
+      ...(options.agent !== undefined ? { agent: options.agent } : {}),
       ...(options.state ? { state: options.state } : {}),
       ...(options.contextId !== undefined ? { contextId: options.contextId } : {}),
       ...(options.updatedAfter !== undefined ? { listKey: { $gt: listKeyOf(options.updatedAfter, '~') } } : {}),

@@ -15,9 +15,11 @@ import { createListRuns } from './list-runs.ts';
 import { createFollowRun, createReadRun } from './read-run.ts';
 import { createStartRun } from './start-run.ts';
 import { createSystemInfo } from './system-info.ts';
+import { cancelAnyRun, createCancelRun } from './cancel-run.ts';
 import { createListWidgetSettings } from './widget-settings.ts';
 
 export { createAnswerPause, type AnswerPause, type AnswerPauseDeps } from './answer-pause.ts';
+export { cancelAnyRun, createCancelRun } from './cancel-run.ts';
 export { createDefaultAgent, type DefaultAgent } from './default-agent.ts';
 export { createListRuns, type ListedRun, type ListRuns, type ListRunsOptions } from './list-runs.ts';
 export { createFollowRun, createReadRun, type FollowRun, type ReadRun, type RunFeedItem, type ShownEvent, type ShownRun } from './read-run.ts';
@@ -53,6 +55,9 @@ export function createUseCases(deps: UseCaseDeps) {
     runs: {
       start: createStartRun(deps),
       answer: createAnswerPause(deps),
+      cancel: createCancelRun(deps),
+      /** Cancels by id without an access check: for the A2A seam, which checked the caller. */
+      cancelById: cancelAnyRun(deps),
       list: createListRuns({ runs: deps.runs, actorNames: createActorNames(deps.models) }),
       read: createReadRun(deps),
       follow: createFollowRun(deps),

@@ -1,3 +1,4 @@
+import type { RemoteBridge } from '../a2a/client/index.ts';
 import { mayAccessRun, type AgentAccessActor } from '../auth/index.ts';
 import { DomainError } from '../errors/index.ts';
 import { isVisible, type EventLog, type RunState, type RunStore, type RunView, type VisibleRunEvent } from '../runs/index.ts';
@@ -21,10 +22,13 @@ async function visibleRun(runs: Pick<RunStore, 'get'>, actor: AgentAccessActor, 
   return run;
 }
 
-/** The run view: the run and its events after `afterSeq`. */
-export function createReadRun(deps: { runs: Pick<RunStore, 'get'>; eventLog: Pick<EventLog, 'readAfter'> }) {
+/**
+ * The run view: the run and its events after `afterSeq`. A paused run on a peer is read as the
+ * peer has it (a cancel there is stored here first).
+ */
+export function createReadRun(deps: { runs: Pick<RunStore, 'get'>; eventLog: Pick<EventLog, 'readAfter'>; remote: Pick<RemoteBridge, 'refresh'> }) {
   return async function readRun(actor: AgentAccessActor, runId: string, afterSeq = 0): Promise<{ run: ShownRun; remote: boolean; events: ShownEvent[] }> {
-    const run = await visibleRun(deps.runs, actor, runId);
+    const run = await deps.remote.refresh(await visibleRun(deps.runs, actor, runId));
     const { progress: _progress, tail: _tail, ...shown } = run;
     const events = (await deps.eventLog.readAfter(run.id, afterSeq)).flatMap(({ seq, event }) => (isVisible(event) ? [{ seq, event }] : []));
     return { run: shown, remote: !!run.remote, events };

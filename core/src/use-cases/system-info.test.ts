@@ -27,6 +27,7 @@ describe('the Overview', () => {
       flags: { a2aHttpEnabled: true },
       registry: { routingMode: null },
       agents: expect.arrayContaining(['@acme/summarizer', '@acme/editorial-review']),
+      defaultAgent: '@acme/summarizer',
       status: { runsLastDay: 1, failedLastDay: 0, clients: 0, connectorInstances: 0, widgetKeys: 0 },
       llm: { provider: services.llm.name, model: services.llm.model },
     });

@@ -123,6 +123,10 @@ export default function Overview() {
               )}
               .
             </Step>
+            <Step done={info.defaultAgent !== null}>
+              Default agent (where an A2A message naming no agent goes):{' '}
+              {info.defaultAgent ? <code className="[overflow-wrap:anywhere]">{info.defaultAgent}</code> : 'none: a message must name its agent'} (<Link to="/administration/a2a/clients">A2A clients</Link>).
+            </Step>
             <Step done={info.status.clients > 0}>
               A2A clients registered: {info.status.clients} (<Link to="/administration/a2a/clients">A2A clients</Link>).
             </Step>

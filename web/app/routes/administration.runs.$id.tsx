@@ -1,9 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import type { ShouldRevalidateFunction } from '@remix-run/react';
 import { data } from '@remix-run/node';
-import { Link, useActionData, useLoaderData, useNavigation, useRevalidator } from '@remix-run/react';
+import { Form, Link, useActionData, useLoaderData, useNavigation, useRevalidator } from '@remix-run/react';
 import { useEffect, useState } from 'react';
 import { readAdminForm } from '~/auth/form.server.ts';
-import { Badge, Card, Facts, Failure, HitlForm, Notice, PageHeader, stateTone } from '~/components/ui/index.ts';
+import { Badge, Button, Card, Facts, Failure, HitlForm, Notice, PageHeader, stateTone } from '~/components/ui/index.ts';
 import { serverCaller } from '~/trpc/handler.server.ts';
 import { foundOr404 } from '~/loaders/detail-loader.server.ts';
 import { formAction } from '~/forms/action-result.server.ts';
@@ -19,6 +20,10 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   return formAction(async () => {
     const form = await readAdminForm(request, context.services);
     const caller = await serverCaller(request, context.services);
+    if (form.get('intent') === 'cancel') {
+      await caller.runs.cancel({ id: params.id ?? '' });
+      return { canceled: true as const };
+    }
     const { run } = await caller.runs.get({ id: params.id ?? '', afterSeq: 0 });
     const interrupt = run.interrupt;
     if (!interrupt) return data({ error: 'This run is not waiting for input', details: null }, { status: 409 });
@@ -26,6 +31,12 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     return { answered: true as const };
   });
 }
+
+/**
+ * The run is read again after every answer or cancel, a refused one too: a remote resume that
+ * failed ended the run, and the page must not keep offering the answer form.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, defaultShouldRevalidate }) => formMethod?.toUpperCase() === 'POST' || defaultShouldRevalidate;
 
 type Loaded = Awaited<ReturnType<typeof loader>>;
 type Stored = Loaded['events'][number];
@@ -51,6 +62,8 @@ const stateOf = (event: Stored['event']) => (event.type === 'created' || event.t
 
 /** States after which nothing is appended until someone acts: the stream is not opened for them. */
 const SETTLED = ['completed', 'failed', 'canceled', 'rejected', 'input-required'];
+/** States a run does not leave: nothing to cancel. */
+const FINISHED = ['completed', 'failed', 'canceled', 'rejected'];
 
 /**
  * Follows the run's event stream (routes/administration.runs.$id.events.ts) from the last event
@@ -84,9 +97,12 @@ function useLiveEvents(runId: string, loaded: Stored[], loadedState: string): { 
 export default function RunView() {
   const { run, events: loaded, remote } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
-  const busy = useNavigation().state === 'submitting';
+  const navigation = useNavigation();
+  const busy = navigation.state === 'submitting';
   const { events, state } = useLiveEvents(run.id, loaded, run.state);
-  const interrupt = run.state === 'input-required' ? run.interrupt : null;
+  const interrupt = run.state === 'input-required' && state === 'input-required' ? run.interrupt : null;
+  const cancelable = !FINISHED.includes(state);
+  const canceling = busy && navigation.formData?.get('intent') === 'cancel';
   return (
     <>
       <PageHeader eyebrow={<Link to="/administration/runs">Runs</Link>} title={`Run of ${run.agent}${remote ? ' (remote)' : ''}`} />
@@ -102,9 +118,17 @@ export default function RunView() {
             ['Task', <code key="task">{run.id}</code>],
           ]}
         />
+        {cancelable ? (
+          <Form method="post" className="mt-4">
+            <Button type="submit" name="intent" value="cancel" variant="secondary" size="sm" busy={canceling}>
+              {remote ? 'Cancel run (here and on the peer)' : 'Cancel run'}
+            </Button>
+          </Form>
+        ) : null}
       </Card>
       <Failure failure={result && 'error' in result ? result : null} />
       {result && 'answered' in result && !interrupt ? <Notice tone="success">Answer sent: the run continues.</Notice> : null}
+      {result && 'canceled' in result ? <Notice tone="success">Run canceled{remote ? ', here and on the peer' : ''}.</Notice> : null}
       {interrupt ? <HitlForm screenId={interrupt.screenId} title={interrupt.title} schema={interrupt.schema} context={interrupt.context} busy={busy} /> : null}
       <Card title="Events">
         <ol aria-label="Events" className="space-y-1 text-sm">

@@ -179,6 +179,18 @@ export function createA2aClient(deps: { peers: RemotePeers; logger: Logger; http
     return reply;
   }
 
+  /** A call answered with one Task (GetTask / CancelTask, `tasks/get` / `tasks/cancel` in v0.3): its id and status. */
+  async function taskCall(peerId: string, kind: 'get' | 'cancel', taskId: string): Promise<{ id: string; status: RunStatus }> {
+    const v1 = (await card(peerId)).protocol === '1.0';
+    const method = v1 ? (kind === 'get' ? 'GetTask' : 'CancelTask') : kind === 'get' ? 'tasks/get' : 'tasks/cancel';
+    const response = await post(peerId, { jsonrpc: '2.0', id: randomUUID(), method, params: { id: taskId } });
+    const result = rpcResultOf(peerId, await http.json<{ result?: Wire }>(response, MAX_REPLY_BYTES, 'A2A answer'));
+    if (v1) return taskFromV1(result);
+    const reply = replyFrom03(result);
+    if (reply?.kind !== 'task') throw new DomainError('UPSTREAM_FAILED', `${peerId}: ${method} answered no task`);
+    return { id: reply.id, status: reply.status };
+  }
+
   /**
    * `message/stream`: yields the remote events; when the connection drops before a final event,
    * reconnects with the same message and `Last-Event-ID`, so nothing is missed or repeated.
@@ -234,7 +246,18 @@ export function createA2aClient(deps: { peers: RemotePeers; logger: Logger; http
     throw new DomainError('UPSTREAM_FAILED', `${peerId}: the stream kept dropping`);
   }
 
-  return { card, token, send, stream, resubscribe, forgetToken: (peerId: string) => tokens.delete(peerId) };
+  return {
+    card,
+    token,
+    send,
+    stream,
+    resubscribe,
+    /** The peer's task as it stands (GetTask). */
+    getTask: (peerId: string, taskId: string) => taskCall(peerId, 'get', taskId),
+    /** Asks the peer to cancel its task (CancelTask); a peer that cannot answers -32002 (UPSTREAM_FAILED with the code in `details`). */
+    cancel: (peerId: string, taskId: string) => taskCall(peerId, 'cancel', taskId),
+    forgetToken: (peerId: string) => tokens.delete(peerId),
+  };
 }
 
 export type A2aClient = ReturnType<typeof createA2aClient>;

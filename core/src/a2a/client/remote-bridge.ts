@@ -153,7 +153,11 @@ export function createRemoteBridge(deps: { client: A2aClient; runs: RunStore; ev
       // An answer the remote screen refused leaves the run waiting for a better one; any other
       // failure ends the local run with the reason, as a failed start does.
       if (isRefusedAnswer(error)) await deps.eventLog.append(runId, { type: 'status', status: run.status, final: true, interrupt }, { fence: generation }).catch(() => undefined);
-      else await failLocally(run, error);
+      else if (isEndedThere(error)) {
+        // The peer's task ended while it waited here (canceled there): this run ends the same way.
+        await deps.eventLog.append(runId, canceledStatus('Canceled on the peer: it takes no more answers', { peerId: run.remote!.peerId, taskId }), { fence: generation }).catch(() => undefined);
+        throw new DomainError('CONFLICT', 'The task was canceled on the peer: it takes no more answers');
+      } else await failLocally(run, error);
       throw error;
     });
     // A refusal (or a failure) before the peer's first event rejects here; a stream that ends
@@ -167,6 +171,67 @@ export function createRemoteBridge(deps: { client: A2aClient; runs: RunStore; ev
     return (await answer(runId, given)).done;
   }
 
+  /**
+   * Cancels a remote run: CancelTask to the peer, then the local run ends canceled (a follower
+   * still reading the peer's stream stops at its next write). A peer whose task ended already is
+   * not-cancelable there: the follower stores that ending, unless the run is paused (nothing
+   * follows it), which ends canceled here too.
+   */
+  async function cancel(runId: string): Promise<RunView> {
+    const run = await deps.runs.get(runId);
+    if (!run?.remote) throw new DomainError('NOT_FOUND', 'No remote task for this run');
+    if (isTerminal(run.state)) throw new DomainError('TASK_NOT_CANCELABLE', `The task is already ${run.state}`);
+    const { taskId } = await remotePosition(run);
+    if (taskId) {
+      try {
+        await deps.client.cancel(run.remote.peerId, taskId);
+      } catch (error) {
+        if (!isEndedThere(error)) throw error;
+        if (run.state !== 'input-required') throw new DomainError('TASK_NOT_CANCELABLE', 'The task has ended on the peer');
+      }
+    }
+    try {
+      await deps.eventLog.append(runId, canceledStatus('Canceled', { peerId: run.remote.peerId, taskId }));
+    } catch (error) {
+      if (!(error instanceof RunEndedError)) throw error;
+      // The peer's stream brought the cancel first: the same ending.
+      if (error.state !== 'canceled') throw new DomainError('TASK_NOT_CANCELABLE', `The task is already ${error.state}`);
+    }
+    return (await deps.runs.get(runId))!;
+  }
+
+  /**
+   * A paused remote run as the peer has it now: nothing follows a paused task, so a cancel there
+   * is seen here only when asked. Stores the peer's ending (canceled) when its task ended; the
+   * run as it stands otherwise, and when the peer cannot be asked.
+   */
+  async function refresh(run: RunView): Promise<RunView> {
+    if (!run.remote || run.state !== 'input-required' || following.has(run.id)) return run;
+    const { taskId } = await remotePosition(run);
+    if (!taskId) return run;
+    const ended = await deps.client.getTask(run.remote.peerId, taskId).then(
+      (task) => isTerminal(task.status.state),
+      (error: unknown) => {
+        if (isEndedThere(error)) return true;
+        deps.logger.warn('could not read a paused remote task', { runId: run.id, error });
+        return false;
+      },
+    );
+    if (!ended) return run;
+    const pausedAt = run.tail.seq;
+    await deps.eventLog
+      .append(run.id, canceledStatus('Canceled on the peer', { peerId: run.remote.peerId, taskId }), {
+        expect: (at) => {
+          if (at.seq !== pausedAt) throw new MovedOnError();
+        },
+      })
+      .catch((error: unknown) => {
+        // An answer or a cancel here came first: that stands.
+        if (!(error instanceof MovedOnError || error instanceof RunEndedError)) throw error;
+      });
+    return (await deps.runs.get(run.id))!;
+  }
+
   async function failLocally(run: RunView, error: unknown) {
     const text = error instanceof DomainError ? error.message : 'The remote call failed';
     deps.logger.warn('remote call failed', { runId: run.id, error });
@@ -177,12 +242,34 @@ export function createRemoteBridge(deps: { client: A2aClient; runs: RunStore; ev
       });
   }
 
-  return { start, call, answer, resume, recoverOrphans, isRemote: (run: Pick<RunView, 'remote'>) => !!run.remote };
+  return { start, call, answer, resume, cancel, refresh, recoverOrphans, isRemote: (run: Pick<RunView, 'remote'>) => !!run.remote };
 }
 
 /** The remote side answered the resume with "invalid params": the answer, not the run, was wrong. */
 function isRefusedAnswer(error: unknown): boolean {
   return error instanceof DomainError && (error.code === 'VALIDATION_FAILED' || (error.details as { code?: number } | undefined)?.code === -32602);
+}
+
+/** The local run moved on (answered or ended) while its peer was asked. */
+class MovedOnError extends Error {}
+
+/**
+ * The peer refused because its task is no longer there to act on: ended (-32004 for a message to
+ * a finished task, -32002 not cancelable) or gone (-32001).
+ */
+function isEndedThere(error: unknown): boolean {
+  const code = error instanceof DomainError ? (error.details as { code?: number } | undefined)?.code : undefined;
+  return code === -32004 || code === -32002 || code === -32001;
+}
+
+/** The final canceled status of a remote run, said in words, marked as the peer's task's. */
+function canceledStatus(text: string, remote: { peerId: string; taskId: string | null }): RunEvent {
+  return {
+    type: 'status',
+    final: true,
+    status: { state: 'canceled', timestamp: new Date().toISOString(), message: { id: randomUUID(), role: 'agent', parts: [{ type: 'text', text }] } },
+    metadata: { remote: { ...remote, eventId: null } },
+  };
 }
 
 /** The remote event as a local one; `metadata.remote` records where in the remote stream it came from. */

@@ -65,4 +65,15 @@ describe('runs procedures', () => {
     await expect(caller.runs.answer({ id: run.id, screenId: 'approve-summary', values: { approved: true } })).resolves.toEqual({ ok: true });
     await expect(caller.runs.answer({ id: run.id, screenId: 'approve-summary', values: { approved: true } })).rejects.toMatchObject({ code: 'CONFLICT' });
   });
+
+  it('cancels a run bridged from the peer there (CancelTask) and here; a finished run is not cancelable', async () => {
+    const run = await pausedRun({ agent: '@globex/editorial-review', peerId: 'globex' });
+    const caller = createCaller({ services, actor: admin });
+    const remoteTaskId = ((await caller.runs.get({ id: run.id })).events.at(-1)!.event as { metadata?: { remote?: { taskId?: string } } }).metadata!.remote!.taskId!;
+    await expect(caller.runs.cancel({ id: run.id })).resolves.toEqual({ state: 'canceled' });
+    expect((await peer.services.runs.get(remoteTaskId))!.state).toBe('canceled');
+    await expect(caller.runs.cancel({ id: run.id })).rejects.toMatchObject({ code: 'CONFLICT' });
+    const local = await pausedRun({ agent: '@acme/editorial-review' });
+    await expect(caller.runs.cancel({ id: local.id })).resolves.toEqual({ state: 'canceled' });
+  });
 });

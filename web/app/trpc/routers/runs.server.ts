@@ -33,6 +33,12 @@ export const runsRouter = router({
     return { runId: run.id };
   }),
 
+  /** Cancels a run: one here at once; one bridged from a peer there first (CancelTask), then here. */
+  cancel: adminProcedure.input(z.object({ id: runId })).mutation(async ({ ctx, input }) => {
+    const run = await ctx.services.useCases.runs.cancel(ctx.actor, input.id);
+    return { state: run.state };
+  }),
+
   /** A local human answers a pause, of a local run or of a remote one bridged here: answers once the answer is taken. */
   answer: adminProcedure
     .input(z.object({ id: runId, screenId: z.string().min(1).max(200), values: z.record(z.string(), z.unknown()) }))

@@ -24,6 +24,9 @@ const METHODS: Record<string, 'send' | 'stream' | 'get' | 'cancel' | 'resubscrib
   TaskSubscription: 'resubscribe',
 };
 
+/** The v0.3 push-notification config methods: known to the protocol, answered -32003 while push is off. */
+const PUSH_CONFIG_METHODS = new Set(['tasks/pushNotificationConfig/set', 'tasks/pushNotificationConfig/get', 'tasks/pushNotificationConfig/list', 'tasks/pushNotificationConfig/delete']);
+
 /** Whether a v0.3 method streams its answer. */
 export const isStreaming03 = (method: string) => METHODS[method] === 'stream' || METHODS[method] === 'resubscribe';
 
@@ -39,6 +42,7 @@ const sendParamsFrom03 = (p: MessageSendParams): SendParams => ({ message: messa
  * `agui`: the caller asked for the AG-UI multiplex (each event also as AG-UI events in its metadata).
  */
 export async function dispatch03(ops: A2aOperations, request: Request, rpc: JsonRpcRequest, actor: AgentAccessActor, agent: string | null, agui: boolean): Promise<Response> {
+  if (PUSH_CONFIG_METHODS.has(rpc.method)) throw new DomainError('PUSH_NOTIFICATION_NOT_SUPPORTED', 'Push notifications are not supported by this agent (capabilities.pushNotifications is false)');
   const kind = METHODS[rpc.method];
   if (!kind) throw new DomainError('METHOD_NOT_FOUND', `Method not found: ${rpc.method}`);
   const idempotencyKey = request.headers.get('idempotency-key')?.slice(0, 200) || null;
@@ -63,16 +67,16 @@ export async function dispatch03(ops: A2aOperations, request: Request, rpc: Json
     }
     case 'get': {
       const p = params(taskIdParamsSchema, rpc.params);
-      return json(rpcResult(rpc.id, taskTo03(await ops.visibleRun(actor, p.id, 'read'), { historyLength: p.historyLength })));
+      return json(rpcResult(rpc.id, taskTo03(await ops.visibleRun(actor, p.id, 'read', agent), { historyLength: p.historyLength })));
     }
     case 'cancel': {
       const p = params(taskIdParamsSchema, rpc.params);
-      const run = await ops.visibleRun(actor, p.id, 'execute');
+      const run = await ops.visibleRun(actor, p.id, 'execute', agent);
       return json(rpcResult(rpc.id, taskTo03(await ops.cancel(run.id))));
     }
     case 'resubscribe': {
       const p = params(taskIdParamsSchema, rpc.params);
-      const run = await ops.visibleRun(actor, p.id, 'read');
+      const run = await ops.visibleRun(actor, p.id, 'read', agent);
       const from = Number.isFinite(lastEventId) && lastEventId >= 0 ? lastEventId : run.lastSeq;
       return sseResponse(async function* (signal) {
         // First the current Task (a snapshot: no id, so ids stay strictly increasing from

@@ -1,0 +1,50 @@
+import type { Logger } from '../log/index.ts';
+import { rpcError, type JsonRpcId } from './jsonrpc.ts';
+
+const ERROR_INFO = 'type.googleapis.com/google.rpc.ErrorInfo';
+const BAD_REQUEST = 'type.googleapis.com/google.rpc.BadRequest';
+const A2A_DOMAIN = 'a2a-protocol.org';
+
+/** The reasons of the codes JSON-RPC and A2A define; the service's own codes (-3205x) keep their names. */
+const STANDARD_REASONS: Record<number, string> = {
+  [-32700]: 'PARSE_ERROR',
+  [-32600]: 'INVALID_REQUEST',
+  [-32601]: 'METHOD_NOT_FOUND',
+  [-32602]: 'INVALID_PARAMS',
+  [-32603]: 'INTERNAL_ERROR',
+  [-32001]: 'TASK_NOT_FOUND',
+  [-32002]: 'TASK_NOT_CANCELABLE',
+  [-32003]: 'PUSH_NOTIFICATION_NOT_SUPPORTED',
+  [-32004]: 'UNSUPPORTED_OPERATION',
+  [-32005]: 'CONTENT_TYPE_NOT_SUPPORTED',
+  [-32006]: 'INVALID_AGENT_RESPONSE',
+  [-32007]: 'EXTENDED_AGENT_CARD_NOT_CONFIGURED',
+  [-32008]: 'EXTENSION_SUPPORT_REQUIRED',
+  [-32009]: 'VERSION_NOT_SUPPORTED',
+};
+
+const isFieldList = (value: unknown): value is { path: string; reason: string }[] =>
+  Array.isArray(value) && value.length > 0 && value.every((item) => item && typeof item === 'object' && typeof (item as { path?: unknown }).path === 'string' && typeof (item as { reason?: unknown }).reason === 'string');
+
+/**
+ * A v1.0 JSON-RPC error: `data` is a list of typed details, each with its `@type` (the spec's
+ * error-details rule, as the SDK servers write them): a google.rpc.ErrorInfo naming the reason,
+ * then a google.rpc.BadRequest when the error names fields. `serviceDomain` is the ErrorInfo
+ * domain of the service's own codes.
+ */
+export function rpcErrorV1(id: JsonRpcId, error: unknown, options: { logger?: Logger; serviceDomain: string }) {
+  const payload = rpcError(id, error, options.logger);
+  const { code, message } = payload.error;
+  const details = 'data' in payload.error ? payload.error.data : undefined;
+  const standard = STANDARD_REASONS[code];
+  const own = (error as { code?: unknown } | null)?.code;
+  const info: Record<string, unknown> = {
+    '@type': ERROR_INFO,
+    reason: standard ?? (typeof own === 'string' ? own : 'INTERNAL_ERROR'),
+    domain: standard ? A2A_DOMAIN : options.serviceDomain,
+  };
+  const data: Record<string, unknown>[] = [info];
+  if (isFieldList(details)) data.push({ '@type': BAD_REQUEST, fieldViolations: details.map((d) => ({ field: d.path, description: d.reason })) });
+  else if (details !== undefined) info.metadata = { details: JSON.stringify(details).slice(0, 2000) };
+  return { jsonrpc: '2.0' as const, id, error: { code, message, data } };
+}

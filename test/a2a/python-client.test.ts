@@ -48,7 +48,7 @@ describe('the Python a2a-sdk 1.x client', () => {
     });
     const seen = JSON.parse(stdout.trim().split('\n').at(-1)!);
     expect(seen).toEqual({
-      interfaces: ['1.0', '0.3'],
+      interfaces: ['1.0', '0.3', '1.0'],
       send: 'TASK_STATE_COMPLETED',
       stream: ['task', 'statusUpdate', 'artifactUpdate', 'statusUpdate'],
       get: true,

@@ -42,12 +42,18 @@ async function bodyOf(request: Request): Promise<Record<string, unknown>> {
   return value as Record<string, unknown>;
 }
 
+/** The query parameters that stand for numbers and booleans (the rest are strings, `contextId=123` included). */
+const NUMBER_PARAMS = new Set(['pageSize', 'historyLength', 'page_size', 'history_length']);
+const BOOLEAN_PARAMS = new Set(['includeArtifacts', 'include_artifacts']);
+
 /** Query parameters as the JSON fields they stand for (§11.5): decimal strings as numbers, `true`/`false` as booleans. */
 function queryOf(request: Request): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of new URL(request.url).searchParams) {
     if (key === 'A2A-Version') continue;
-    out[key] = /^-?\d+$/.test(value) ? Number(value) : value === 'true' ? true : value === 'false' ? false : value;
+    if (NUMBER_PARAMS.has(key) && /^-?\d+$/.test(value)) out[key] = Number(value);
+    else if (BOOLEAN_PARAMS.has(key) && (value === 'true' || value === 'false')) out[key] = value === 'true';
+    else out[key] = value;
   }
   return out;
 }

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Services } from '@service/core';
-import { createSeamRouter, sendWebResponse, toWebRequest, unavailableResponse } from '@service/core/http';
+import { A2A_REST_PATHS } from '@service/core/a2a';
+import { createSeamRouter, sendWebResponse, toWebRequest, unavailableResponse, type SeamHandler } from '@service/core/http';
 import type { Logger } from '@service/core/log';
 import { BASE_SECURITY_HEADERS, withSeamSecurityHeaders } from './app/http-security.server.ts';
 import { presentsHeaderCredential, type UnauthenticatedCap } from './app/unauthenticated-cap.server.ts';
@@ -23,6 +24,8 @@ export function seamRoutes({ handlers }: Services) {
     '/api/a2a/resume': (request) => handlers.aguiResume(request),
     '/a2a/:vendor/:slug': (request, { vendor, slug }) => handlers.a2a(request, { agent: `@${vendor}/${slug}` }),
     '/a2a/:vendor/:slug/.well-known/agent-card.json': (request, { vendor, slug }) => handlers.agentCardV1(request, `@${vendor}/${slug}`),
+    ...a2aRest('/api/a2a', (request) => handlers.a2aRest(request)),
+    ...a2aRest('/a2a/:vendor/:slug', (request, { vendor, slug }) => handlers.a2aRest(request, { agent: `@${vendor}/${slug}` })),
     '/api/a2a/agents/:vendor/:slug': (request, { vendor, slug }) => handlers.agentBridge(request, { vendor: vendor!, slug: slug! }),
     '/api/llm-bridge': (request) => handlers.llmBridge(request),
     '/api/mcp': (request) => handlers.mcp(request),
@@ -33,6 +36,9 @@ export function seamRoutes({ handlers }: Services) {
     '/api/cms-b-widget/bundle.js': (request) => handlers.widgetBundle(request),
   });
 }
+
+/** The A2A HTTP+JSON binding's paths (`/message:send`, `/tasks/:task`…) under one A2A base, all to one handler. */
+const a2aRest = (base: string, handle: SeamHandler) => Object.fromEntries(A2A_REST_PATHS.map((path) => [`${base}${path}`, handle]));
 
 /** Routes that answer without the database: health says itself that it is down; the widget bundles are files. */
 const WITHOUT_DATABASE = new Set(['/healthz', '/api/cms-a-widget/bundle.js', '/api/cms-b-widget/bundle.js']);

@@ -8,7 +8,7 @@ import { createHealthzHandler } from './health/index.ts';
 import { createExtensionReader, createExtensionWriter, type ExtensionReader } from './extensions/index.ts';
 import { createRegistryService, type NpmRunner, type RegistryService } from './registry/index.ts';
 import { createOauthProvider, TOKEN_ENDPOINT_PATH, type OauthProvider } from './auth/oauth/index.ts';
-import { agentCardV1, buildAgentCard, createA2aHandler, createAgentCardHandler, createAgentCardV1Handler, createAguiResumeHandler, type AgentCard } from './a2a/index.ts';
+import { agentCardV1, buildAgentCard, createA2aHandler, createA2aRestHandler, createAgentCardHandler, createAgentCardV1Handler, createAguiResumeHandler, type AgentCard } from './a2a/index.ts';
 import { createFeatureFlagStore, createSettings, DEFAULT_AGENT_SETTING, type FeatureFlagStore, type Settings } from './settings/index.ts';
 import { A2A_PERMISSIONS, createWindowCounters, type WindowCounters } from './db/index.ts';
 import { createEventLog, createRunExecutor, createRunLeases, createRunStore, type EventLog, type RunExecutor, type RunStore } from './runs/index.ts';
@@ -97,6 +97,8 @@ export interface Services {
     agentCardV1: (request: Request, agent?: string | null) => Promise<Response>;
     /** JSON-RPC A2A (v0.3 and v1.0): at `/api/a2a`, or one agent's endpoint when `route.agent` is set. */
     a2a: (request: Request, route?: { agent?: string }) => Promise<Response>;
+    /** A2A 1.0 HTTP+JSON (REST) under `/api/a2a/...`, or one agent's `/a2a/<vendor>/<slug>/...` when `route.agent` is set. */
+    a2aRest: (request: Request, route?: { agent?: string }) => Promise<Response>;
     agentBridge: (request: Request, params: { vendor: string; slug: string }) => Promise<Response>;
     llmBridge: (request: Request) => Promise<Response>;
     aguiResume: (request: Request) => Promise<Response>;
@@ -219,6 +221,15 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     widgetKeys,
   });
   const bridge = { bridgeToken: () => config.bridgeToken, card: agentCard, executor, llm, logger: logger.child({ component: 'bridge' }) };
+  // One set of A2A dependencies for both bindings (JSON-RPC and HTTP+JSON): one way to start, answer and read runs.
+  const a2aDeps = { flags, verifyToken: oauth.tokens.verify, card: agentCard, cardV1: async (agent: string | null) => (await cardV1(agent)) ?? {}, defaultAgent,
+    startRun: useCases.runs.start,
+    answerPause: useCases.runs.answer,
+    runs,
+    eventLog,
+    executor: { cancel: useCases.runs.cancelById },
+    logger: logger.child({ component: 'a2a' }),
+  };
   return {
     config,
     logger,
@@ -273,14 +284,8 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
       widgetStatus: createWidgetStatusHandler(widgetDeps),
       widgetBundle: createBundleHandler(),
       mcp: createMcpHttpHandler({ registry: primitives, verifyToken: oauth.tokens.verify, version: SERVICE_VERSION, logger: logger.child({ component: 'mcp' }), allowedHostnames: mcpAllowedHostnames(config) }),
-      a2a: createA2aHandler({ flags, verifyToken: oauth.tokens.verify, card: agentCard, cardV1: async (agent) => (await cardV1(agent)) ?? {}, defaultAgent,
-        startRun: useCases.runs.start,
-        answerPause: useCases.runs.answer,
-        runs,
-        eventLog,
-        executor: { cancel: useCases.runs.cancelById },
-        logger: logger.child({ component: 'a2a' }),
-      }),
+      a2a: createA2aHandler(a2aDeps),
+      a2aRest: createA2aRestHandler(a2aDeps),
     },
   };
 }

@@ -41,14 +41,17 @@ afterAll(async () => {
 });
 
 describe('the Python a2a-sdk 1.x client', () => {
-  it('discovers, sends, streams, gets, lists, subscribes, answers a pause and cancels over v1.0', async () => {
+  it.each([
+    ['JSONRPC', false],
+    ['HTTP+JSON', true],
+  ])('discovers, sends, streams, gets, lists, subscribes, answers a pause and cancels over v1.0 on %s', async (binding, httpJsonPaths) => {
     expect(sdkVersion).toMatch(/^1\.3\./);
-    const { stdout } = await run(PYTHON, [SCRIPT, service.url, token], { timeout: 120_000 }).catch((error: { stdout?: string; stderr?: string }) => {
+    const { stdout } = await run(PYTHON, [SCRIPT, service.url, token, binding], { timeout: 120_000 }).catch((error: { stdout?: string; stderr?: string }) => {
       throw new Error(`python client failed: ${error.stdout ?? ''} ${error.stderr ?? ''}`);
     });
     const seen = JSON.parse(stdout.trim().split('\n').at(-1)!);
     expect(seen).toEqual({
-      interfaces: ['1.0', '0.3'],
+      interfaces: ['JSONRPC 1.0', 'JSONRPC 0.3', 'HTTP+JSON 1.0'],
       send: 'TASK_STATE_COMPLETED',
       stream: ['task', 'statusUpdate', 'artifactUpdate', 'statusUpdate'],
       get: true,
@@ -57,6 +60,7 @@ describe('the Python a2a-sdk 1.x client', () => {
       subscribe: 'TASK_STATE_INPUT_REQUIRED',
       answered: 'TASK_STATE_COMPLETED',
       cancel: 'TASK_STATE_CANCELED',
+      httpJsonPaths,
     });
   }, 180_000);
 });

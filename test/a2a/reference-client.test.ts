@@ -68,7 +68,7 @@ describe('@a2a-js/sdk 1.3 in its default (v1.0) mode', () => {
   it('discovers the v1.0 card and speaks 1.0', async () => {
     expect(client.protocolVersion).toBe('1.0');
     const card = await client.getAgentCard();
-    expect(card.supportedInterfaces.map((i) => i.protocolVersion)).toEqual(['1.0', '0.3']);
+    expect(card.supportedInterfaces.map((i) => `${i.protocolBinding} ${i.protocolVersion}`)).toEqual(['JSONRPC 1.0', 'JSONRPC 0.3', 'HTTP+JSON 1.0']);
     expect(card.skills.map((s) => s.id).sort()).toEqual(['@acme/editorial-review', '@acme/summarizer']);
   });
 

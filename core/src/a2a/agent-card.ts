@@ -86,7 +86,7 @@ export function agentEndpointPath(agent: string): string | null {
 /**
  * The A2A v1.0 AgentCard (served at `/.well-known/agent-card.json`): the fields of the v1.0
  * `AgentCard` message, plus the v0.3 `url` for older clients that read this path. The JSON-RPC interface is listed
- * for protocol versions 1.0 and 0.3; OAuth 2.0 client credentials in the v1.0 scheme shape, with
+ * for protocol versions 1.0 and 0.3, the HTTP+JSON one (same URL, REST paths under it) for 1.0; OAuth 2.0 client credentials in the v1.0 scheme shape, with
  * the RFC 8414 metadata (token endpoint, jwks_uri) referenced when the service is served over
  * HTTPS (the spec requires TLS for it). With `agent`, the card of that agent alone, at its endpoint.
  */
@@ -101,6 +101,7 @@ export function agentCardV1(card: AgentCard, options: { baseUrl: string; agent?:
     supportedInterfaces: [
       { url, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
       { url, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+      { url, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
     ],
     version: card.version,
     // Read by v0.3 clients and kits that fetch this path (A2A 0.3.0 moved discovery here); v1.0

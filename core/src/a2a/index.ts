@@ -1,6 +1,8 @@
 export { buildAgentCard, agentCardV1, agentEndpointPath, createAgentCardHandler, createAgentCardV1Handler, A2A_PATH, type AgentCard } from './agent-card.ts';
 export * as protocolV1 from './protocol-v1.ts';
 export { createA2aHandler, MAX_A2A_BODY_BYTES, type A2aServerDeps } from './server.ts';
+export { createA2aRestHandler } from './rest/server.ts';
+export { A2A_REST_PATHS } from './rest/routes.ts';
 export { createA2aOperations, type A2aOperationsDeps } from './operations.ts';
 export { sseFrame, sseResponse, SSE_HEADERS } from './sse.ts';
 export { rpcResult, rpcError, parseEnvelope, type JsonRpcId, type JsonRpcRequest } from './jsonrpc.ts';

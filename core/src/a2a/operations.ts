@@ -115,17 +115,23 @@ export function createA2aOperations(deps: A2aOperationsDeps) {
     return done;
   }
 
+  /** The run's visible events after `afterSeq`, each with its sequence number (what a stream's Last-Event-ID names). */
+  async function* events(runId: string, afterSeq: number, signal: AbortSignal): AsyncGenerator<{ seq: number; event: VisibleRunEvent }> {
+    for await (const stored of deps.eventLog.follow(runId, afterSeq, signal)) {
+      if (isVisible(stored.event)) yield { seq: stored.seq, event: stored.event };
+    }
+  }
+
   /** The run's log after `afterSeq` as SSE frames, each event written by `shape`. */
   async function* frames(rpcId: JsonRpcId, run: { id: string; contextId: string }, afterSeq: number, signal: AbortSignal, shape: (event: VisibleRunEvent, seq: number) => unknown): AsyncGenerator<string> {
-    for await (const stored of deps.eventLog.follow(run.id, afterSeq, signal)) {
-      if (isVisible(stored.event)) yield sseFrame(rpcId, stored.seq, shape(stored.event, stored.seq));
-    }
+    for await (const { seq, event } of events(run.id, afterSeq, signal)) yield sseFrame(rpcId, seq, shape(event, seq));
   }
 
   return {
     send,
     sendAndWait,
     visibleRun,
+    events,
     frames,
     cancel: (runId: string) => deps.executor.cancel(runId),
     listOwned: (actor: AgentAccessActor, options: { pageSize: number; after?: string | null; contextId?: string; state?: RunState; updatedAfter?: number; whole?: boolean; agent?: string }) => deps.runs.listOwned(actor, options),

@@ -24,7 +24,7 @@ export const V1_METHODS = new Set([
 ]);
 export const V1_STREAMING = new Set(['SendStreamingMessage', 'SubscribeToTask']);
 
-const DEFAULT_PAGE_SIZE = 50;
+export const DEFAULT_PAGE_SIZE = 50;
 const MAX_PAGE_SIZE = 100;
 
 /** RFC 3339 (what ProtoJSON writes for a Timestamp) or milliseconds since the epoch. */
@@ -37,7 +37,7 @@ const timestampSchema = z.union([
   z.number().int().min(0),
 ]);
 
-const listTasksSchema = z.object({
+export const listTasksSchema = z.object({
   tenant: z.string().optional(),
   contextId: z.string().max(200).optional(),
   status: z.string().max(100).optional(),
@@ -54,7 +54,7 @@ function camelKeys(value: unknown, depth = 0): unknown {
   return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), key === 'configuration' ? camelKeys(inner, depth + 1) : inner]));
 }
 
-function params<T>(schema: z.ZodType<T>, value: unknown): T {
+export function params<T>(schema: z.ZodType<T>, value: unknown): T {
   assertJsonDepth(value, 'Invalid params');
   return parseOrThrow(schema, camelKeys(value ?? {}), 'Invalid params');
 }
@@ -63,8 +63,8 @@ const task = (run: RunView, options: { historyLength?: number; artifacts?: boole
 const shapeFor = (run: { id: string; contextId: string }) => (event: VisibleRunEvent) => streamResponseV1(event, run);
 
 /** Page tokens are opaque to clients: the base64url of the service's own token (it names the caller and the last task shown). */
-const encodeToken = (rowId: string) => Buffer.from(rowId, 'utf8').toString('base64url');
-function decodeToken(actor: AgentAccessActor, token: string, owns: (actor: AgentAccessActor, rowId: string) => boolean): string {
+export const encodeToken = (rowId: string) => Buffer.from(rowId, 'utf8').toString('base64url');
+export function decodeToken(actor: AgentAccessActor, token: string, owns: (actor: AgentAccessActor, rowId: string) => boolean): string {
   const rowId = /^[A-Za-z0-9_-]+$/.test(token) ? Buffer.from(token, 'base64url').toString('utf8') : '';
   if (!owns(actor, rowId)) throw new DomainError('VALIDATION_FAILED', 'Invalid params: pageToken is not one this service issued', { details: [{ path: 'pageToken', reason: 'unknown page token' }] });
   return rowId;

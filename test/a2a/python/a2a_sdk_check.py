@@ -1,6 +1,7 @@
 """The Python A2A SDK (PyPI `a2a-sdk` 1.x) against a running service, over A2A v1.0.
 
-Usage: python a2a_sdk_check.py BASE_URL TOKEN
+Usage: python a2a_sdk_check.py BASE_URL TOKEN [BINDING]
+BINDING is the transport the client may use: JSONRPC (the default) or HTTP+JSON.
 Prints one JSON object of what it saw; exits non-zero on the first failed expectation.
 Run by test/a2a/python-client.test.ts in a venv that test creates.
 """
@@ -38,13 +39,21 @@ def expect(condition, what):
         raise AssertionError(what)
 
 
-async def main(base_url: str, token: str) -> dict:
+async def main(base_url: str, token: str, binding: str) -> dict:
     seen = {}
-    async with httpx.AsyncClient(headers={'Authorization': f'Bearer {token}'}, timeout=30) as http:
+    paths = []
+
+    async def record(request):
+        paths.append(request.url.path)
+
+    def config(streaming):
+        return ClientConfig(streaming=streaming, httpx_client=http, supported_protocol_bindings=[binding])
+
+    async with httpx.AsyncClient(headers={'Authorization': f'Bearer {token}'}, timeout=30, event_hooks={'request': [record]}) as http:
         card = await A2ACardResolver(http, base_url).get_agent_card()
-        seen['interfaces'] = [i.protocol_version for i in card.supported_interfaces]
-        blocking = ClientFactory(ClientConfig(streaming=False, httpx_client=http)).create(card)
-        streaming = ClientFactory(ClientConfig(streaming=True, httpx_client=http)).create(card)
+        seen['interfaces'] = [f'{i.protocol_binding} {i.protocol_version}' for i in card.supported_interfaces]
+        blocking = ClientFactory(config(False)).create(card)
+        streaming = ClientFactory(config(True)).create(card)
 
         context_id = str(uuid.uuid4())
         answers = [r async for r in blocking.send_message(SendMessageRequest(message=message([{'text': 'Python clients work. Yes.'}], contextId=context_id)))]
@@ -68,8 +77,8 @@ async def main(base_url: str, token: str) -> dict:
         reviewer_url = f'{base_url}/a2a/acme/editorial-review'
         reviewer_card = await A2ACardResolver(http, reviewer_url).get_agent_card()
         seen['reviewerSkills'] = [s.id for s in reviewer_card.skills]
-        reviewer = ClientFactory(ClientConfig(streaming=False, httpx_client=http)).create(reviewer_card)
-        reviewer_streaming = ClientFactory(ClientConfig(streaming=True, httpx_client=http)).create(reviewer_card)
+        reviewer = ClientFactory(config(False)).create(reviewer_card)
+        reviewer_streaming = ClientFactory(config(True)).create(reviewer_card)
         paused = [r async for r in reviewer.send_message(SendMessageRequest(message=message([{'text': 'A draft from Python. Short.'}])))][0].task
         expect(paused.status.state == TaskState.TASK_STATE_INPUT_REQUIRED, f'pause: {MessageToDict(paused)}')
         snapshot = await collect(reviewer_streaming.subscribe(SubscribeToTaskRequest(id=paused.id)))
@@ -83,12 +92,14 @@ async def main(base_url: str, token: str) -> dict:
         canceled = await reviewer.cancel_task(CancelTaskRequest(id=other.id))
         expect(canceled.status.state == TaskState.TASK_STATE_CANCELED, f'cancel: {MessageToDict(canceled)}')
         seen['cancel'] = TaskState.Name(canceled.status.state)
+    # Which binding carried the calls: the HTTP+JSON paths, or only the JSON-RPC endpoints.
+    seen['httpJsonPaths'] = any(path.endswith(('/message:send', '/message:stream')) for path in paths)
     return seen
 
 
 if __name__ == '__main__':
     try:
-        print(json.dumps(asyncio.run(main(sys.argv[1], sys.argv[2]))))
+        print(json.dumps(asyncio.run(main(sys.argv[1], sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else 'JSONRPC'))))
     except AssertionError as error:
         print(json.dumps({'failed': str(error)}))
         sys.exit(1)

@@ -1,0 +1,183 @@
+import { ACCESS_DENIED, mayAccessAgent, mayAccessRun, mayActorDo, type AgentAccessActor } from '../../auth/index.ts';
+import { DomainError, toDomainError } from '../../errors/index.ts';
+import { bearerToken, readBodyLimited } from '../../http/index.ts';
+import { isTerminal, type RunView } from '../../runs/index.ts';
+import { createA2aOperations, type A2aOperations } from '../operations.ts';
+import { messageFromV1, sendMessageV1Schema, stateFromV1, streamResponseV1, taskIdV1Schema, taskToV1 } from '../protocol-v1.ts';
+import { DEFAULT_PAGE_SIZE, decodeToken, encodeToken, listTasksSchema, params } from '../server-v1.ts';
+import { MAX_A2A_BODY_BYTES, type A2aServerDeps } from '../server.ts';
+import { sseResponse } from '../sse.ts';
+import { restErrorResponse, restJson } from './errors.ts';
+import { restOperationOf, type RestOperation } from './routes.ts';
+
+/** One event of the log as an SSE frame of this binding: `id: <seq>` and the bare StreamResponse (no JSON-RPC envelope). */
+const frame = (seq: number, payload: unknown) => `id: ${seq}\ndata: ${JSON.stringify(payload)}\n\n`;
+/** The current Task that opens a subscription: not an event of the log, so it has no id. */
+const snapshotFrame = (payload: unknown) => `data: ${JSON.stringify(payload)}\n\n`;
+
+/** The A2A base a request came in under: `/api/a2a` (two segments) or `/a2a/<vendor>/<slug>` (three); the rest is the binding's path. */
+function restPathOf(request: Request, agent: string | null): string {
+  const segments = new URL(request.url).pathname.split('/');
+  return `/${segments.slice(agent ? 4 : 3).join('/')}`;
+}
+
+/** `A2A-Version` (header, or the query parameter the spec allows): this binding speaks 1.0; a request naming none is read as 1.0. */
+function checkVersion(request: Request): void {
+  const version = (request.headers.get('a2a-version') ?? new URL(request.url).searchParams.get('A2A-Version'))?.trim();
+  if (!version || /^1\.0(\.\d+)?$/.test(version)) return;
+  throw new DomainError('VERSION_NOT_SUPPORTED', `A2A-Version ${version.slice(0, 20)} is not supported on the HTTP+JSON binding: it speaks 1.0 (0.3 clients use JSON-RPC at this same URL)`);
+}
+
+/** The request's JSON body, an object; an empty body reads as `{}` (a cancel without metadata). */
+async function bodyOf(request: Request): Promise<Record<string, unknown>> {
+  const text = await readBodyLimited(request, MAX_A2A_BODY_BYTES);
+  if (!text.trim()) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new DomainError('PARSE_ERROR', 'The body is not JSON');
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new DomainError('BAD_REQUEST', 'The body must be a JSON object');
+  return value as Record<string, unknown>;
+}
+
+/** The query parameters that stand for numbers and booleans (the rest are strings, `contextId=123` included). */
+const NUMBER_PARAMS = new Set(['pageSize', 'historyLength', 'page_size', 'history_length']);
+const BOOLEAN_PARAMS = new Set(['includeArtifacts', 'include_artifacts']);
+
+/** Query parameters as the JSON fields they stand for (§11.5): decimal strings as numbers, `true`/`false` as booleans. */
+function queryOf(request: Request): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of new URL(request.url).searchParams) {
+    if (key === 'A2A-Version') continue;
+    if (NUMBER_PARAMS.has(key) && /^-?\d+$/.test(value)) out[key] = Number(value);
+    else if (BOOLEAN_PARAMS.has(key) && (value === 'true' || value === 'false')) out[key] = value === 'true';
+    else out[key] = value;
+  }
+  return out;
+}
+
+/**
+ * The A2A 1.0 HTTP+JSON (REST) binding at `/api/a2a/...` and `/a2a/<vendor>/<slug>/...`: the
+ * operations of the JSON-RPC binding (one operations module, one run model) with the paths,
+ * HTTP statuses and google.rpc.Status error bodies of spec §11. 404 while SERVICE_A2A_HTTP_ENABLED
+ * is off; the bearer JWT is checked before any body is read.
+ */
+export function createA2aRestHandler(deps: A2aServerDeps) {
+  const ops = createA2aOperations(deps);
+
+  return async (request: Request, route: { agent?: string } = {}): Promise<Response> => {
+    if (!(await deps.flags()).a2aHttpEnabled) return new Response('Not Found', { status: 404 });
+    const agent = route.agent ?? null;
+    const resolved = restOperationOf(restPathOf(request, agent));
+    if (!resolved) return restErrorResponse(new DomainError('METHOD_NOT_FOUND', 'No operation of the A2A HTTP+JSON binding at this path'));
+    if (!resolved.allow.includes(request.method)) {
+      return restJson({ error: { code: 405, status: 'UNIMPLEMENTED', message: `Use ${resolved.allow.join(' or ')}`, details: [] } }, { status: 405, headers: { allow: resolved.allow.join(', ') } });
+    }
+    const token = bearerToken(request);
+    let actor: AgentAccessActor;
+    try {
+      if (!token) throw new DomainError('UNAUTHENTICATED', 'A bearer access token is required');
+      actor = await deps.verifyToken(token);
+    } catch (error) {
+      // A token that cannot be checked now (the database is down) is not an invalid one.
+      if (toDomainError(error).code === 'DEPENDENCY_UNAVAILABLE') return restErrorResponse(error);
+      const message = error instanceof DomainError && error.code === 'UNAUTHENTICATED' ? error.message : 'Invalid or expired access token';
+      return restErrorResponse(new DomainError('UNAUTHENTICATED', message), undefined, { 'www-authenticate': 'Bearer error="invalid_token"' });
+    }
+    if (agent && !(await deps.card()).skills.some((skill) => skill.id === agent)) {
+      return restJson({ error: { code: 404, status: 'NOT_FOUND', message: `No agent ${agent} on this host`, details: [] } }, { status: 404 });
+    }
+    try {
+      checkVersion(request);
+      const input = request.method === 'POST' ? await bodyOf(request) : queryOf(request);
+      return await perform(ops, request, resolved.operation, resolved.task ?? null, input, actor, agent);
+    } catch (error) {
+      return restErrorResponse(error, deps.logger);
+    }
+  };
+}
+
+/** A task of this caller (and, on a per-agent endpoint, of that agent); anything else is not found. */
+async function taskOf(ops: A2aOperations, actor: AgentAccessActor, id: string, permission: 'read' | 'execute', agent: string | null): Promise<RunView> {
+  const run = await ops.visibleRun(actor, id, permission);
+  if (agent && run.agent !== agent) throw new DomainError('NOT_FOUND', 'Task not found');
+  return run;
+}
+
+function sendInput(body: Record<string, unknown>) {
+  const p = params(sendMessageV1Schema, body);
+  const configuration = p.configuration ?? {};
+  if (configuration.taskPushNotificationConfig !== undefined || configuration.pushNotificationConfig !== undefined) {
+    throw new DomainError('PUSH_NOTIFICATION_NOT_SUPPORTED', 'Push notifications are not supported by this agent');
+  }
+  return {
+    internal: { message: messageFromV1(p.message), ...(p.metadata ? { metadata: p.metadata } : {}) },
+    returnImmediately: configuration.returnImmediately === true || configuration.blocking === false,
+    ...(configuration.historyLength !== undefined ? { historyLength: configuration.historyLength } : {}),
+  };
+}
+
+async function perform(ops: A2aOperations, request: Request, operation: RestOperation, taskId: string | null, input: Record<string, unknown>, actor: AgentAccessActor, agent: string | null): Promise<Response> {
+  const idempotencyKey = request.headers.get('idempotency-key')?.slice(0, 200) || null;
+  const lastEventId = Number.parseInt(request.headers.get('last-event-id') ?? '', 10);
+  const resumeFrom = Number.isFinite(lastEventId) && lastEventId >= 0 ? lastEventId : null;
+  async function* stream(run: { id: string; contextId: string }, afterSeq: number, signal: AbortSignal) {
+    for await (const { seq, event } of ops.events(run.id, afterSeq, signal)) yield frame(seq, streamResponseV1(event, run));
+  }
+
+  switch (operation) {
+    case 'send': {
+      const { internal, returnImmediately, historyLength } = sendInput(input);
+      const run = await ops.sendAndWait(actor, internal, idempotencyKey, agent, { returnImmediately, signal: request.signal });
+      return restJson({ task: taskToV1(run, { historyLength }) });
+    }
+    case 'stream': {
+      const { internal } = sendInput(input);
+      const { run, startSeq } = await ops.send(actor, internal, idempotencyKey, agent);
+      return sseResponse((signal) => stream(run, resumeFrom ?? startSeq, signal), request.signal);
+    }
+    case 'get': {
+      const p = params(taskIdV1Schema, { ...input, id: taskId });
+      return restJson(taskToV1(await taskOf(ops, actor, p.id, 'read', agent), { historyLength: p.historyLength }));
+    }
+    case 'cancel': {
+      const run = await taskOf(ops, actor, params(taskIdV1Schema, { ...input, id: taskId }).id, 'execute', agent);
+      return restJson(taskToV1(await ops.cancel(run.id)));
+    }
+    case 'subscribe': {
+      const run = await taskOf(ops, actor, params(taskIdV1Schema, { id: taskId }).id, 'read', agent);
+      if (isTerminal(run.state) && resumeFrom === null) throw new DomainError('UNSUPPORTED_OPERATION', `Task ${run.id} is ${run.state}: a finished task has nothing to subscribe to`);
+      const from = resumeFrom ?? run.lastSeq;
+      return sseResponse(async function* (signal) {
+        yield snapshotFrame({ task: taskToV1(run) });
+        if (!isTerminal(run.state) || from < run.lastSeq) yield* stream(run, from, signal);
+      }, request.signal);
+    }
+    case 'list': {
+      if (!mayActorDo(actor, (grants) => grants.permissions.includes('read'))) throw new DomainError('FORBIDDEN', 'Listing tasks needs the read permission');
+      const p = params(listTasksSchema, input);
+      const after = p.pageToken ? decodeToken(actor, p.pageToken, ops.ownsListToken) : null;
+      const state = p.status !== undefined && p.status !== '' && p.status !== 'TASK_STATE_UNSPECIFIED' ? stateFromV1(p.status) : undefined;
+      const whole = p.historyLength !== 0 || p.includeArtifacts === true;
+      const page = await ops.listOwned(actor, { pageSize: p.pageSize ?? DEFAULT_PAGE_SIZE, after, whole, ...(p.contextId ? { contextId: p.contextId } : {}), ...(state ? { state } : {}), ...(p.statusTimestampAfter !== undefined ? { updatedAfter: p.statusTimestampAfter } : {}) });
+      // Tasks of agents this client may no longer read are left out, and on a per-agent endpoint those of its other agents.
+      const visible = page.items.filter((run) => mayAccessRun(actor, run, 'read') && (!agent || run.agent === agent));
+      return restJson({
+        tasks: visible.map((run) => taskToV1(run, { historyLength: p.historyLength, artifacts: p.includeArtifacts === true })),
+        nextPageToken: page.next ? encodeToken(page.next) : '',
+        pageSize: visible.length,
+        totalSize: page.total,
+      });
+    }
+    case 'card': {
+      if (!mayActorDo(actor, (grants) => grants.permissions.includes('list'))) throw new DomainError('FORBIDDEN', ACCESS_DENIED);
+      const card = await ops.cardV1(agent);
+      const skills = Array.isArray(card.skills) ? (card.skills as { id: string }[]).filter((skill) => mayAccessAgent(actor, skill.id, 'list')) : [];
+      return restJson({ ...card, skills });
+    }
+    case 'push':
+      throw new DomainError('PUSH_NOTIFICATION_NOT_SUPPORTED', 'Push notifications are not supported by this agent (capabilities.pushNotifications is false)');
+  }
+}

@@ -100,10 +100,8 @@ export function createA2aRestHandler(deps: A2aServerDeps) {
 }
 
 /** A task of this caller (and, on a per-agent endpoint, of that agent); anything else is not found. */
-async function taskOf(ops: A2aOperations, actor: AgentAccessActor, id: string, permission: 'read' | 'execute', agent: string | null): Promise<RunView> {
-  const run = await ops.visibleRun(actor, id, permission);
-  if (agent && run.agent !== agent) throw new DomainError('NOT_FOUND', 'Task not found');
-  return run;
+function taskOf(ops: A2aOperations, actor: AgentAccessActor, id: string, permission: 'read' | 'execute', agent: string | null): Promise<RunView> {
+  return ops.visibleRun(actor, id, permission, agent);
 }
 
 function sendInput(body: Record<string, unknown>) {
@@ -161,9 +159,9 @@ async function perform(ops: A2aOperations, request: Request, operation: RestOper
       const after = p.pageToken ? decodeToken(actor, p.pageToken, ops.ownsListToken) : null;
       const state = p.status !== undefined && p.status !== '' && p.status !== 'TASK_STATE_UNSPECIFIED' ? stateFromV1(p.status) : undefined;
       const whole = p.historyLength !== 0 || p.includeArtifacts === true;
-      const page = await ops.listOwned(actor, { pageSize: p.pageSize ?? DEFAULT_PAGE_SIZE, after, whole, ...(p.contextId ? { contextId: p.contextId } : {}), ...(state ? { state } : {}), ...(p.statusTimestampAfter !== undefined ? { updatedAfter: p.statusTimestampAfter } : {}) });
-      // Tasks of agents this client may no longer read are left out, and on a per-agent endpoint those of its other agents.
-      const visible = page.items.filter((run) => mayAccessRun(actor, run, 'read') && (!agent || run.agent === agent));
+      const page = await ops.listOwned(actor, { pageSize: p.pageSize ?? DEFAULT_PAGE_SIZE, after, whole, ...(p.contextId ? { contextId: p.contextId } : {}), ...(state ? { state } : {}), ...(p.statusTimestampAfter !== undefined ? { updatedAfter: p.statusTimestampAfter } : {}), ...(agent ? { agent } : {}) });
+      // Tasks of agents this client may no longer read are left out.
+      const visible = page.items.filter((run) => mayAccessRun(actor, run, 'read'));
       return restJson({
         tasks: visible.map((run) => taskToV1(run, { historyLength: p.historyLength, artifacts: p.includeArtifacts === true })),
         nextPageToken: page.next ? encodeToken(page.next) : '',

@@ -4,6 +4,7 @@ import { useTestDatabase } from '@service/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startA2aHost } from '../helpers/a2a.ts';
 import { startService, type RunningService } from '../helpers/service-process.ts';
+import { readSseFrames } from '../helpers/sse.ts';
 
 const t = useTestDatabase();
 let service: RunningService;
@@ -35,28 +36,12 @@ async function stream(body: unknown, lastEventId: number | null, stopAfter = Inf
     signal: controller.signal,
   });
   expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
-  const frames: Frame[] = [];
-  const decoder = new TextDecoder();
-  let buffer = '';
-  const reader = response.body!.getReader();
   try {
-    while (frames.length < stopAfter) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      buffer += decoder.decode(value, { stream: true });
-      let end: number;
-      while ((end = buffer.indexOf('\n\n')) >= 0 && frames.length < stopAfter) {
-        const raw = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const id = /^id: (\d+)$/m.exec(raw);
-        const data = /^data: (.*)$/m.exec(raw);
-        if (id && data) frames.push({ id: Number(id[1]), result: (JSON.parse(data[1]!) as { result: Frame['result'] }).result });
-      }
-    }
+    // Frames without an id (none are sent on these streams) would not be resumable: left out.
+    return (await readSseFrames(response, stopAfter)).flatMap((frame) => (frame.id === null ? [] : [{ id: frame.id, result: (frame.data as { result: Frame['result'] }).result }]));
   } finally {
     controller.abort();
   }
-  return frames;
 }
 
 const request = () => ({

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchAccessToken, startA2aHost } from '../helpers/a2a.ts';
 import { rawRequest } from '../helpers/raw-http.ts';
 import type { RunningService } from '../helpers/service-process.ts';
+import { readSseFrames, type SseFrame } from '../helpers/sse.ts';
 
 /**
  * The A2A 1.0 HTTP+JSON (REST) binding on a running service: its paths under `/api/a2a` and a
@@ -57,38 +58,13 @@ async function ok<T>(response: Response): Promise<T> {
 
 const message = (text: string, extra: Record<string, unknown> = {}) => ({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text }], ...extra } });
 
-interface Frame {
-  id: number | null;
-  data: Record<string, unknown>;
-}
+type Frame = SseFrame & { data: Record<string, unknown> };
 
 /** Reads an SSE response's frames until the stream ends or `stopAfter` frames arrived (then drops the connection). */
 async function frames(response: Response, stopAfter = Infinity): Promise<Frame[]> {
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
-  const out: Frame[] = [];
-  const reader = response.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  try {
-    while (out.length < stopAfter) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      buffer += decoder.decode(value, { stream: true });
-      let end: number;
-      while ((end = buffer.indexOf('\n\n')) >= 0 && out.length < stopAfter) {
-        const raw = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const data = /^data: (.*)$/m.exec(raw);
-        if (!data) continue;
-        const id = /^id: (\d+)$/m.exec(raw);
-        out.push({ id: id ? Number(id[1]) : null, data: JSON.parse(data[1]!) as Record<string, unknown> });
-      }
-    }
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
-  return out;
+  return (await readSseFrames(response, stopAfter)) as Frame[];
 }
 
 function expectA2aError(body: unknown, http: number, status: string, reason?: string) {

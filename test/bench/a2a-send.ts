@@ -6,50 +6,18 @@
  * trips per send (counted on the wire), p50 <= 10 ms and a latency ratio <= 5 on the embedded default.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor } from '@a2a-js/sdk/server';
-import { jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
-import { Role, TaskState, type AgentCard, type Part } from '@a2a-js/sdk';
-import express from 'express';
 import { startA2aHost } from '../helpers/a2a.ts';
 import { benchDatabase } from './bench-environment.ts';
 import { percentile, report, sideBySide } from './harness.ts';
 import { commandsBetween, startWireCounter } from './wire-counter.ts';
 import { cpuOfDescendants, cpuPerUnit } from './process-cpu.ts';
 import { recordFigure, verdict } from './results.ts';
+import { listenSdkEcho } from './sdk-echo-server.ts';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 150);
 
-const textPart = (value: string): Part => ({ content: { $case: 'text', value }, metadata: undefined, filename: '', mediaType: 'text/plain' });
-const echo: AgentExecutor = {
-  async execute(context, bus) {
-    const text = context.userMessage.parts.flatMap((p) => (p.content?.$case === 'text' ? [p.content.value] : [])).join(' ');
-    bus.publish(
-      AgentEvent.task({
-        id: context.taskId,
-        contextId: context.contextId,
-        status: { state: TaskState.TASK_STATE_COMPLETED, timestamp: new Date().toISOString(), message: { messageId: randomUUID(), contextId: context.contextId, taskId: context.taskId, role: Role.ROLE_AGENT, parts: [textPart(`[scripted] ${text}`)], metadata: undefined, extensions: [], referenceTaskIds: [] } },
-        history: [context.userMessage],
-        artifacts: [{ artifactId: randomUUID(), name: 'answer', description: '', parts: [textPart(`[scripted] ${text}`)], metadata: undefined, extensions: [] }],
-        metadata: undefined,
-      }),
-    );
-  },
-  async cancelTask() {},
-};
-
 const database = await benchDatabase('bench_a2a_send');
-const sdkApp = express();
-const sdkCard: AgentCard = {
-  name: 'sdk', description: 'echo', supportedInterfaces: [], provider: undefined, version: '1', documentationUrl: undefined, iconUrl: undefined,
-  capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
-  securitySchemes: {}, securityRequirements: [], defaultInputModes: ['text/plain'], defaultOutputModes: ['text/plain'], skills: [], signatures: [],
-};
-sdkApp.use('/a2a/jsonrpc', jsonRpcHandler({ requestHandler: new DefaultRequestHandler(sdkCard, new InMemoryTaskStore(), echo), userBuilder: UserBuilder.noAuthentication }));
-const sdkServer = sdkApp.listen(0, '127.0.0.1');
-await new Promise((resolve) => sdkServer.once('listening', resolve));
-const sdkUrl = `http://127.0.0.1:${(sdkServer.address() as AddressInfo).port}/a2a/jsonrpc`;
-sdkCard.supportedInterfaces = [{ url: sdkUrl, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '1.0' }];
+const { url: sdkUrl, server: sdkServer } = await listenSdkEcho();
 
 // A first service reaches the database through a counting proxy: round trips per send are
 // measured on the wire. The timed comparison then runs on a second one connected directly (the

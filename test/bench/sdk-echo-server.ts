@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import type { AgentCard, Part } from '@a2a-js/sdk';
 import type { AgentExecutor } from '@a2a-js/sdk/server';
 import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,7 +38,8 @@ export async function startSdkEchoServer(): Promise<{ url: string; pid: number; 
   };
 }
 
-async function serve(): Promise<void> {
+/** The SDK server with the echo executor, listening on a free loopback port in this process. */
+export async function listenSdkEcho(): Promise<{ url: string; server: Server }> {
   const { AgentEvent, DefaultRequestHandler, InMemoryTaskStore } = await import('@a2a-js/sdk/server');
   const { jsonRpcHandler, UserBuilder } = await import('@a2a-js/sdk/server/express');
   const { Role, TaskState } = await import('@a2a-js/sdk');
@@ -71,6 +73,11 @@ async function serve(): Promise<void> {
   await new Promise((resolve) => server.once('listening', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/a2a/jsonrpc`;
   card.supportedInterfaces = [{ url, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '1.0' }];
+  return { url, server };
+}
+
+async function serve(): Promise<void> {
+  const { url, server } = await listenSdkEcho();
   process.stdout.write(`${url}\n`);
   process.on('SIGTERM', () => server.close(() => process.exit(0)));
 }

@@ -74,6 +74,34 @@ export function decodeToken(actor: AgentAccessActor, token: string, owns: (actor
  * A2A v1.0 on the JSON-RPC binding: the same operations as v0.3, read from and written in v1.0
  * shapes (protocol-v1.ts). `agent` is set on a per-agent endpoint (`/a2a/<vendor>/<slug>`).
  */
+/** ListTasks (both bindings): the caller's tasks, on one agent's endpoint only that agent's, a page at a time. */
+export async function listTasksV1(ops: A2aOperations, actor: AgentAccessActor, input: unknown, agent: string | null) {
+  if (!mayActorDo(actor, (grants) => grants.permissions.includes('read'))) throw new DomainError('FORBIDDEN', 'Listing tasks needs the read permission');
+  const p = params(listTasksSchema, input);
+  const pageSize = p.pageSize ?? DEFAULT_PAGE_SIZE;
+  const after = p.pageToken ? decodeToken(actor, p.pageToken, ops.ownsListToken) : null;
+  const state = p.status !== undefined && p.status !== '' && p.status !== 'TASK_STATE_UNSPECIFIED' ? stateFromV1(p.status) : undefined;
+  const whole = p.historyLength !== 0 || p.includeArtifacts === true;
+  const page = await ops.listOwned(actor, { pageSize, after, whole, ...(agent ? { agent } : {}), ...(p.contextId ? { contextId: p.contextId } : {}), ...(state ? { state } : {}), ...(p.statusTimestampAfter !== undefined ? { updatedAfter: p.statusTimestampAfter } : {}) });
+  // Tasks of agents this client may no longer read (its grants narrowed since) are left out.
+  const visible = page.items.filter((run) => mayAccessRun(actor, run, 'read'));
+  return {
+    tasks: visible.map((run) => taskToV1(run, { historyLength: p.historyLength, artifacts: p.includeArtifacts === true })),
+    nextPageToken: page.next ? encodeToken(page.next) : '',
+    // The size of this page (what the TCK and the SDKs read), at most the requested one.
+    pageSize: visible.length,
+    totalSize: page.total,
+  };
+}
+
+/** The authenticated extended card (both bindings): the agents this client may list, as the public card would show them. */
+export async function extendedCardV1(ops: A2aOperations, actor: AgentAccessActor, agent: string | null) {
+  if (!mayActorDo(actor, (grants) => grants.permissions.includes('list'))) throw new DomainError('FORBIDDEN', ACCESS_DENIED);
+  const card = await ops.cardV1(agent);
+  const skills = Array.isArray(card.skills) ? (card.skills as { id: string }[]).filter((skill) => mayAccessAgent(actor, skill.id, 'list')) : [];
+  return { ...card, skills };
+}
+
 export async function dispatchV1(ops: A2aOperations, request: Request, rpc: JsonRpcRequest, actor: AgentAccessActor, agent: string | null): Promise<Response> {
   const idempotencyKey = request.headers.get('idempotency-key')?.slice(0, 200) || null;
   const lastEventId = Number.parseInt(request.headers.get('last-event-id') ?? '', 10);
@@ -125,33 +153,10 @@ export async function dispatchV1(ops: A2aOperations, request: Request, rpc: Json
         if (!isTerminal(run.state) || from < run.lastSeq) yield* ops.frames(rpc.id, run, from, signal, shapeFor(run));
       }, request.signal);
     }
-    case 'ListTasks': {
-      if (!mayActorDo(actor, (grants) => grants.permissions.includes('read'))) throw new DomainError('FORBIDDEN', 'Listing tasks needs the read permission');
-      const p = params(listTasksSchema, rpc.params);
-      const pageSize = p.pageSize ?? DEFAULT_PAGE_SIZE;
-      const after = p.pageToken ? decodeToken(actor, p.pageToken, ops.ownsListToken) : null;
-      const state = p.status !== undefined && p.status !== '' && p.status !== 'TASK_STATE_UNSPECIFIED' ? stateFromV1(p.status) : undefined;
-      const whole = p.historyLength !== 0 || p.includeArtifacts === true;
-      const page = await ops.listOwned(actor, { pageSize, after, whole, ...(agent ? { agent } : {}), ...(p.contextId ? { contextId: p.contextId } : {}), ...(state ? { state } : {}), ...(p.statusTimestampAfter !== undefined ? { updatedAfter: p.statusTimestampAfter } : {}) });
-      // Tasks of agents this client may no longer read (its grants narrowed since) are left out.
-      const visible = page.items.filter((run) => mayAccessRun(actor, run, 'read'));
-      return json(
-        rpcResult(rpc.id, {
-          tasks: visible.map((run) => task(run, { historyLength: p.historyLength, artifacts: p.includeArtifacts === true })),
-          nextPageToken: page.next ? encodeToken(page.next) : '',
-          // The size of this page (what the TCK and the SDKs read), at most the requested one.
-          pageSize: visible.length,
-          totalSize: page.total,
-        }),
-      );
-    }
-    case 'GetExtendedAgentCard': {
-      // The agents this client may list, as the public card would show them.
-      if (!mayActorDo(actor, (grants) => grants.permissions.includes('list'))) throw new DomainError('FORBIDDEN', ACCESS_DENIED);
-      const card = await ops.cardV1(agent);
-      const skills = Array.isArray(card.skills) ? (card.skills as { id: string }[]).filter((skill) => mayAccessAgent(actor, skill.id, 'list')) : [];
-      return json(rpcResult(rpc.id, { ...card, skills }));
-    }
+    case 'ListTasks':
+      return json(rpcResult(rpc.id, await listTasksV1(ops, actor, rpc.params, agent)));
+    case 'GetExtendedAgentCard':
+      return json(rpcResult(rpc.id, await extendedCardV1(ops, actor, agent)));
     case 'CreateTaskPushNotificationConfig':
     case 'GetTaskPushNotificationConfig':
     case 'ListTaskPushNotificationConfigs':

@@ -1,10 +1,10 @@
-import { ACCESS_DENIED, mayAccessAgent, mayAccessRun, mayActorDo, type AgentAccessActor } from '../../auth/index.ts';
+import type { AgentAccessActor } from '../../auth/index.ts';
 import { DomainError, toDomainError } from '../../errors/index.ts';
 import { bearerToken, readBodyLimited } from '../../http/index.ts';
 import { isTerminal, type RunView } from '../../runs/index.ts';
 import { createA2aOperations, type A2aOperations } from '../operations.ts';
-import { messageFromV1, sendMessageV1Schema, stateFromV1, streamResponseV1, taskIdV1Schema, taskToV1 } from '../protocol-v1.ts';
-import { DEFAULT_PAGE_SIZE, decodeToken, encodeToken, listTasksSchema, params } from '../server-v1.ts';
+import { messageFromV1, sendMessageV1Schema, streamResponseV1, taskIdV1Schema, taskToV1 } from '../protocol-v1.ts';
+import { extendedCardV1, listTasksV1, params } from '../server-v1.ts';
 import { MAX_A2A_BODY_BYTES, type A2aServerDeps } from '../server.ts';
 import { sseResponse } from '../sse.ts';
 import { restErrorResponse, restJson } from './errors.ts';
@@ -153,28 +153,10 @@ async function perform(ops: A2aOperations, request: Request, operation: RestOper
         if (!isTerminal(run.state) || from < run.lastSeq) yield* stream(run, from, signal);
       }, request.signal);
     }
-    case 'list': {
-      if (!mayActorDo(actor, (grants) => grants.permissions.includes('read'))) throw new DomainError('FORBIDDEN', 'Listing tasks needs the read permission');
-      const p = params(listTasksSchema, input);
-      const after = p.pageToken ? decodeToken(actor, p.pageToken, ops.ownsListToken) : null;
-      const state = p.status !== undefined && p.status !== '' && p.status !== 'TASK_STATE_UNSPECIFIED' ? stateFromV1(p.status) : undefined;
-      const whole = p.historyLength !== 0 || p.includeArtifacts === true;
-      const page = await ops.listOwned(actor, { pageSize: p.pageSize ?? DEFAULT_PAGE_SIZE, after, whole, ...(p.contextId ? { contextId: p.contextId } : {}), ...(state ? { state } : {}), ...(p.statusTimestampAfter !== undefined ? { updatedAfter: p.statusTimestampAfter } : {}), ...(agent ? { agent } : {}) });
-      // Tasks of agents this client may no longer read are left out.
-      const visible = page.items.filter((run) => mayAccessRun(actor, run, 'read'));
-      return restJson({
-        tasks: visible.map((run) => taskToV1(run, { historyLength: p.historyLength, artifacts: p.includeArtifacts === true })),
-        nextPageToken: page.next ? encodeToken(page.next) : '',
-        pageSize: visible.length,
-        totalSize: page.total,
-      });
-    }
-    case 'card': {
-      if (!mayActorDo(actor, (grants) => grants.permissions.includes('list'))) throw new DomainError('FORBIDDEN', ACCESS_DENIED);
-      const card = await ops.cardV1(agent);
-      const skills = Array.isArray(card.skills) ? (card.skills as { id: string }[]).filter((skill) => mayAccessAgent(actor, skill.id, 'list')) : [];
-      return restJson({ ...card, skills });
-    }
+    case 'list':
+      return restJson(await listTasksV1(ops, actor, input, agent));
+    case 'card':
+      return restJson(await extendedCardV1(ops, actor, agent));
     case 'push':
       throw new DomainError('PUSH_NOTIFICATION_NOT_SUPPORTED', 'Push notifications are not supported by this agent (capabilities.pushNotifications is false)');
   }

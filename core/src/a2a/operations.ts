@@ -1,6 +1,6 @@
 import { mayAccessRun, type AgentAccessActor } from '../auth/index.ts';
 import { DomainError } from '../errors/index.ts';
-import { isSettled, isTerminal, isVisible, type Answer, type EventLog, type Metadata, type RunExecutor, type RunMessage, type RunState, type RunStore, type RunView, type VisibleRunEvent } from '../runs/index.ts';
+import { isFinalEvent, isSettled, isTerminal, isVisible, type Answer, type EventLog, type Metadata, type RunExecutor, type RunMessage, type RunState, type RunStore, type RunView, type StoredEvent, type VisibleRunEvent } from '../runs/index.ts';
 import type { AgentCard } from './agent-card.ts';
 import { answerOf } from './hitl-answer.ts';
 import type { JsonRpcId } from './jsonrpc.ts';
@@ -13,7 +13,7 @@ export interface A2aOperationsDeps {
   /** The agent a message without `metadata.skillId` goes to: the admin's choice, else the only one. */
   defaultAgent: () => Promise<string | null>;
   /** Starting a run: the service's one way (use-cases), which the admin UI calls too. */
-  startRun: (actor: AgentAccessActor, input: { agent: string; message: RunMessage; idempotencyKey: string | null }) => Promise<{ run: RunView; created: boolean; execution: Promise<RunView | null> | null }>;
+  startRun: (actor: AgentAccessActor, input: { agent: string; message: RunMessage; idempotencyKey: string | null }) => Promise<{ run: RunView; created: boolean; execution: Promise<RunView | null> | null; events?: StoredEvent[] }>;
   /** Answering a paused run: the service's one way (use-cases), which the admin UI calls too. */
   answerPause: (actor: AgentAccessActor, runId: string, answer: Answer, message: RunMessage) => Promise<{ answerSeq: number }>;
   /** Reads only: this seam starts and answers runs through `startRun` and `answerPause`. */
@@ -69,9 +69,11 @@ export function createA2aOperations(deps: A2aOperationsDeps) {
 
   /**
    * Starts a run, continues a paused one with an answer, or finds the retried one. `startSeq` is
-   * where the caller's stream starts: after the events it has already seen.
+   * where the caller's stream starts: after the events it has already seen. `stored`: the first
+   * events of a run this call created, as stored (from seq 1), which `frames` sends without
+   * reading them back.
    */
-  async function send(actor: AgentAccessActor, sendParams: SendParams, idempotencyKey: string | null, fixedAgent: string | null = null): Promise<{ run: RunView; startSeq: number; execution?: Promise<RunView | null> }> {
+  async function send(actor: AgentAccessActor, sendParams: SendParams, idempotencyKey: string | null, fixedAgent: string | null = null): Promise<{ run: RunView; startSeq: number; execution?: Promise<RunView | null>; stored?: StoredEvent[] }> {
     const { message } = sendParams;
     if (message.runId) {
       const run = await visibleRun(actor, message.runId, 'execute', fixedAgent);
@@ -95,10 +97,10 @@ export function createA2aOperations(deps: A2aOperationsDeps) {
       return { run: (await deps.runs.get(run.id))!, startSeq: answerSeq - 1 };
     }
     const agent = await targetAgent(sendParams, fixedAgent);
-    const { run, execution } = await deps.startRun(actor, { agent, message, idempotencyKey });
+    const { run, execution, events } = await deps.startRun(actor, { agent, message, idempotencyKey });
     // A retried request (same Idempotency-Key or messageId) gets the whole stream again unless
     // it says where it stopped with Last-Event-ID.
-    return { run, startSeq: 0, ...(execution ? { execution } : {}) };
+    return { run, startSeq: 0, ...(execution ? { execution } : {}), ...(events?.length ? { stored: events } : {}) };
   }
 
   /** A send that answers once the task completes, fails or pauses (unless asked to return at once). */
@@ -115,16 +117,28 @@ export function createA2aOperations(deps: A2aOperationsDeps) {
     return done;
   }
 
-  /** The run's visible events after `afterSeq`, each with its sequence number (what a stream's Last-Event-ID names). */
-  async function* events(runId: string, afterSeq: number, signal: AbortSignal): AsyncGenerator<{ seq: number; event: VisibleRunEvent }> {
-    for await (const stored of deps.eventLog.follow(runId, afterSeq, signal)) {
+  /**
+   * The run's visible events after `afterSeq`, each with its sequence number (what a stream's
+   * Last-Event-ID names). `known`: events this process has just stored (a new run's first ones,
+   * dense from seq 1): those after `afterSeq` go out at once, without a read, and the log is
+   * followed from the last of them.
+   */
+  async function* events(runId: string, afterSeq: number, signal: AbortSignal, known: StoredEvent[] = []): AsyncGenerator<{ seq: number; event: VisibleRunEvent }> {
+    let from = afterSeq;
+    for (const stored of known) {
+      if (stored.seq !== from + 1) continue;
+      from = stored.seq;
+      if (isVisible(stored.event)) yield { seq: stored.seq, event: stored.event };
+      if (isFinalEvent(stored.event)) return;
+    }
+    for await (const stored of deps.eventLog.follow(runId, from, signal)) {
       if (isVisible(stored.event)) yield { seq: stored.seq, event: stored.event };
     }
   }
 
-  /** The run's log after `afterSeq` as SSE frames, each event written by `shape`. */
-  async function* frames(rpcId: JsonRpcId, run: { id: string; contextId: string }, afterSeq: number, signal: AbortSignal, shape: (event: VisibleRunEvent, seq: number) => unknown): AsyncGenerator<string> {
-    for await (const { seq, event } of events(run.id, afterSeq, signal)) yield sseFrame(rpcId, seq, shape(event, seq));
+  /** The run's log after `afterSeq` as SSE frames, each event written by `shape` (`known`: as for `events`). */
+  async function* frames(rpcId: JsonRpcId, run: { id: string; contextId: string }, afterSeq: number, signal: AbortSignal, shape: (event: VisibleRunEvent, seq: number) => unknown, known: StoredEvent[] = []): AsyncGenerator<string> {
+    for await (const { seq, event } of events(run.id, afterSeq, signal, known)) yield sseFrame(rpcId, seq, shape(event, seq));
   }
 
   return {

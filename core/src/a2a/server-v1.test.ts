@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Services } from '../index.ts';
 import { DEFAULT_AGENT_SETTING } from '../settings/index.ts';
 import { installExampleAgents, testServices, useTestDatabase } from '../testing/index.ts';
@@ -65,6 +65,25 @@ describe('A2A v1.0 on /api/a2a', () => {
   it('refuses v0.3 payloads under v1.0 and the reverse, with -32602', async () => {
     expect((await errorOf('SendMessage', { message: { messageId: 'x', role: 'ROLE_USER', parts: [{ kind: 'file', file: { uri: 'https://x.test/a.txt' } }], metadata: { skillId: '@acme/summarizer' } } }))?.code).toBe(-32602);
     expect((await errorOf('SendMessage', { message: { messageId: 'x', role: 'ROLE_USER', parts: [{ text: 'a', data: {} }] } }))?.code).toBe(-32602);
+  });
+
+  it('writes a new task\'s first frame from what its creation stored, without reading the log back', async () => {
+    const finds = vi.spyOn(t.db.models.RunEvent.collection, 'find');
+    try {
+      const response = await call('SendStreamingMessage', summarize('First frame at once. Yes.'));
+      const reader = response.body!.getReader();
+      const first = new TextDecoder().decode((await reader.read()).value);
+      const readsBeforeFirstFrame = finds.mock.calls.map(([filter]) => JSON.stringify(filter));
+      const taskId = (JSON.parse(/^data: (.*)$/m.exec(first)![1]!) as { result: { task: { id: string; status: { state: string } } } }).result.task.id;
+      expect(/^id: 1$/m.test(first)).toBe(true);
+      expect(readsBeforeFirstFrame.filter((filter) => filter.includes(taskId))).toEqual([]);
+      let rest = '';
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) rest += new TextDecoder().decode(chunk.value);
+      // The rest of the stream follows the log as before: every event once, in order, to the final one.
+      expect([...`${first}${rest}`.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]))).toEqual([1, 2, 3, 4]);
+    } finally {
+      finds.mockRestore();
+    }
   });
 
   it('streams v1.0 StreamResponses with strictly increasing ids, and streaming errors as one SSE frame', async () => {

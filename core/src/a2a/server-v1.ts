@@ -127,9 +127,9 @@ export async function dispatchV1(ops: A2aOperations, request: Request, rpc: Json
     }
     case 'SendStreamingMessage': {
       const { internal } = sendParams();
-      const { run, startSeq } = await ops.send(actor, internal, idempotencyKey, agent);
+      const { run, startSeq, stored } = await ops.send(actor, internal, idempotencyKey, agent);
       const from = Number.isFinite(lastEventId) && lastEventId >= 0 ? lastEventId : startSeq;
-      return sseResponse((signal) => ops.frames(rpc.id, run, from, signal, shapeFor(run)), request.signal);
+      return sseResponse((signal) => ops.frames(rpc.id, run, from, signal, shapeFor(run), stored), request.signal);
     }
     case 'GetTask': {
       const p = params(taskIdV1Schema, rpc.params);

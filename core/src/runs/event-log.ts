@@ -76,6 +76,9 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
   const { Run, RunEvent } = models;
   const appended = new EventEmitter();
   appended.setMaxListeners(0);
+  /** The events this process stored, per run, for its own followers (who then need not read them back). */
+  const storedHere = new EventEmitter();
+  storedHere.setMaxListeners(0);
   /** This process's one watcher over the log: followers that wait are woken by it, and query nothing themselves. */
   const watcher = createRunWatcher(RunEvent.collection, { command: (command) => RunEvent.db.db!.command(command) }, appended, { ...hooks.watch, ...(hooks.logger ? { logger: hooks.logger } : {}) });
   /** The tail this process last wrote per run, so its next append need not read it; dropped at a final event. */
@@ -122,6 +125,8 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
     let generation = options.generation;
     /** The sequence number each event got, in order (an append can land in two parts around another writer's event). */
     const seqs: number[] = [];
+    /** What this append stored, as followers read it. */
+    const storedEvents: StoredEvent[] = [];
     let stored = 0;
     for (;;) {
       if (isTerminal(tail.state)) throw new RunEndedError(runId, tail.state);
@@ -138,6 +143,7 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
       try {
         await eventInserts.insert(documents);
         seqs.push(...documents.map((document) => document.seq));
+        storedEvents.push(...documents.map((document) => ({ seq: document.seq, event: fromStored<RunEvent>(document.event), state: document.state, generation: writeGeneration })));
         tail = { seq: tail.seq + documents.length, state, generation: writeGeneration };
         break;
       } catch (error) {
@@ -146,6 +152,7 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
         if (inserted > 0) {
           const last = documents[inserted - 1]!;
           seqs.push(...documents.slice(0, inserted).map((document) => document.seq));
+          storedEvents.push(...documents.slice(0, inserted).map((document) => ({ seq: document.seq, event: fromStored<RunEvent>(document.event), state: document.state, generation: writeGeneration })));
           tail = { seq: last.seq, state: last.state, generation: writeGeneration };
           pending = pending.slice(inserted);
           stored += inserted;
@@ -161,6 +168,7 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
     else tails.set(runId, tail);
     await project(runId, events, seqs);
     if (isTerminal(tail.state)) await hooks.finished?.(runId);
+    storedHere.emit(runId, storedEvents);
     appended.emit(runId, tail.seq);
     return tail;
   }
@@ -219,18 +227,28 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
     let from = Math.max(0, afterSeq - 1);
     /** Whether the log has reached the cursor: until it has, only its tail tells where the run stands. */
     let reached = afterSeq === 0;
-    while (!signal?.aborted) {
-      // Interest before the read: an event stored while the read is under way still wakes this follower.
-      const interest = watcher.expect(runId, cursor + 1);
-      try {
-        const batch = await readAfter(runId, from, READ_BATCH);
-        if (batch.length > 0) reached = true;
-        if (batch.some((stored) => stored.seq > cursor)) {
-          // Not waiting after all: the interest would only keep the watcher busy while the consumer takes these.
-          interest.cancel();
-          for (const stored of batch) {
+    /**
+     * Events this process stored for the run since this follower began, as stored: those right
+     * after the cursor are sent without reading them back. A wait is still always preceded by a
+     * read (an event stored by another process is found by it), so what this saves is the read
+     * after a wake-up by this process's own append, and the last read of a run whose final event
+     * this process stored.
+     */
+    let buffered: StoredEvent[] = [];
+    const onStored = (events: StoredEvent[]) => {
+      buffered.push(...events);
+      // A consumer far behind reads them from the log instead.
+      if (buffered.length > READ_BATCH) buffered = [];
+    };
+    storedHere.on(runId, onStored);
+    try {
+      while (!signal?.aborted) {
+        buffered = buffered.filter((stored) => stored.seq > cursor);
+        if (buffered[0]?.seq === cursor + 1) {
+          reached = true;
+          while (buffered[0]?.seq === cursor + 1) {
+            const stored = buffered.shift()!;
             state = stored.state;
-            if (stored.seq <= cursor) continue;
             cursor = stored.seq;
             if (!isVisible(stored.event)) continue;
             yield stored;
@@ -239,20 +257,42 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
           from = cursor;
           continue;
         }
-        for (const stored of batch) state = stored.state;
-        from = cursor;
-        if (!reached) {
-          // A cursor past the log's end (a made-up Last-Event-ID): no event it waits for will come,
-          // so the tail tells where the run stands, read again every PAST_END_CHECK_MS until it settles.
-          if (isSettled((await readTail(runId)).state)) return;
-          await Promise.race([interest.wait(signal), new Promise((resolve) => setTimeout(resolve, PAST_END_CHECK_MS).unref())]);
-          continue;
+        // Interest before the read: an event stored while the read is under way still wakes this follower.
+        const interest = watcher.expect(runId, cursor + 1);
+        try {
+          const batch = await readAfter(runId, from, READ_BATCH);
+          if (batch.length > 0) reached = true;
+          if (batch.some((stored) => stored.seq > cursor)) {
+            // Not waiting after all: the interest would only keep the watcher busy while the consumer takes these.
+            interest.cancel();
+            for (const stored of batch) {
+              state = stored.state;
+              if (stored.seq <= cursor) continue;
+              cursor = stored.seq;
+              if (!isVisible(stored.event)) continue;
+              yield stored;
+              if (isFinalEvent(stored.event)) return;
+            }
+            from = cursor;
+            continue;
+          }
+          for (const stored of batch) state = stored.state;
+          from = cursor;
+          if (!reached) {
+            // A cursor past the log's end (a made-up Last-Event-ID): no event it waits for will come,
+            // so the tail tells where the run stands, read again every PAST_END_CHECK_MS until it settles.
+            if (isSettled((await readTail(runId)).state)) return;
+            await Promise.race([interest.wait(signal), new Promise((resolve) => setTimeout(resolve, PAST_END_CHECK_MS).unref())]);
+            continue;
+          }
+          if (state !== null && isSettled(state)) return;
+          await interest.wait(signal);
+        } finally {
+          interest.cancel();
         }
-        if (state !== null && isSettled(state)) return;
-        await interest.wait(signal);
-      } finally {
-        interest.cancel();
       }
+    } finally {
+      storedHere.off(runId, onStored);
     }
   }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { connectDatabase, runEventsAfter, type Database } from '../db/index.ts';
 import { useTestDatabase } from '../testing/index.ts';
-import { createEventLog, LeaseLostError, type EventLog, type Tail } from './event-log.ts';
+import { createEventLog, LeaseLostError, type EventLog, type StoredEvent, type Tail } from './event-log.ts';
 import type { RunEvent, RunStatus } from './model.ts';
 
 /**
@@ -100,5 +100,30 @@ describe('group commit of the event log', () => {
     expect((await storedOutputs(colliding!)).map((row) => row.output)).toEqual([undefined, 'other', 'mine a', 'mine b']);
     expect((await storedOutputs(fenced!)).map((row) => row.seq)).toEqual([1, 2]);
     expect((await storedOutputs(last!)).map((row) => row.output)).toEqual([undefined, 'last a', 'last b']);
+  });
+});
+
+describe('followers of runs this process writes', () => {
+  it('take the events this process stored without reading them back: a run ended here needs no read after the wait', async () => {
+    const runId = await newRun();
+    const finds = vi.spyOn(t.db.models.RunEvent.collection, 'find');
+    try {
+      const followed: StoredEvent[] = [];
+      const following = (async () => {
+        for await (const stored of log.follow(runId, 1)) followed.push(stored);
+      })();
+      // Parked: it has read the log (nothing after seq 1) and waits.
+      for (let i = 0; i < 500 && log.watching().followers === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(log.watching().followers).toBe(1);
+      const readsBeforeWait = finds.mock.calls.length;
+      await log.appendAll(runId, [status('working'), step('done'), status('completed', true)], { fence: 0 });
+      await following;
+      expect(finds.mock.calls.length - readsBeforeWait).toBe(0);
+      // What it was handed is what a read of the log gives.
+      expect(followed).toEqual((await log.readAfter(runId, 1)).filter((stored) => stored.event.type !== 'step'));
+      expect(followed.map((stored) => stored.seq)).toEqual([2, 4]);
+    } finally {
+      finds.mockRestore();
+    }
   });
 });

@@ -100,9 +100,10 @@ export function createRunStore(deps: { models: Models; eventLog: EventLog; lease
    * wrote is withdrawn (nobody knows its run id yet) and the retry gets the run the key names.
    * A process that dies between the two leaves a run without its keys, which the recovery pass
    * withdraws instead of running (`isDuplicate`). `working`: the caller starts it right now, so
-   * the run is stored already working.
+   * the run is stored already working. `events`: the run's first events as stored (none for a
+   * retry), so a caller can send them without reading them back.
    */
-  async function create(actor: Actor, input: { agent: string; message: RunMessage; idempotencyKey?: string | null; working?: boolean; remote?: RemoteLink }): Promise<{ run: RunView; created: boolean }> {
+  async function create(actor: Actor, input: { agent: string; message: RunMessage; idempotencyKey?: string | null; working?: boolean; remote?: RemoteLink }): Promise<{ run: RunView; created: boolean; events: StoredEvent[] }> {
     const runId = uuidv7();
     const now = new Date();
     const keys = [...(input.idempotencyKey ? [runKeyId(actor.id, 'key', input.idempotencyKey)] : []), runKeyId(actor.id, 'message', input.message.id)];
@@ -144,7 +145,7 @@ export function createRunStore(deps: { models: Models; eventLog: EventLog; lease
       if (!isDuplicateKeyError(error) || index === undefined) throw error;
       const existing = await RunKey.collection.findOne({ _id: keys[index] as never });
       const run = existing ? await waitForRun(String(existing.runId)) : null;
-      if (run) return { run, created: false };
+      if (run) return { run, created: false, events: [] };
       throw error;
     }
     if (stored.status === 'rejected') {
@@ -153,7 +154,8 @@ export function createRunStore(deps: { models: Models; eventLog: EventLog; lease
     }
     deps.eventLog.stored(runId, tail);
     const summary = summaryOf(head as unknown as HeadRow);
-    return { run: { ...summary, history: [], artifacts: [], interrupt: null, progress: { stepIndex: 0, outputs: {} }, tail }, created: true };
+    const firstEvents = documents.map((document, i): StoredEvent => ({ seq: document.seq, event: events[i]!, state: document.state, generation: 0 }));
+    return { run: { ...summary, history: [], artifacts: [], interrupt: null, progress: { stepIndex: 0, outputs: {} }, tail }, created: true, events: firstEvents };
   }
 
   /** Removes everything a creation attempt wrote (its run id was never handed out). */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { RemoteBridge } from '../a2a/client/index.ts';
 import { assertAgentAccess, isAdmin, type AgentAccessActor } from '../auth/index.ts';
 import { DomainError } from '../errors/index.ts';
-import type { RunExecutor, RunMessage, RunStore, RunView } from '../runs/index.ts';
+import type { RunExecutor, RunMessage, RunStore, RunView, StoredEvent } from '../runs/index.ts';
 
 export interface StartRunInput {
   /** The agent's skill id (its npm package name). */
@@ -25,6 +25,8 @@ export interface StartedRun {
    * (a retry of a run already started).
    */
   execution: Promise<RunView | null> | null;
+  /** The run's first events as stored (from seq 1), when this call created it; none otherwise. */
+  events: StoredEvent[];
 }
 
 export interface StartRunDeps {
@@ -51,13 +53,13 @@ export function createStartRun(deps: StartRunDeps) {
       if (!isAdmin(actor)) throw new DomainError('FORBIDDEN', 'Only an admin may run an agent on a peer');
       const { run, done } = await deps.remote.start(actor, { peerId: input.peerId, skillId: input.agent, message: input.message });
       // A failed remote run is recorded on the local run by the bridge.
-      return { run, created: true, execution: done.catch(() => null) };
+      return { run, created: true, execution: done.catch(() => null), events: [] };
     }
     assertAgentAccess(actor, input.agent, 'execute');
     if (!(await deps.card()).skills.some((skill) => skill.id === input.agent)) throw new DomainError('NOT_FOUND', `No agent ${input.agent} on this host`);
-    const { run, created } = await deps.runs.create(actor, { agent: input.agent, message: input.message, idempotencyKey: input.idempotencyKey ?? null, working: true });
-    if (!created) return { run, created, execution: null };
-    return { run, created, execution: deps.executor.start(run.id, run) };
+    const { run, created, events } = await deps.runs.create(actor, { agent: input.agent, message: input.message, idempotencyKey: input.idempotencyKey ?? null, working: true });
+    if (!created) return { run, created, execution: null, events };
+    return { run, created, execution: deps.executor.start(run.id, run), events };
   };
 }
 

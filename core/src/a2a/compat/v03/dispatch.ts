@@ -60,10 +60,10 @@ export async function dispatch03(ops: A2aOperations, request: Request, rpc: Json
     }
     case 'stream': {
       const p = params(messageSendParamsSchema, rpc.params);
-      const { run, startSeq } = await ops.send(actor, sendParamsFrom03(p), idempotencyKey, agent);
+      const { run, startSeq, stored } = await ops.send(actor, sendParamsFrom03(p), idempotencyKey, agent);
       // A reconnect (same Idempotency-Key or messageId) with Last-Event-ID resumes after it.
       const from = Number.isFinite(lastEventId) && lastEventId >= 0 ? lastEventId : startSeq;
-      return sseResponse((signal) => ops.frames(rpc.id, run, from, signal, shapeFor(run)), request.signal);
+      return sseResponse((signal) => ops.frames(rpc.id, run, from, signal, shapeFor(run), stored), request.signal);
     }
     case 'get': {
       const p = params(taskIdParamsSchema, rpc.params);

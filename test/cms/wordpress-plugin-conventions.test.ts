@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../helpers/browser.ts';
-import { startWordPress, type RunningWordPress } from '../helpers/wordpress.ts';
+import { signInToWordPress, startWordPress, type RunningWordPress } from '../helpers/wordpress.ts';
 
 /*
  * The WordPress plugin as WordPress's own conventions want it, on a real WordPress: translatable
@@ -48,11 +48,7 @@ afterAll(async () => {
 async function signIn(user: string, password: string): Promise<Page> {
   const page = await browser.newPage();
   page.setDefaultTimeout(60_000);
-  await page.goto(`${wp.url}/wp-login.php`);
-  await page.locator('#user_login').fill(user);
-  await page.locator('#user_pass').fill(password);
-  await page.locator('#wp-submit').click();
-  await page.waitForURL(/wp-admin/);
+  await signInToWordPress(page, wp.url, user, password);
   return page;
 }
 

@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../helpers/browser.ts';
 import { startService, type RunningService } from '../helpers/service-process.ts';
-import { startWordPress, type RunningWordPress } from '../helpers/wordpress.ts';
+import { signInToWordPress, startWordPress, type RunningWordPress } from '../helpers/wordpress.ts';
 
 const PLUGIN = { dir: fileURLToPath(new URL('../../cms-plugins/cms-b/service-widget/', import.meta.url)), main: 'service-widget.php' };
 const t = useTestDatabase();
@@ -47,11 +47,7 @@ const SLOW = 90_000;
 async function signIn(page: Page, user: string, password: string) {
   page.setDefaultTimeout(SLOW);
   page.setDefaultNavigationTimeout(SLOW);
-  await page.goto(`${wp.url}/wp-login.php`);
-  await page.locator('#user_login').fill(user);
-  await page.locator('#user_pass').fill(password);
-  await page.locator('#wp-submit').click();
-  await page.waitForURL(/wp-admin/);
+  await signInToWordPress(page, wp.url, user, password);
 }
 
 /** A post whose body is one paragraph block, as the block editor writes it. */

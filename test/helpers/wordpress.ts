@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { canConnect, findFreePort } from '@service/core/net';
+import type { Page } from 'playwright-core';
 
 const run = promisify(execFile);
 const HERE = fileURLToPath(new URL('./wordpress/', import.meta.url));
@@ -167,4 +168,20 @@ require_once ABSPATH . 'wp-settings.php';
     await stop();
     throw error;
   }
+}
+
+/**
+ * Signs `user` in through wp-login.php in `page`. Signed in means WordPress redirected into
+ * wp-admin: the navigation committing there is enough (the landing page's own assets are not
+ * what a sign-in waits for). A refused sign-in says where the page is and WordPress's message.
+ */
+export async function signInToWordPress(page: Page, siteUrl: string, user: string, password: string): Promise<void> {
+  await page.goto(`${siteUrl}/wp-login.php`);
+  await page.locator('#user_login').fill(user);
+  await page.locator('#user_pass').fill(password);
+  await page.locator('#wp-submit').click();
+  await page.waitForURL(/\/wp-admin\//, { waitUntil: 'commit' }).catch(async (error: unknown) => {
+    const message = await page.locator('#login_error').textContent({ timeout: 1_000 }).catch(() => null);
+    throw new Error(`signing in as ${user} did not reach wp-admin: the page is at ${page.url()}${message ? ` and says "${message.trim()}"` : ''}`, { cause: error });
+  });
 }

@@ -102,22 +102,25 @@ export async function extendedCardV1(ops: A2aOperations, actor: AgentAccessActor
   return { ...card, skills };
 }
 
+/** SendMessage's and SendStreamingMessage's params (both bindings), read into what the operations take. */
+export function sendInputV1(input: unknown): { internal: SendParams; returnImmediately: boolean; historyLength?: number } {
+  const p = params(sendMessageV1Schema, input);
+  const configuration = p.configuration ?? {};
+  if (configuration.taskPushNotificationConfig !== undefined || configuration.pushNotificationConfig !== undefined) {
+    throw new DomainError('PUSH_NOTIFICATION_NOT_SUPPORTED', 'Push notifications are not supported by this agent');
+  }
+  return {
+    internal: { message: messageFromV1(p.message), ...(p.metadata ? { metadata: p.metadata } : {}) },
+    returnImmediately: configuration.returnImmediately === true || configuration.blocking === false,
+    ...(configuration.historyLength !== undefined ? { historyLength: configuration.historyLength } : {}),
+  };
+}
+
 export async function dispatchV1(ops: A2aOperations, request: Request, rpc: JsonRpcRequest, actor: AgentAccessActor, agent: string | null): Promise<Response> {
   const idempotencyKey = request.headers.get('idempotency-key')?.slice(0, 200) || null;
   const lastEventId = Number.parseInt(request.headers.get('last-event-id') ?? '', 10);
 
-  const sendParams = (): { internal: SendParams; returnImmediately: boolean; historyLength?: number } => {
-    const p = params(sendMessageV1Schema, rpc.params);
-    const configuration = p.configuration ?? {};
-    if (configuration.taskPushNotificationConfig !== undefined || configuration.pushNotificationConfig !== undefined) {
-      throw new DomainError('PUSH_NOTIFICATION_NOT_SUPPORTED', 'Push notifications are not supported by this agent');
-    }
-    return {
-      internal: { message: messageFromV1(p.message), ...(p.metadata ? { metadata: p.metadata } : {}) },
-      returnImmediately: configuration.returnImmediately === true || configuration.blocking === false,
-      ...(configuration.historyLength !== undefined ? { historyLength: configuration.historyLength } : {}),
-    };
-  };
+  const sendParams = () => sendInputV1(rpc.params);
 
   switch (rpc.method) {
     case 'SendMessage': {

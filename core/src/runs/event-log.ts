@@ -240,20 +240,28 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
       // A consumer far behind reads them from the log instead.
       if (buffered.length > READ_BATCH) buffered = [];
     };
+    /** Moves the cursor over `events` (in order), yielding the visible ones after it; true once a final event went out. */
+    function* pass(events: StoredEvent[]): Generator<StoredEvent, boolean> {
+      for (const stored of events) {
+        state = stored.state;
+        if (stored.seq <= cursor) continue;
+        cursor = stored.seq;
+        if (!isVisible(stored.event)) continue;
+        yield stored;
+        if (isFinalEvent(stored.event)) return true;
+      }
+      return false;
+    }
     storedHere.on(runId, onStored);
     try {
       while (!signal?.aborted) {
         buffered = buffered.filter((stored) => stored.seq > cursor);
         if (buffered[0]?.seq === cursor + 1) {
           reached = true;
-          while (buffered[0]?.seq === cursor + 1) {
-            const stored = buffered.shift()!;
-            state = stored.state;
-            cursor = stored.seq;
-            if (!isVisible(stored.event)) continue;
-            yield stored;
-            if (isFinalEvent(stored.event)) return;
-          }
+          // The dense run of them right after the cursor; the rest wait for their turn.
+          let dense = 1;
+          while (buffered[dense]?.seq === cursor + 1 + dense) dense++;
+          if (yield* pass(buffered.splice(0, dense))) return;
           from = cursor;
           continue;
         }
@@ -265,14 +273,7 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
           if (batch.some((stored) => stored.seq > cursor)) {
             // Not waiting after all: the interest would only keep the watcher busy while the consumer takes these.
             interest.cancel();
-            for (const stored of batch) {
-              state = stored.state;
-              if (stored.seq <= cursor) continue;
-              cursor = stored.seq;
-              if (!isVisible(stored.event)) continue;
-              yield stored;
-              if (isFinalEvent(stored.event)) return;
-            }
+            if (yield* pass(batch)) return;
             from = cursor;
             continue;
           }

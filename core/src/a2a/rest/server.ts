@@ -3,8 +3,8 @@ import { DomainError, toDomainError } from '../../errors/index.ts';
 import { bearerToken, readBodyLimited } from '../../http/index.ts';
 import { isTerminal, type RunView } from '../../runs/index.ts';
 import { createA2aOperations, type A2aOperations } from '../operations.ts';
-import { messageFromV1, sendMessageV1Schema, streamResponseV1, taskIdV1Schema, taskToV1 } from '../protocol-v1.ts';
-import { extendedCardV1, listTasksV1, params } from '../server-v1.ts';
+import { streamResponseV1, taskIdV1Schema, taskToV1 } from '../protocol-v1.ts';
+import { extendedCardV1, listTasksV1, params, sendInputV1 } from '../server-v1.ts';
 import { MAX_A2A_BODY_BYTES, type A2aServerDeps } from '../server.ts';
 import { sseResponse } from '../sse.ts';
 import { restErrorResponse, restJson } from './errors.ts';
@@ -104,19 +104,6 @@ function taskOf(ops: A2aOperations, actor: AgentAccessActor, id: string, permiss
   return ops.visibleRun(actor, id, permission, agent);
 }
 
-function sendInput(body: Record<string, unknown>) {
-  const p = params(sendMessageV1Schema, body);
-  const configuration = p.configuration ?? {};
-  if (configuration.taskPushNotificationConfig !== undefined || configuration.pushNotificationConfig !== undefined) {
-    throw new DomainError('PUSH_NOTIFICATION_NOT_SUPPORTED', 'Push notifications are not supported by this agent');
-  }
-  return {
-    internal: { message: messageFromV1(p.message), ...(p.metadata ? { metadata: p.metadata } : {}) },
-    returnImmediately: configuration.returnImmediately === true || configuration.blocking === false,
-    ...(configuration.historyLength !== undefined ? { historyLength: configuration.historyLength } : {}),
-  };
-}
-
 async function perform(ops: A2aOperations, request: Request, operation: RestOperation, taskId: string | null, input: Record<string, unknown>, actor: AgentAccessActor, agent: string | null): Promise<Response> {
   const idempotencyKey = request.headers.get('idempotency-key')?.slice(0, 200) || null;
   const lastEventId = Number.parseInt(request.headers.get('last-event-id') ?? '', 10);
@@ -127,12 +114,12 @@ async function perform(ops: A2aOperations, request: Request, operation: RestOper
 
   switch (operation) {
     case 'send': {
-      const { internal, returnImmediately, historyLength } = sendInput(input);
+      const { internal, returnImmediately, historyLength } = sendInputV1(input);
       const run = await ops.sendAndWait(actor, internal, idempotencyKey, agent, { returnImmediately, signal: request.signal });
       return restJson({ task: taskToV1(run, { historyLength }) });
     }
     case 'stream': {
-      const { internal } = sendInput(input);
+      const { internal } = sendInputV1(input);
       const { run, startSeq } = await ops.send(actor, internal, idempotencyKey, agent);
       return sseResponse((signal) => stream(run, resumeFrom ?? startSeq, signal), request.signal);
     }

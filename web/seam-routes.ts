@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Services } from '@service/core';
-import { A2A_REST_PATHS } from '@service/core/a2a';
+import { A2A_REST_PATHS, a2aRestUnavailableResponse, a2aRpcUnavailableResponse } from '@service/core/a2a';
+import { mcpUnavailableResponse } from '@service/core/mcp';
 import { createSeamRouter, sendWebResponse, toWebRequest, unavailableResponse, type SeamHandler } from '@service/core/http';
 import type { Logger } from '@service/core/log';
 import { BASE_SECURITY_HEADERS, withSeamSecurityHeaders } from './app/http-security.server.ts';
@@ -40,6 +41,24 @@ export function seamRoutes({ handlers }: Services) {
 /** The A2A HTTP+JSON binding's paths (`/message:send`, `/tasks/:task`…) under one A2A base, all to one handler. */
 const a2aRest = (base: string, handle: SeamHandler) => Object.fromEntries(A2A_REST_PATHS.map((path) => [`${base}${path}`, handle]));
 
+/**
+ * What a route answers while the database is down, in its own protocol's error shape (a JSON-RPC
+ * client reads a JSON-RPC error, a REST client a google.rpc.Status); every other route the service's
+ * `{ error }` body. All are 503 with Retry-After.
+ */
+const databaseDownAnswers = createSeamRouter({
+  '/api/a2a': (request) => Promise.resolve(a2aRpcUnavailableResponse(new URL(request.url).host)),
+  '/a2a/:vendor/:slug': (request) => Promise.resolve(a2aRpcUnavailableResponse(new URL(request.url).host)),
+  ...a2aRest('/api/a2a', () => Promise.resolve(a2aRestUnavailableResponse())),
+  ...a2aRest('/a2a/:vendor/:slug', () => Promise.resolve(a2aRestUnavailableResponse())),
+  '/api/mcp': () => Promise.resolve(mcpUnavailableResponse()),
+});
+
+async function databaseDownAnswer(path: string, host: string): Promise<Response> {
+  const route = databaseDownAnswers.match(path);
+  return route ? route.handle(new Request(`http://${host}${path}`), route.params) : unavailableResponse();
+}
+
 /** Routes that answer without the database: health says itself that it is down; the widget bundles are files. */
 const WITHOUT_DATABASE = new Set(['/healthz', '/api/cms-a-widget/bundle.js', '/api/cms-b-widget/bundle.js']);
 
@@ -58,7 +77,9 @@ export function createSeamListener(services: Services, logger: Logger, unauthent
     if (!route) return false;
     // While the database cannot be reached every route that needs it answers 503 at once (Retry-After).
     if (!services.database.available() && !WITHOUT_DATABASE.has(path)) {
-      void sendWebResponse(res, withSeamSecurityHeaders(unavailableResponse()));
+      void databaseDownAnswer(path, req.headers.host ?? fallbackHost)
+        .catch(() => unavailableResponse())
+        .then((response) => sendWebResponse(res, withSeamSecurityHeaders(response)));
       return true;
     }
     if (!presentsHeaderCredential(req, path) && !unauthenticated.admit(req, res)) return true;

@@ -6,7 +6,7 @@ export default defineProject({
   esbuild: { jsx: 'automatic' },
   test: {
     name: 'web',
-    include: ['app/**/*.test.ts', 'app/**/*.test.tsx'],
+    include: ['*.test.ts', 'app/**/*.test.ts', 'app/**/*.test.tsx'],
     globalSetup: ['../core/src/testing/global-setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 60_000,

@@ -146,7 +146,8 @@ describe.skipIf(!hasProc)(`faults with runs in flight (chaos)${hasProc ? '' : ' 
       else if (answer.status === 200) seen.add(answer.body.error ? `200 with error ${JSON.stringify(answer.body.error)}` : '200');
       else seen.add(`${answer.status} retry-after ${answer.retryAfter} ${JSON.stringify(answer.body.error)}`);
     }
-    const unavailable = `503 retry-after 5 ${JSON.stringify({ code: -32059, message: 'The database is unavailable; try again shortly' })}`;
+    const errorInfo = { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'DEPENDENCY_UNAVAILABLE', domain: new URL(service.url).host };
+    const unavailable = `503 retry-after 5 ${JSON.stringify({ code: -32059, message: 'The database is unavailable; try again shortly', data: [errorInfo] })}`;
     expect([...seen].every((answer) => answer === '200' || answer === unavailable), `${[...seen].join('; ')}\n${errorsLogged()}`).toBe(true);
     await expect.poll(() => databasesOnThisDirectory().filter((pid) => pid !== killed).length, { timeout: 30_000 }).toBe(1);
     expect(alive(killed)).toBe(false);

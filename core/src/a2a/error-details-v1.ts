@@ -1,3 +1,4 @@
+import { toDomainError } from '../errors/index.ts';
 import type { Logger } from '../log/index.ts';
 import { rpcError, type JsonRpcId } from './jsonrpc.ts';
 
@@ -33,14 +34,15 @@ const isFieldList = (value: unknown): value is { path: string; reason: string }[
  * domain of the service's own codes.
  */
 export function rpcErrorV1(id: JsonRpcId, error: unknown, options: { logger?: Logger; serviceDomain: string }) {
-  const payload = rpcError(id, error, options.logger);
+  // The reason is the service's code, never a raw error's own `code` (a driver's EPIPE is not the caller's business).
+  const domain = toDomainError(error, options.logger);
+  const payload = rpcError(id, domain);
   const { code, message } = payload.error;
   const details = 'data' in payload.error ? payload.error.data : undefined;
   const standard = STANDARD_REASONS[code];
-  const own = (error as { code?: unknown } | null)?.code;
   const info: Record<string, unknown> = {
     '@type': ERROR_INFO,
-    reason: standard ?? (typeof own === 'string' ? own : 'INTERNAL_ERROR'),
+    reason: standard ?? domain.code,
     domain: standard ? A2A_DOMAIN : options.serviceDomain,
   };
   const data: Record<string, unknown>[] = [info];

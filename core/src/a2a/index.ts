@@ -10,3 +10,4 @@ export * as protocolV03 from './compat/v03/protocol.ts';
 export { answerOf, interruptPayload, type InterruptPayload } from './hitl-answer.ts';
 export { createAguiResumeHandler } from './agui-resume.ts';
 export { AGUI_EXTENSION_URI, toAgui, withAgui } from './agui.ts';
+export { a2aRpcUnavailableResponse, a2aRestUnavailableResponse } from './unavailable.ts';

@@ -1,13 +1,14 @@
 import type { AgentAccessActor as AuthenticatedClientLike } from '../auth/index.ts';
 import type { FeatureFlags } from '../config/index.ts';
 import { DomainError, toDomainError } from '../errors/index.ts';
-import { bearerToken, errorResponse, json, readBodyLimited, unavailableHeaders } from '../http/index.ts';
+import { bearerToken, json, readBodyLimited, unavailableHeaders } from '../http/index.ts';
 import type { Logger } from '../log/index.ts';
 import { parseEnvelope, rpcError, rpcIdOf, type JsonRpcRequest } from './jsonrpc.ts';
 import { sseErrorResponse } from './sse.ts';
 import { createA2aOperations, type A2aOperationsDeps } from './operations.ts';
 import { dispatchV1, V1_METHODS, V1_STREAMING } from './server-v1.ts';
 import { rpcErrorV1 } from './error-details-v1.ts';
+import { a2aRpcUnavailableResponse } from './unavailable.ts';
 import { wantsAgui } from './agui.ts';
 import { dispatch03, isStreaming03 } from './compat/v03/dispatch.ts';
 
@@ -54,7 +55,7 @@ export function createA2aHandler(deps: A2aServerDeps) {
       actor = await deps.verifyToken(token);
     } catch (error) {
       // A token that cannot be checked now (the database is down) is not an invalid one.
-      if (toDomainError(error).code === 'DEPENDENCY_UNAVAILABLE') return errorResponse(error);
+      if (toDomainError(error).code === 'DEPENDENCY_UNAVAILABLE') return a2aRpcUnavailableResponse(new URL(request.url).host);
       const message = error instanceof DomainError && error.code === 'UNAUTHENTICATED' ? error.message : 'Invalid or expired access token';
       return json({ error: { code: 'UNAUTHENTICATED', message } }, { status: 401, headers: { 'www-authenticate': 'Bearer error="invalid_token"' } });
     }

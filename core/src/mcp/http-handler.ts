@@ -40,7 +40,7 @@ export function createMcpHttpHandler(deps: {
       // A token that cannot be checked now (the database is down or moved) is not an invalid one: 503, logged.
       if (domain.code === 'DEPENDENCY_UNAVAILABLE') {
         deps.logger.warn('an MCP request could not be checked: the database is unavailable', { error });
-        return json({ jsonrpc: '2.0', id: null, error: { code: ERROR_TABLE.DEPENDENCY_UNAVAILABLE.jsonRpc, message: domain.message } }, { status: 503, headers: unavailableHeaders() });
+        return mcpUnavailableResponse();
       }
       // Nor is a failure of ours (logged once by toDomainError): a client told 401 would throw its token away.
       if (domain.code !== 'UNAUTHENTICATED') return rpcError(500, -32603, 'Internal error');
@@ -69,4 +69,9 @@ export function createMcpHttpHandler(deps: {
       void server.close().catch(() => undefined);
     }
   };
+}
+
+/** The 503 of the MCP endpoint while the database is down: a JSON-RPC error (id null), Retry-After. */
+export function mcpUnavailableResponse(): Response {
+  return json({ jsonrpc: '2.0', id: null, error: { code: ERROR_TABLE.DEPENDENCY_UNAVAILABLE.jsonRpc, message: 'The database is unavailable; try again shortly' } }, { status: 503, headers: unavailableHeaders() });
 }

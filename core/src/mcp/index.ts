@@ -1,3 +1,3 @@
 export { buildMcpServer } from './build-server.ts';
-export { createMcpHttpHandler } from './http-handler.ts';
+export { createMcpHttpHandler, mcpUnavailableResponse } from './http-handler.ts';
 export { hostnameOf, mcpAllowedHostnames } from './allowed-hosts.ts';

@@ -1,0 +1,31 @@
+import { createRegistry, fromJson, toBinary, type JsonValue } from '@bufbuild/protobuf';
+import { Metadata, status as GrpcStatus, type ServiceError } from '@grpc/grpc-js';
+import type { Logger } from '../../log/index.ts';
+import { restErrorBody } from '../rest/errors.ts';
+import { BadRequestSchema, ErrorInfoSchema } from './gen/google/rpc/error_details_pb.ts';
+import { StatusSchema } from './gen/google/rpc/status_pb.ts';
+
+/** The detail messages the binding writes, to read their `@type` from the JSON details. */
+const DETAIL_TYPES = createRegistry(ErrorInfoSchema, BadRequestSchema);
+
+/** The trailer gRPC clients read a google.rpc.Status (with its details) from. */
+export const STATUS_DETAILS_KEY = 'grpc-status-details-bin';
+
+const codeOf = (name: string): GrpcStatus => (GrpcStatus as unknown as Record<string, GrpcStatus | undefined>)[name] ?? GrpcStatus.UNKNOWN;
+
+/**
+ * Anything thrown, as the gRPC status of spec §10.6: the code of the §5.4 table (the same
+ * mapping as the HTTP+JSON binding, from rest/errors.ts: task not found NOT_FOUND, not cancelable,
+ * push not supported, unsupported operation and version FAILED_PRECONDITION, invalid params
+ * INVALID_ARGUMENT, no or a bad token UNAUTHENTICATED, no permission PERMISSION_DENIED), the
+ * message, and a google.rpc.Status in `grpc-status-details-bin` whose details are the same
+ * google.rpc.ErrorInfo (reason, domain "a2a-protocol.org") and google.rpc.BadRequest.
+ */
+export function grpcErrorOf(error: unknown, logger?: Logger): Partial<ServiceError> & { code: GrpcStatus; details: string; metadata: Metadata } {
+  const { body } = restErrorBody(error, logger);
+  const code = codeOf(body.error.status);
+  const status = fromJson(StatusSchema, { code, message: body.error.message, details: body.error.details as JsonValue[] }, { registry: DETAIL_TYPES });
+  const metadata = new Metadata();
+  metadata.set(STATUS_DETAILS_KEY, Buffer.from(toBinary(StatusSchema, status)));
+  return { code, details: body.error.message, metadata };
+}

@@ -1,5 +1,6 @@
 import { createRegistry, fromJson, toBinary, type JsonValue } from '@bufbuild/protobuf';
 import { Metadata, status as GrpcStatus, type ServiceError } from '@grpc/grpc-js';
+import { toDomainError } from '../../errors/index.ts';
 import type { Logger } from '../../log/index.ts';
 import { restErrorBody } from '../rest/errors.ts';
 import { BadRequestSchema, ErrorInfoSchema } from './gen/google/rpc/error_details_pb.ts';
@@ -22,8 +23,10 @@ const codeOf = (name: string): GrpcStatus => (GrpcStatus as unknown as Record<st
  * google.rpc.ErrorInfo (reason, domain "a2a-protocol.org") and google.rpc.BadRequest.
  */
 export function grpcErrorOf(error: unknown, logger?: Logger): Partial<ServiceError> & { code: GrpcStatus; details: string; metadata: Metadata } {
-  const { body } = restErrorBody(error, logger);
-  const code = codeOf(body.error.status);
+  const domain = toDomainError(error, logger);
+  const { body } = restErrorBody(domain);
+  // No such method (or A2A switched off) is UNIMPLEMENTED in gRPC's own terms, not a missing task.
+  const code = domain.code === 'METHOD_NOT_FOUND' ? GrpcStatus.UNIMPLEMENTED : codeOf(body.error.status);
   const status = fromJson(StatusSchema, { code, message: body.error.message, details: body.error.details as JsonValue[] }, { registry: DETAIL_TYPES });
   const metadata = new Metadata();
   metadata.set(STATUS_DETAILS_KEY, Buffer.from(toBinary(StatusSchema, status)));

@@ -37,7 +37,7 @@ afterAll(async () => {
   await services?.a2aGrpc.close(100);
 });
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 function metadataFor(bearer: string | null, extra: Record<string, string> = {}): Metadata {
   const metadata = new Metadata();

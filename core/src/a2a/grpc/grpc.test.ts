@@ -177,4 +177,11 @@ describe('the gRPC binding of A2A 1.0', () => {
     }
     expect((await failure(call('SendMessage', summarize('x'.repeat(1100 * 1024))))).code).toBe(status.RESOURCE_EXHAUSTED);
   });
+
+  it('leaves the card once it stops listening', async () => {
+    await services.a2aGrpc.close(100);
+    expect(services.a2aGrpc.port()).toBeNull();
+    const card = (await (await services.handlers.agentCardV1(new Request('http://127.0.0.1/.well-known/agent-card.json'))).json()) as Json;
+    expect(card.supportedInterfaces.map((i: Json) => i.protocolBinding)).toEqual(['JSONRPC', 'JSONRPC', 'HTTP+JSON']);
+  });
 });

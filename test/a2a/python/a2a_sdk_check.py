@@ -44,21 +44,23 @@ def grpc_channel_factory(token: str, methods: list):
     import grpc
 
     def with_bearer(details):
-        methods.append(details.method)
+        methods.append(details.method.decode() if isinstance(details.method, bytes) else details.method)
         metadata = grpc.aio.Metadata()
         for key, value in details.metadata or []:
             metadata.add(key, value)
         metadata.add('authorization', f'Bearer {token}')
         return grpc.aio.ClientCallDetails(details.method, details.timeout, metadata, details.credentials, details.wait_for_ready)
 
-    class Bearer(grpc.aio.UnaryUnaryClientInterceptor, grpc.aio.UnaryStreamClientInterceptor):
+    # One class per kind: the channel files each interceptor under the first kind it matches.
+    class UnaryBearer(grpc.aio.UnaryUnaryClientInterceptor):
         async def intercept_unary_unary(self, continuation, details, request):
             return await continuation(with_bearer(details), request)
 
+    class StreamBearer(grpc.aio.UnaryStreamClientInterceptor):
         async def intercept_unary_stream(self, continuation, details, request):
             return await continuation(with_bearer(details), request)
 
-    return lambda url: grpc.aio.insecure_channel(url, interceptors=[Bearer()])
+    return lambda url: grpc.aio.insecure_channel(url, interceptors=[UnaryBearer(), StreamBearer()])
 
 
 async def main(base_url: str, token: str, binding: str) -> dict:

@@ -133,6 +133,18 @@ describe('the gRPC binding of A2A 1.0 on its own port', () => {
     expect(await codeOf(call('GetTask', { id: task.id }, { bearer: null }))).toBe(status.UNAUTHENTICATED);
     expect(await codeOf(call('GetTask', { id: task.id }, { bearer: `${token}x` }))).toBe(status.UNAUTHENTICATED);
   });
+
+  it('answers UNIMPLEMENTED while A2A is switched off', async () => {
+    const switches = testServices(t.db).featureFlags;
+    await switches.set(admin, 'a2aHttpEnabled', false);
+    try {
+      await expect.poll(() => codeOf(call('ListTasks', {})), { timeout: 3000, interval: 100 }).toBe(status.UNIMPLEMENTED);
+      expect(await codeOf(stream('SendStreamingMessage', message('Hello.')))).toBe(status.UNIMPLEMENTED);
+    } finally {
+      await switches.set(admin, 'a2aHttpEnabled', true);
+    }
+    await expect.poll(() => codeOf(call('ListTasks', {})), { timeout: 3000, interval: 100 }).toBe('no error');
+  });
 });
 
 describe('@a2a-js/sdk 1.3 over gRPC', () => {

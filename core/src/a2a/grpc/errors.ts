@@ -12,6 +12,16 @@ const DETAIL_TYPES = createRegistry(ErrorInfoSchema, BadRequestSchema);
 /** The trailer gRPC clients read a google.rpc.Status (with its details) from. */
 export const STATUS_DETAILS_KEY = 'grpc-status-details-bin';
 
+/** A gRPC status that is no A2A error (an agent not on this host, A2A switched off): its code and message, no details. */
+export class GrpcStatusError extends Error {
+  constructor(
+    readonly code: GrpcStatus,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 const codeOf = (name: string): GrpcStatus => (GrpcStatus as unknown as Record<string, GrpcStatus | undefined>)[name] ?? GrpcStatus.UNKNOWN;
 
 /**
@@ -23,9 +33,10 @@ const codeOf = (name: string): GrpcStatus => (GrpcStatus as unknown as Record<st
  * google.rpc.ErrorInfo (reason, domain "a2a-protocol.org") and google.rpc.BadRequest.
  */
 export function grpcErrorOf(error: unknown, logger?: Logger): Partial<ServiceError> & { code: GrpcStatus; details: string; metadata: Metadata } {
+  if (error instanceof GrpcStatusError) return { code: error.code, details: error.message, metadata: new Metadata() };
   const domain = toDomainError(error, logger);
   const { body } = restErrorBody(domain);
-  // No such method (or A2A switched off) is UNIMPLEMENTED in gRPC's own terms, not a missing task.
+  // No such method is UNIMPLEMENTED in gRPC's own terms, not a missing task.
   const code = domain.code === 'METHOD_NOT_FOUND' ? GrpcStatus.UNIMPLEMENTED : codeOf(body.error.status);
   const status = fromJson(StatusSchema, { code, message: body.error.message, details: body.error.details as JsonValue[] }, { registry: DETAIL_TYPES });
   const metadata = new Metadata();

@@ -158,7 +158,8 @@ describe('the gRPC binding of A2A 1.0', () => {
     // The tenant names one agent: the summarizer's task is unknown to the reviewer.
     expect((await call('GetTask', { id: task.id, tenant: '@acme/summarizer' })).id).toBe(task.id);
     expect((await failure(call('GetTask', { id: task.id, tenant: '@acme/editorial-review' }))).code).toBe(status.NOT_FOUND);
-    expect((await failure(call('GetTask', { id: task.id, tenant: '@acme/nobody' }))).code).toBe(status.NOT_FOUND);
+    // An agent not on this host is no A2A error: NOT_FOUND without an ErrorInfo (clients must not read it as a missing task).
+    expect(await failure(call('GetTask', { id: task.id, tenant: '@acme/nobody' }))).toMatchObject({ code: status.NOT_FOUND, reasons: [] });
   });
 
   it('needs a valid bearer token in the metadata before anything else', async () => {

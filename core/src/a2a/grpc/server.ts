@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { fromJson, toJson, type DescMessage, type DescMethod, type JsonValue, type MessageShape } from '@bufbuild/protobuf';
-import { Server, ServerCredentials, type Metadata, type ServerUnaryCall, type ServerWritableStream, type UntypedServiceImplementation, type sendUnaryData } from '@grpc/grpc-js';
+import { Server, ServerCredentials, status as GrpcStatus, type Metadata, type ServerUnaryCall, type ServerWritableStream, type UntypedServiceImplementation, type sendUnaryData } from '@grpc/grpc-js';
 import type { AgentAccessActor } from '../../auth/index.ts';
 import { DomainError, toDomainError } from '../../errors/index.ts';
 import { bearerOf } from '../../http/index.ts';
@@ -9,7 +9,7 @@ import { taskIdV1Schema, taskToV1 } from '../protocol-v1.ts';
 import { extendedCardV1, listTasksV1, params, sendInputV1, sendStreamingV1, subscribeV1 } from '../server-v1.ts';
 import { MAX_A2A_BODY_BYTES, type A2aServerDeps } from '../server.ts';
 import { A2A_GRPC_METHODS, A2A_GRPC_SERVICE } from './definition.ts';
-import { grpcErrorOf } from './errors.ts';
+import { grpcErrorOf, GrpcStatusError } from './errors.ts';
 
 type Any = MessageShape<DescMessage>;
 
@@ -112,7 +112,7 @@ export function createA2aGrpcServer(deps: A2aServerDeps): A2aGrpcServer {
 
   /** The caller and the agent a call is for, or the error that ends it. */
   async function admit(metadata: Metadata, tenant: unknown): Promise<{ actor: AgentAccessActor; agent: string | null }> {
-    if (!(await deps.flags()).a2aHttpEnabled) throw new DomainError('METHOD_NOT_FOUND', 'A2A is switched off on this host');
+    if (!(await deps.flags()).a2aHttpEnabled) throw new GrpcStatusError(GrpcStatus.UNIMPLEMENTED, 'A2A is switched off on this host');
     const token = bearerOf(metadataValue(metadata, 'authorization'));
     let actor: AgentAccessActor;
     try {
@@ -124,7 +124,7 @@ export function createA2aGrpcServer(deps: A2aServerDeps): A2aGrpcServer {
       throw new DomainError('UNAUTHENTICATED', error instanceof DomainError && error.code === 'UNAUTHENTICATED' ? error.message : 'Invalid or expired access token');
     }
     const agent = typeof tenant === 'string' && tenant !== '' ? tenant : null;
-    if (agent && !(await deps.card()).skills.some((skill) => skill.id === agent)) throw new DomainError('NOT_FOUND', `No agent ${agent.slice(0, 200)} on this host`);
+    if (agent && !(await deps.card()).skills.some((skill) => skill.id === agent)) throw new GrpcStatusError(GrpcStatus.NOT_FOUND, `No agent ${agent.slice(0, 200)} on this host`);
     checkVersion(metadata);
     return { actor, agent };
   }

@@ -24,7 +24,7 @@ const noDatabaseModels = [
 const allowedDatabaseUses = TEMPORARY_ALLOWLIST.filter((entry) => entry.rule === 'web-uses-no-database-models' && entry.uses);
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/build/**', '**/dist/**', '.data/**', 'test/.artifacts/**', 'core/test-fixtures/**', '**/dist-*/**'] },
+  { ignores: ['**/node_modules/**', '**/build/**', '**/dist/**', '.data/**', 'test/.artifacts/**', 'core/test-fixtures/**', '**/dist-*/**', 'core/src/a2a/grpc/gen/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -83,6 +83,11 @@ async function main() {
   // bodies from one client cannot take every connection (docs/operations.md, "Connection limits").
   const unauthenticated = createUnauthenticatedCap({ perAddress: MAX_UNAUTHENTICATED_BODIES_PER_ADDRESS, logger, addressOf });
   const seam = createSeamListener(services, logger, unauthenticated);
+  // The A2A gRPC binding on its own port, before the web port opens so the card lists it from the first request.
+  if (config.a2aGrpcPort !== undefined) {
+    const grpcPort = await services.a2aGrpc.listen(config.host, config.a2aGrpcPort);
+    logger.info(`A2A gRPC binding listening on ${config.host}:${grpcPort}`, { port: grpcPort });
+  }
   const server = createBoundedServer((req, res) => {
     dropBodyAfterAnswer(req, res);
     if (seam(req, res)) return;
@@ -127,6 +132,7 @@ async function main() {
     stopBackgroundWork();
     await runtime?.stop();
     server.close();
+    await services.a2aGrpc.close();
     await vite?.close();
     await started.stop();
     logger.info('stopped');

@@ -8,7 +8,7 @@ import { createHealthzHandler } from './health/index.ts';
 import { createExtensionReader, createExtensionWriter, type ExtensionReader } from './extensions/index.ts';
 import { createRegistryService, type NpmRunner, type RegistryService } from './registry/index.ts';
 import { createOauthProvider, TOKEN_ENDPOINT_PATH, type OauthProvider } from './auth/oauth/index.ts';
-import { agentCardV1, buildAgentCard, createA2aHandler, createA2aRestHandler, createAgentCardHandler, createAgentCardV1Handler, createAguiResumeHandler, type AgentCard } from './a2a/index.ts';
+import { agentCardV1, buildAgentCard, createA2aGrpcServer, createA2aHandler, createA2aRestHandler, type A2aGrpcServer, createAgentCardHandler, createAgentCardV1Handler, createAguiResumeHandler, type AgentCard } from './a2a/index.ts';
 import { createFeatureFlagStore, createSettings, DEFAULT_AGENT_SETTING, type FeatureFlagStore, type Settings } from './settings/index.ts';
 import { A2A_PERMISSIONS, createWindowCounters, type WindowCounters } from './db/index.ts';
 import { createEventLog, createRunExecutor, createRunLeases, createRunStore, type EventLog, type RunExecutor, type RunStore } from './runs/index.ts';
@@ -27,6 +27,8 @@ import { SERVICE_VERSION } from './version.ts';
 
 export interface Services {
   config: ServiceConfig;
+  /** The A2A gRPC binding: the web process listens on SERVICE_A2A_GRPC_PORT when it is set. */
+  a2aGrpc: A2aGrpcServer;
   logger: Logger;
   database: Database;
   sealer: Sealer;
@@ -189,7 +191,8 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
   const cardV1 = async (agent: string | null) => {
     const card = await agentCard();
     if (agent && !card.skills.some((skill) => skill.id === agent)) return null;
-    return agentCardV1(card, { baseUrl: config.baseUrl, agent, scopes });
+    const grpcPort = a2aGrpc.port();
+    return agentCardV1(card, { baseUrl: config.baseUrl, agent, scopes, grpc: grpcPort === null ? null : `${new URL(config.baseUrl).hostname}:${grpcPort}` });
   };
   const defaultAgent = () => settings.get<string>(DEFAULT_AGENT_SETTING);
   const remote = createRemoteBridge({ client: a2aClient, runs, eventLog, leases, logger: logger.child({ component: 'a2a-client' }) });
@@ -221,7 +224,7 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     widgetKeys,
   });
   const bridge = { bridgeToken: () => config.bridgeToken, card: agentCard, executor, llm, logger: logger.child({ component: 'bridge' }) };
-  // One set of A2A dependencies for both bindings (JSON-RPC and HTTP+JSON): one way to start, answer and read runs.
+  // One set of A2A dependencies for every binding (JSON-RPC, HTTP+JSON, gRPC): one way to start, answer and read runs.
   const a2aDeps = { flags, verifyToken: oauth.tokens.verify, card: agentCard, cardV1: async (agent: string | null) => (await cardV1(agent)) ?? {}, defaultAgent,
     startRun: useCases.runs.start,
     answerPause: useCases.runs.answer,
@@ -230,8 +233,11 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     executor: { cancel: useCases.runs.cancelById },
     logger: logger.child({ component: 'a2a' }),
   };
+  // Served only where the web process starts it (SERVICE_A2A_GRPC_PORT); the card lists it while it listens.
+  const a2aGrpc = createA2aGrpcServer(a2aDeps);
   return {
     config,
+    a2aGrpc,
     logger,
     database,
     sealer,

@@ -10,7 +10,7 @@ import { startA2aHost } from '../helpers/a2a.ts';
 import type { RunningService } from '../helpers/service-process.ts';
 
 /**
- * The Python A2A SDK (PyPI `a2a-sdk` 1.x, a v1.0 client) against a running service: a venv is
+ * The Python A2A SDK (PyPI `a2a-sdk` 1.x with its `grpc` extra, a v1.0 client) on JSON-RPC, HTTP+JSON and gRPC against a running service: a venv is
  * created once under node_modules/.cache and the SDK installed into it from PyPI.
  */
 const run = promisify(execFile);
@@ -20,8 +20,9 @@ const SCRIPT = fileURLToPath(new URL('./python/a2a_sdk_check.py', import.meta.ur
 
 async function pythonWithSdk(): Promise<string> {
   if (!existsSync(PYTHON)) await run('python3', ['-m', 'venv', VENV]);
-  const installed = await run(PYTHON, ['-c', 'import a2a.client, importlib.metadata as m; print(m.version("a2a-sdk"))']).catch(() => null);
-  if (!installed?.stdout.startsWith('1.3.')) await run(`${VENV}/bin/pip`, ['install', '--quiet', '--disable-pip-version-check', 'a2a-sdk~=1.3.0'], { timeout: 240_000 });
+  // The gRPC transport needs the `grpc` extra (grpcio).
+  const installed = await run(PYTHON, ['-c', 'import a2a.client, grpc, importlib.metadata as m; print(m.version("a2a-sdk"))']).catch(() => null);
+  if (!installed?.stdout.startsWith('1.3.')) await run(`${VENV}/bin/pip`, ['install', '--quiet', '--disable-pip-version-check', 'a2a-sdk[grpc]~=1.3.0'], { timeout: 240_000 });
   return (await run(PYTHON, ['-c', 'import importlib.metadata as m; print(m.version("a2a-sdk"))'])).stdout.trim();
 }
 
@@ -33,7 +34,7 @@ let sdkVersion: string;
 beforeAll(async () => {
   sdkVersion = await pythonWithSdk();
   await testServices(t.db).settings.set({ type: 'ui', id: 'admin', email: 'admin@acme.test', role: 'admin' }, DEFAULT_AGENT_SETTING, '@acme/summarizer');
-  ({ service, token } = await startA2aHost(t.db, { mongodbUri: t.uri, scope: '@acme', agents: ['summarizer', 'editorial-review'] }));
+  ({ service, token } = await startA2aHost(t.db, { mongodbUri: t.uri, scope: '@acme', agents: ['summarizer', 'editorial-review'], env: { SERVICE_A2A_GRPC_PORT: '0' } }));
 }, 300_000);
 
 afterAll(async () => {
@@ -44,6 +45,7 @@ describe('the Python a2a-sdk 1.x client', () => {
   it.each([
     ['JSONRPC', false],
     ['HTTP+JSON', true],
+    ['GRPC', false],
   ])('discovers, sends, streams, gets, lists, subscribes, answers a pause and cancels over v1.0 on %s', async (binding, httpJsonPaths) => {
     expect(sdkVersion).toMatch(/^1\.3\./);
     const { stdout } = await run(PYTHON, [SCRIPT, service.url, token, binding], { timeout: 120_000 }).catch((error: { stdout?: string; stderr?: string }) => {
@@ -51,7 +53,7 @@ describe('the Python a2a-sdk 1.x client', () => {
     });
     const seen = JSON.parse(stdout.trim().split('\n').at(-1)!);
     expect(seen).toEqual({
-      interfaces: ['JSONRPC 1.0', 'JSONRPC 0.3', 'HTTP+JSON 1.0'],
+      interfaces: ['JSONRPC 1.0', 'JSONRPC 0.3', 'HTTP+JSON 1.0', 'GRPC 1.0'],
       send: 'TASK_STATE_COMPLETED',
       stream: ['task', 'statusUpdate', 'artifactUpdate', 'statusUpdate'],
       get: true,
@@ -61,6 +63,7 @@ describe('the Python a2a-sdk 1.x client', () => {
       answered: 'TASK_STATE_COMPLETED',
       cancel: 'TASK_STATE_CANCELED',
       httpJsonPaths,
+      ...(binding === 'GRPC' ? { grpcMethods: ['CancelTask', 'GetTask', 'ListTasks', 'SendMessage', 'SendStreamingMessage', 'SubscribeToTask'], httpPaths: [] } : {}),
     });
   }, 180_000);
 });

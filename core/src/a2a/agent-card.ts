@@ -89,8 +89,10 @@ export function agentEndpointPath(agent: string): string | null {
  * for protocol versions 1.0 and 0.3, the HTTP+JSON one (same URL, REST paths under it) for 1.0; OAuth 2.0 client credentials in the v1.0 scheme shape, with
  * the RFC 8414 metadata (token endpoint, jwks_uri) referenced when the service is served over
  * HTTPS (the spec requires TLS for it). With `agent`, the card of that agent alone, at its endpoint.
+ * `grpc`: the `host:port` of the gRPC binding while it serves (SERVICE_A2A_GRPC_PORT), listed last
+ * (clients that speak several keep their choice); one agent's card names it as the `tenant`.
  */
-export function agentCardV1(card: AgentCard, options: { baseUrl: string; agent?: string | null; scopes: Record<string, string> }): Record<string, unknown> {
+export function agentCardV1(card: AgentCard, options: { baseUrl: string; agent?: string | null; scopes: Record<string, string>; grpc?: string | null }): Record<string, unknown> {
   const skills = options.agent ? card.skills.filter((skill) => skill.id === options.agent) : card.skills;
   const path = options.agent ? agentEndpointPath(options.agent) : A2A_PATH;
   const url = `${options.baseUrl}${path}`;
@@ -102,6 +104,7 @@ export function agentCardV1(card: AgentCard, options: { baseUrl: string; agent?:
       { url, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
       { url, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
       { url, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+      ...(options.grpc ? [{ url: options.grpc, protocolBinding: 'GRPC', protocolVersion: '1.0', ...(options.agent ? { tenant: options.agent } : {}) }] : []),
     ],
     version: card.version,
     // Read by v0.3 clients and kits that fetch this path (A2A 0.3.0 moved discovery here); v1.0

@@ -2,6 +2,9 @@ export { buildAgentCard, agentCardV1, agentEndpointPath, createAgentCardHandler,
 export * as protocolV1 from './protocol-v1.ts';
 export { createA2aHandler, MAX_A2A_BODY_BYTES, type A2aServerDeps } from './server.ts';
 export { createA2aRestHandler } from './rest/server.ts';
+export { createA2aGrpcServer, type A2aGrpcServer } from './grpc/server.ts';
+export { A2A_GRPC_METHODS, A2A_GRPC_SERVICE, A2aGrpcClient } from './grpc/definition.ts';
+export { STATUS_DETAILS_KEY } from './grpc/errors.ts';
 export { A2A_REST_PATHS } from './rest/routes.ts';
 export { createA2aOperations, type A2aOperationsDeps } from './operations.ts';
 export { sseFrame, sseResponse, SSE_HEADERS } from './sse.ts';

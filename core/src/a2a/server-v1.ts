@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { ACCESS_DENIED, mayAccessAgent, mayAccessRun, mayActorDo, type AgentAccessActor } from '../auth/index.ts';
 import { DomainError, parseOrThrow } from '../errors/index.ts';
 import { assertJsonDepth, json } from '../http/index.ts';
-import { isTerminal, type RunView, type VisibleRunEvent } from '../runs/index.ts';
+import { isTerminal, type RunView, type StoredEvent } from '../runs/index.ts';
 import { rpcResult, type JsonRpcRequest } from './jsonrpc.ts';
 import { messageFromV1, sendMessageV1Schema, stateFromV1, streamResponseV1, taskIdV1Schema, taskToV1 } from './protocol-v1.ts';
-import { sseResponse, sseSnapshotFrame } from './sse.ts';
+import { sseFrame, sseResponse, sseSnapshotFrame } from './sse.ts';
 import type { A2aOperations, SendParams } from './operations.ts';
 
 /** The v1.0 method names of the JSON-RPC binding. */
@@ -60,7 +60,6 @@ export function params<T>(schema: z.ZodType<T>, value: unknown): T {
 }
 
 const task = (run: RunView, options: { historyLength?: number; artifacts?: boolean } = {}) => taskToV1(run, options);
-const shapeFor = (run: { id: string; contextId: string }) => (event: VisibleRunEvent) => streamResponseV1(event, run);
 
 /** Page tokens are opaque to clients: the base64url of the service's own token (it names the caller and the last task shown). */
 export const encodeToken = (rowId: string) => Buffer.from(rowId, 'utf8').toString('base64url');
@@ -102,9 +101,9 @@ export async function extendedCardV1(ops: A2aOperations, actor: AgentAccessActor
   return { ...card, skills };
 }
 
-/** SendMessage's and SendStreamingMessage's params (both bindings), read into what the operations take. */
-export function sendInputV1(input: unknown): { internal: SendParams; returnImmediately: boolean; historyLength?: number } {
-  const p = params(sendMessageV1Schema, input);
+/** A SendMessageRequest (ProtoJSON) as the run model's send (every binding): push configs are refused, `returnImmediately` (or a draft's `blocking: false`) read. */
+export function sendInputV1(body: unknown): { internal: SendParams; returnImmediately: boolean; historyLength?: number } {
+  const p = params(sendMessageV1Schema, body);
   const configuration = p.configuration ?? {};
   if (configuration.taskPushNotificationConfig !== undefined || configuration.pushNotificationConfig !== undefined) {
     throw new DomainError('PUSH_NOTIFICATION_NOT_SUPPORTED', 'Push notifications are not supported by this agent');
@@ -116,23 +115,58 @@ export function sendInputV1(input: unknown): { internal: SendParams; returnImmed
   };
 }
 
+/** A run's events after `afterSeq` as v1.0 StreamResponses, each with its sequence number (`known`: as for `ops.events`). */
+async function* streamResponsesV1(ops: A2aOperations, run: { id: string; contextId: string }, afterSeq: number, signal: AbortSignal, known?: StoredEvent[]): AsyncGenerator<{ seq: number; response: Record<string, unknown> }> {
+  for await (const { seq, event } of ops.events(run.id, afterSeq, signal, known)) yield { seq, response: streamResponseV1(event, run) };
+}
+
+/**
+ * SendStreamingMessage (every binding): starts or continues the task, then its events from
+ * where this caller's stream starts, or after `resumeFrom` (a retry that names the last event it saw).
+ */
+export async function sendStreamingV1(ops: A2aOperations, actor: AgentAccessActor, body: unknown, options: { idempotencyKey: string | null; agent: string | null; resumeFrom: number | null }) {
+  const { internal } = sendInputV1(body);
+  const { run, startSeq, stored } = await ops.send(actor, internal, options.idempotencyKey, options.agent);
+  return { run, responses: (signal: AbortSignal) => streamResponsesV1(ops, run, options.resumeFrom ?? startSeq, signal, stored) };
+}
+
+/**
+ * SubscribeToTask (every binding): the current Task first (not an event of the log, so it has no
+ * sequence number), then what follows: the live events, or after `resumeFrom` those since then.
+ * A finished task has nothing to follow unless the caller resumes.
+ */
+export async function subscribeV1(ops: A2aOperations, actor: AgentAccessActor, id: string, options: { agent: string | null; resumeFrom: number | null }) {
+  const run = await ops.visibleRun(actor, id, 'read', options.agent);
+  if (isTerminal(run.state) && options.resumeFrom === null) {
+    throw new DomainError('UNSUPPORTED_OPERATION', `Task ${run.id} is ${run.state}: a finished task has nothing to subscribe to`);
+  }
+  const from = options.resumeFrom ?? run.lastSeq;
+  return {
+    run,
+    snapshot: { task: task(run) },
+    responses: async function* (signal: AbortSignal) {
+      if (!isTerminal(run.state) || from < run.lastSeq) yield* streamResponsesV1(ops, run, from, signal);
+    },
+  };
+}
+
 export async function dispatchV1(ops: A2aOperations, request: Request, rpc: JsonRpcRequest, actor: AgentAccessActor, agent: string | null): Promise<Response> {
   const idempotencyKey = request.headers.get('idempotency-key')?.slice(0, 200) || null;
   const lastEventId = Number.parseInt(request.headers.get('last-event-id') ?? '', 10);
 
-  const sendParams = () => sendInputV1(rpc.params);
+  const resumeFrom = Number.isFinite(lastEventId) && lastEventId >= 0 ? lastEventId : null;
 
   switch (rpc.method) {
     case 'SendMessage': {
-      const { internal, returnImmediately, historyLength } = sendParams();
+      const { internal, returnImmediately, historyLength } = sendInputV1(rpc.params);
       const run = await ops.sendAndWait(actor, internal, idempotencyKey, agent, { returnImmediately, signal: request.signal });
       return json(rpcResult(rpc.id, { task: task(run, { historyLength }) }));
     }
     case 'SendStreamingMessage': {
-      const { internal } = sendParams();
-      const { run, startSeq, stored } = await ops.send(actor, internal, idempotencyKey, agent);
-      const from = Number.isFinite(lastEventId) && lastEventId >= 0 ? lastEventId : startSeq;
-      return sseResponse((signal) => ops.frames(rpc.id, run, from, signal, shapeFor(run), stored), request.signal);
+      const { responses } = await sendStreamingV1(ops, actor, rpc.params, { idempotencyKey, agent, resumeFrom });
+      return sseResponse(async function* (signal) {
+        for await (const { seq, response } of responses(signal)) yield sseFrame(rpc.id, seq, response);
+      }, request.signal);
     }
     case 'GetTask': {
       const p = params(taskIdV1Schema, rpc.params);
@@ -145,15 +179,11 @@ export async function dispatchV1(ops: A2aOperations, request: Request, rpc: Json
     }
     case 'SubscribeToTask': {
       const p = params(taskIdV1Schema, rpc.params);
-      const run = await ops.visibleRun(actor, p.id, 'read', agent);
-      if (isTerminal(run.state) && !Number.isFinite(lastEventId)) {
-        throw new DomainError('UNSUPPORTED_OPERATION', `Task ${run.id} is ${run.state}: a finished task has nothing to subscribe to`);
-      }
-      const from = Number.isFinite(lastEventId) && lastEventId >= 0 ? lastEventId : run.lastSeq;
+      const { snapshot, responses } = await subscribeV1(ops, actor, p.id, { agent, resumeFrom });
       return sseResponse(async function* (signal) {
         // The current Task first (no id: it is not an event of the log), then what follows Last-Event-ID.
-        yield sseSnapshotFrame(rpc.id, { task: task(run) });
-        if (!isTerminal(run.state) || from < run.lastSeq) yield* ops.frames(rpc.id, run, from, signal, shapeFor(run));
+        yield sseSnapshotFrame(rpc.id, snapshot);
+        for await (const { seq, response } of responses(signal)) yield sseFrame(rpc.id, seq, response);
       }, request.signal);
     }
     case 'ListTasks':

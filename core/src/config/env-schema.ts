@@ -60,6 +60,8 @@ export const envSchema = z.object({
   SERVICE_SESSION_SECRET: secret(32).optional(),
   SERVICE_BRIDGE_TOKEN: secret(32).optional(),
   SERVICE_A2A_HTTP_ENABLED: booleanFlag,
+  /** The A2A gRPC binding's own port (on HOST); unset: no gRPC server. 0 takes any free port (tests). */
+  SERVICE_A2A_GRPC_PORT: port.optional(),
   SERVICE_AGUI_EXTERNAL_ENABLED: booleanFlag,
   SERVICE_WIDGET_VERSION: z.string().regex(/^[0-9A-Za-z.+-]{1,40}$/, 'must be a short version string').default('0.1.0'),
   SERVICE_ADMIN_EMAIL: z.string().email().optional(),

@@ -29,6 +29,13 @@ describe('config', () => {
     expect(config.identity).toEqual({ vendorScope: '@local', productName: 'Service' });
     expect(config.baseUrl).toBe('http://127.0.0.1:3000');
     expect(config.masterKeys.current).toHaveLength(32);
+    expect(config.a2aGrpcPort).toBeUndefined();
+  });
+
+  it('turns the A2A gRPC binding on at the port SERVICE_A2A_GRPC_PORT names (0: any free port)', () => {
+    expect(loadConfig({ ...good, SERVICE_A2A_GRPC_PORT: '50051' }).a2aGrpcPort).toBe(50051);
+    expect(loadConfig({ ...good, SERVICE_A2A_GRPC_PORT: '0' }).a2aGrpcPort).toBe(0);
+    expect(loadConfig({ ...good, SERVICE_A2A_GRPC_PORT: '' }).a2aGrpcPort).toBeUndefined();
   });
 
   it.each([
@@ -36,6 +43,8 @@ describe('config', () => {
     ['SERVICE_BASE_URL', 'https://example.com/some/path'],
     ['SERVICE_BASE_URL', 'not a url'],
     ['SERVICE_VENDOR_SCOPE', 'acme'],
+    ['SERVICE_A2A_GRPC_PORT', '70000'],
+    ['SERVICE_A2A_GRPC_PORT', 'grpc'],
     ['SERVICE_PRODUCT_NAME', 'x'.repeat(101)],
     ['SERVICE_MASTER_KEY', 'c2hvcnQ='],
     ['SERVICE_MASTER_KEYS_PREVIOUS', `${key},nope`],

@@ -14,6 +14,8 @@ export interface ServiceConfig {
   port: number;
   /** SERVICE_MAX_CONNECTIONS: the web server's connection cap before the descriptor limit lowers it. */
   maxConnections: number;
+  /** The A2A gRPC binding's port, or undefined when it is off (SERVICE_A2A_GRPC_PORT unset). */
+  a2aGrpcPort: number | undefined;
   mongodbUri: string | undefined;
   dataDir: string;
   baseUrl: string;
@@ -103,6 +105,7 @@ export function loadConfig(env: Env, logger?: Logger, options: { generateSecrets
     host: raw.HOST,
     port: raw.PORT,
     maxConnections: raw.SERVICE_MAX_CONNECTIONS,
+    a2aGrpcPort: raw.SERVICE_A2A_GRPC_PORT,
     mongodbUri: raw.MONGODB_URI,
     dataDir,
     baseUrl: raw.SERVICE_BASE_URL ?? `http://${raw.HOST.includes(':') ? `[${raw.HOST}]` : raw.HOST}:${raw.PORT}`,

@@ -1,7 +1,7 @@
 export { json, errorResponse, unavailableResponse, unavailableHeaders, RETRY_AFTER_SECONDS } from './json.ts';
 export { readBodyLimited, readBytesLimited } from './body.ts';
 export { createRateLimiter, createSharedRateLimiter, type RateLimiter, type SharedRateLimiter } from './rate-limit.ts';
-export { bearerToken } from './bearer.ts';
+export { bearerOf, bearerToken } from './bearer.ts';
 export { toWebRequest, sendWebResponse, dropBodyAfterAnswer } from './node-adapter.ts';
 export { createSeamRouter, type SeamHandler, type SeamRouter } from './seam-router.ts';
 export { createOutboundHttp, OutboundRefusedError, OutboundUnreachableError, type OutboundHttp, type OutboundCall, type OutboundPolicy } from './outbound.ts';

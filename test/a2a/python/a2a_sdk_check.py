@@ -1,7 +1,7 @@
 """The Python A2A SDK (PyPI `a2a-sdk` 1.x) against a running service, over A2A v1.0.
 
 Usage: python a2a_sdk_check.py BASE_URL TOKEN [BINDING]
-BINDING is the transport the client may use: JSONRPC (the default) or HTTP+JSON.
+BINDING is the transport the client may use: JSONRPC (the default), HTTP+JSON or GRPC.
 Prints one JSON object of what it saw; exits non-zero on the first failed expectation.
 Run by test/a2a/python-client.test.ts in a venv that test creates.
 """
@@ -39,15 +39,41 @@ def expect(condition, what):
         raise AssertionError(what)
 
 
+def grpc_channel_factory(token: str, methods: list):
+    """Channels to the card's gRPC address (plaintext) that put the bearer in every call's metadata."""
+    import grpc
+
+    def with_bearer(details):
+        methods.append(details.method.decode() if isinstance(details.method, bytes) else details.method)
+        metadata = grpc.aio.Metadata()
+        for key, value in details.metadata or []:
+            metadata.add(key, value)
+        metadata.add('authorization', f'Bearer {token}')
+        return grpc.aio.ClientCallDetails(details.method, details.timeout, metadata, details.credentials, details.wait_for_ready)
+
+    # One class per kind: the channel files each interceptor under the first kind it matches.
+    class UnaryBearer(grpc.aio.UnaryUnaryClientInterceptor):
+        async def intercept_unary_unary(self, continuation, details, request):
+            return await continuation(with_bearer(details), request)
+
+    class StreamBearer(grpc.aio.UnaryStreamClientInterceptor):
+        async def intercept_unary_stream(self, continuation, details, request):
+            return await continuation(with_bearer(details), request)
+
+    return lambda url: grpc.aio.insecure_channel(url, interceptors=[UnaryBearer(), StreamBearer()])
+
+
 async def main(base_url: str, token: str, binding: str) -> dict:
     seen = {}
     paths = []
+    grpc_methods = []
 
     async def record(request):
         paths.append(request.url.path)
 
     def config(streaming):
-        return ClientConfig(streaming=streaming, httpx_client=http, supported_protocol_bindings=[binding])
+        extra = {'grpc_channel_factory': grpc_channel_factory(token, grpc_methods)} if binding == 'GRPC' else {}
+        return ClientConfig(streaming=streaming, httpx_client=http, supported_protocol_bindings=[binding], **extra)
 
     async with httpx.AsyncClient(headers={'Authorization': f'Bearer {token}'}, timeout=30, event_hooks={'request': [record]}) as http:
         card = await A2ACardResolver(http, base_url).get_agent_card()
@@ -94,6 +120,10 @@ async def main(base_url: str, token: str, binding: str) -> dict:
         seen['cancel'] = TaskState.Name(canceled.status.state)
     # Which binding carried the calls: the HTTP+JSON paths, or only the JSON-RPC endpoints.
     seen['httpJsonPaths'] = any(path.endswith(('/message:send', '/message:stream')) for path in paths)
+    if binding == 'GRPC':
+        # Every task call went over gRPC: the HTTP requests were the cards' only.
+        seen['grpcMethods'] = sorted({method.rsplit('/', 1)[-1] for method in grpc_methods})
+        seen['httpPaths'] = sorted({path for path in paths if not path.endswith('agent-card.json')})
     return seen
 
 

@@ -1,10 +1,10 @@
 import type { AgentAccessActor } from '../../auth/index.ts';
 import { DomainError, toDomainError } from '../../errors/index.ts';
 import { bearerToken, readBodyLimited } from '../../http/index.ts';
-import { isTerminal, type RunView } from '../../runs/index.ts';
+import type { RunView } from '../../runs/index.ts';
 import { createA2aOperations, type A2aOperations } from '../operations.ts';
-import { streamResponseV1, taskIdV1Schema, taskToV1 } from '../protocol-v1.ts';
-import { extendedCardV1, listTasksV1, params, sendInputV1 } from '../server-v1.ts';
+import { taskIdV1Schema, taskToV1 } from '../protocol-v1.ts';
+import { extendedCardV1, listTasksV1, params, sendInputV1, sendStreamingV1, subscribeV1 } from '../server-v1.ts';
 import { MAX_A2A_BODY_BYTES, type A2aServerDeps } from '../server.ts';
 import { sseResponse } from '../sse.ts';
 import { restErrorResponse, restJson } from './errors.ts';
@@ -108,10 +108,6 @@ async function perform(ops: A2aOperations, request: Request, operation: RestOper
   const idempotencyKey = request.headers.get('idempotency-key')?.slice(0, 200) || null;
   const lastEventId = Number.parseInt(request.headers.get('last-event-id') ?? '', 10);
   const resumeFrom = Number.isFinite(lastEventId) && lastEventId >= 0 ? lastEventId : null;
-  async function* stream(run: { id: string; contextId: string }, afterSeq: number, signal: AbortSignal) {
-    for await (const { seq, event } of ops.events(run.id, afterSeq, signal)) yield frame(seq, streamResponseV1(event, run));
-  }
-
   switch (operation) {
     case 'send': {
       const { internal, returnImmediately, historyLength } = sendInputV1(input);
@@ -119,9 +115,10 @@ async function perform(ops: A2aOperations, request: Request, operation: RestOper
       return restJson({ task: taskToV1(run, { historyLength }) });
     }
     case 'stream': {
-      const { internal } = sendInputV1(input);
-      const { run, startSeq } = await ops.send(actor, internal, idempotencyKey, agent);
-      return sseResponse((signal) => stream(run, resumeFrom ?? startSeq, signal), request.signal);
+      const { responses } = await sendStreamingV1(ops, actor, input, { idempotencyKey, agent, resumeFrom });
+      return sseResponse(async function* (signal) {
+        for await (const { seq, response } of responses(signal)) yield frame(seq, response);
+      }, request.signal);
     }
     case 'get': {
       const p = params(taskIdV1Schema, { ...input, id: taskId });
@@ -132,12 +129,10 @@ async function perform(ops: A2aOperations, request: Request, operation: RestOper
       return restJson(taskToV1(await ops.cancel(run.id)));
     }
     case 'subscribe': {
-      const run = await taskOf(ops, actor, params(taskIdV1Schema, { id: taskId }).id, 'read', agent);
-      if (isTerminal(run.state) && resumeFrom === null) throw new DomainError('UNSUPPORTED_OPERATION', `Task ${run.id} is ${run.state}: a finished task has nothing to subscribe to`);
-      const from = resumeFrom ?? run.lastSeq;
+      const { snapshot, responses } = await subscribeV1(ops, actor, params(taskIdV1Schema, { id: taskId }).id, { agent, resumeFrom });
       return sseResponse(async function* (signal) {
-        yield snapshotFrame({ task: taskToV1(run) });
-        if (!isTerminal(run.state) || from < run.lastSeq) yield* stream(run, from, signal);
+        yield snapshotFrame(snapshot);
+        for await (const { seq, response } of responses(signal)) yield frame(seq, response);
       }, request.signal);
     }
     case 'list':

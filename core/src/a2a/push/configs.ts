@@ -46,6 +46,18 @@ export const pushConfigInputSchema = z.object({
     .optional(),
 });
 
+/** ProtoJSON writers may send a field left at its default as `""`: an empty id, token or credentials is an absent one. */
+function withoutEmptyStrings(raw: PushConfigInput): PushConfigInput {
+  const { id, token, authentication, ...rest } = raw;
+  const credentials = authentication?.credentials;
+  return {
+    ...rest,
+    ...(id === '' ? {} : { id }),
+    ...(token === '' ? {} : { token }),
+    ...(authentication && typeof authentication === 'object' ? { authentication: { scheme: authentication.scheme, ...(credentials === '' || credentials === undefined ? {} : { credentials }) } } : authentication === undefined ? {} : { authentication }),
+  } as PushConfigInput;
+}
+
 const tokenLabel = (ref: string) => `push.${ref}.token`;
 const credentialsLabel = (ref: string) => `push.${ref}.credentials`;
 
@@ -87,7 +99,7 @@ export function createPushConfigs(deps: { models: Models; sealer: Sealer; outbou
 
   /** The input read and its URL checked against the outbound policy, or VALIDATION_FAILED saying why not. */
   async function check(raw: PushConfigInput): Promise<PushConfigInput> {
-    const input = parseOrThrow(pushConfigInputSchema, raw, 'Invalid params');
+    const input = parseOrThrow(pushConfigInputSchema, withoutEmptyStrings(raw), 'Invalid params');
     await checkUrl(input.url);
     return input;
   }

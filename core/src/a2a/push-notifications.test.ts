@@ -147,6 +147,8 @@ describe('A2A push notifications', () => {
     // The config's own credentials and token, as the spec says; the JWT rides in its own header.
     expect(receiver.received.every((n) => n.headers.authorization === 'Bearer receiver-secret' && n.headers['x-a2a-notification-token'] === 'tok-for-this-task')).toBe(true);
     expect(receiver.received[0]!.headers['content-type']).toBe('application/a2a+json');
+    // A notification's JWT is no access token, though signed with the same key.
+    await expect(services.oauth.tokens.verify(receiver.received[0]!.headers['x-a2a-notification-jwt'] as string)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
     // Delivered rows leave the outbox; nothing is sent twice by a later pass.
     expect(await t.db.models.PushDelivery.countDocuments({})).toBe(0);
     await deliverAll();
@@ -237,6 +239,17 @@ describe('A2A push notifications', () => {
     }
     expect(receiver.received.map((n) => Number(n.headers['x-a2a-notification-seq']))).toEqual([1, 2, 3, 4]);
     expect(await t.db.models.PushDelivery.countDocuments({})).toBe(0);
+  });
+
+  it('sends each notification once and in order when two processes run their passes at once', async () => {
+    const other = testServices(t.db, env);
+    const tasks = [];
+    for (let i = 0; i < 3; i++) tasks.push((await rpc('SendMessage', { message: message(`Two senders ${i}. Yes.`), configuration: { taskPushNotificationConfig: { url: `${hook}/${i}` } } })).result.task.id as string);
+    await Promise.all([deliverAll(), deliverAll(other), deliverAll(), deliverAll(other)]);
+    for (let i = 0; i < 3; i++) {
+      const seqs = receiver.received.filter((n) => n.path === `/hook/${i}`).map((n) => Number(n.headers['x-a2a-notification-seq']));
+      expect(seqs, tasks[i]).toEqual([1, 2, 3, 4]);
+    }
   });
 
   it('reaches the same store from the 0.3 methods and the HTTP+JSON paths, each notified in its own version', async () => {

@@ -95,9 +95,10 @@ export function createPushDispatcher(deps: { models: Models; eventLog: Pick<Even
 
   /** One POST; what became of it: taken, worth another try, or not (refused by the policy, or a 4xx that says it will not be taken). */
   async function post(row: Row): Promise<{ outcome: 'taken' | 'retry' | 'final'; reason?: string } | null> {
-    const target = await deps.configs.target(row.configRef);
-    if (!target) return null;
     try {
+      // Opening the secrets or signing may fail too (the database is away, a master key is missing): worth another try.
+      const target = await deps.configs.target(row.configRef);
+      if (!target) return null;
       const response = await deps.outbound.fetch(target.url, { method: 'POST', headers: await notificationHeaders(target, row.seq, row.body, deps.signer), body: row.body, timeoutMs, maxRedirects: 0 });
       await response.body?.cancel().catch(() => undefined);
       if (response.ok) return { outcome: 'taken' };

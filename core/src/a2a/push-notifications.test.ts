@@ -191,9 +191,11 @@ describe('A2A push notifications', () => {
     const { task: fresh } = (await rpc('SendMessage', { message: message('A new one. Yes.'), configuration: { taskPushNotificationConfig: { url: hook } } })).result;
     await deliverAll(strict);
     expect(receiver.received).toEqual([]);
-    const failed = await t.db.models.PushDelivery.find({ runId: fresh.id }).lean();
-    expect(failed.length).toBeGreaterThan(0);
-    expect(failed.every((row) => row.state === 'failed' && /SERVICE_OUTBOUND_ALLOW_PRIVATE/.test(row.lastError ?? ''))).toBe(true);
+    // Each was given up at once (no later attempt can do better) and said so in the log.
+    expect(await t.db.models.PushDelivery.countDocuments({ runId: fresh.id })).toBe(0);
+    const givenUp = strict.logger.records.filter((record) => record.message === 'push notification given up' && record.fields.runId === fresh.id);
+    expect(givenUp.map((record) => record.fields.seq)).toEqual([1, 2, 3, 4]);
+    expect(givenUp.every((record) => /SERVICE_OUTBOUND_ALLOW_PRIVATE/.test(String(record.fields.reason)))).toBe(true);
   });
 
   it('keeps each client to its own tasks and configs', async () => {
@@ -229,7 +231,7 @@ describe('A2A push notifications', () => {
     // The first notification failed twice (503 is worth retrying): it waits, and holds the later ones behind it.
     expect(receiver.received).toEqual([]);
     const rows = await t.db.models.PushDelivery.find({ runId: task.id }).sort({ _id: 1 }).lean();
-    expect(rows.map((row) => [row.seq, row.state])).toEqual([[1, 'pending'], [2, 'pending'], [3, 'pending'], [4, 'pending']]);
+    expect(rows.map((row) => [row.seq, row.attempts])).toEqual([[1, 1], [2, 0], [3, 0], [4, 0]]);
     expect(rows[0]).toMatchObject({ attempts: 1, lastError: 'HTTP 503' });
     // A new process (same database, nothing in memory) sends them once they fall due.
     const restarted = testServices(t.db, env);

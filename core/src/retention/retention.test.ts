@@ -29,9 +29,10 @@ describe('retention', () => {
     const old = await seedRun(40, 'completed');
     const stuck = await seedRun(40, 'working');
     const recent = await seedRun(10, 'failed');
-    const config = { contextId: 'c', configId: 'c1', owner: 'x', url: 'https://hook.test/', protocol: '1.0' as const, enqueuedSeq: 3, open: false, createdAt: new Date(now) };
+    const config = { configId: 'c1', owner: 'x', url: 'https://hook.test/', protocol: '1.0' as const, createdAt: new Date(now) };
     await t.db.models.PushConfig.create([{ _id: 'p-old', runId: old, ...config }, { _id: 'p-recent', runId: recent, ...config }]);
-    const outbox = { body: '{}', state: 'failed' as const, attempts: 10, nextAttemptAt: new Date(now), leaseUntil: new Date(0) };
+    await t.db.models.PushCursor.create([{ _id: 'p-old', runId: old, contextId: 'c', protocol: '1.0', enqueuedSeq: 2 }, { _id: 'p-recent', runId: recent, contextId: 'c', protocol: '1.0', enqueuedSeq: 2 }]);
+    const outbox = { body: '{}', attempts: 3, nextAttemptAt: new Date(now), leaseUntil: new Date(0) };
     await t.db.models.PushDelivery.create([{ _id: 'p-old/000000000003', configRef: 'p-old', runId: old, seq: 3, ...outbox }, { _id: 'p-recent/000000000003', configRef: 'p-recent', runId: recent, seq: 3, ...outbox }]);
     const result = await createRetention(t.db.models, { runsDays: 30, auditDays: null, jobsDays: null }, () => now).sweep();
     expect(result).toMatchObject({ runs: 1, events: 3 });
@@ -42,6 +43,7 @@ describe('retention', () => {
     // A deleted run's push configs and outbox rows go with it.
     expect((await t.db.models.PushConfig.find({}, { _id: 1 }).lean()).map((row) => row._id)).toEqual(['p-recent']);
     expect((await t.db.models.PushDelivery.find({}, { _id: 1 }).lean()).map((row) => row._id)).toEqual(['p-recent/000000000003']);
+    expect((await t.db.models.PushCursor.find({}, { _id: 1 }).lean()).map((row) => row._id)).toEqual(['p-recent']);
   });
 
   it('works in bounded batches: a pass looks at most at RETENTION_BATCH runs', async () => {

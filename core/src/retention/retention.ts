@@ -29,7 +29,7 @@ const FINISHED_JOB_STATES = ['succeeded', 'failed', 'discarded'];
  * for jobs a per-process cursor steps over them so they cannot stall the sweep.
  */
 export function createRetention(models: Models, policy: RetentionPolicy, now: () => number = Date.now) {
-  const { Run, RunEvent, RunKey, RunLease, PushConfig, PushDelivery, AuditEvent, ImportJob, PublishJob, ImportSyncEvent } = models;
+  const { Run, RunEvent, RunKey, RunLease, PushConfig, PushCursor, PushDelivery, AuditEvent, ImportJob, PublishJob, ImportSyncEvent } = models;
   const cursors = { importJobs: null as Types.ObjectId | null, publishJobs: null as Types.ObjectId | null };
 
   /**
@@ -50,6 +50,7 @@ export function createRetention(models: Models, policy: RetentionPolicy, now: ()
     // Push configs of the runs, and what was left to send to them (a config's outbox rows are the `_id` range under its id).
     for (const config of await PushConfig.find({ runId: { $in: expired } }, { _id: 1 }).lean()) {
       await PushDelivery.collection.deleteMany({ _id: { $gte: `${config._id}/`, $lt: `${config._id}0` } as never });
+      await PushCursor.collection.deleteOne({ _id: config._id as never });
     }
     await PushConfig.collection.deleteMany({ runId: { $in: expired } });
     await RunLease.collection.deleteMany({ _id: { $in: expired } as never });

@@ -83,8 +83,8 @@ export interface PushTarget {
  * again at every delivery), and its token and credentials are sealed at rest. Callers check
  * that the task is the caller's before calling (operations.ts).
  */
-export function createPushConfigs(deps: { models: Models; sealer: Sealer; outbound: Pick<OutboundHttp, 'assertAllowed'>; changed?: () => void }) {
-  const { PushConfig, PushDelivery } = deps.models;
+export function createPushConfigs(deps: { models: Models; sealer: Sealer; outbound: Pick<OutboundHttp, 'assertAllowed'> }) {
+  const { PushConfig, PushCursor, PushDelivery } = deps.models;
 
   async function checkUrl(url: string): Promise<void> {
     try {
@@ -125,14 +125,25 @@ export function createPushConfigs(deps: { models: Models; sealer: Sealer; outbou
     };
     if (existing) {
       await PushConfig.updateOne({ _id: ref }, { $set: secrets });
+      await PushCursor.updateOne({ _id: ref }, { $set: { protocol } });
       return viewOf({ ...existing, ...secrets });
     }
     if ((await PushConfig.countDocuments({ runId: run.id })) >= MAX_PUSH_CONFIGS_PER_TASK) throw tooMany();
+    // Where its notifications start: the task's first event, or the one after the newest now. A
+    // task that has ended has nothing more to send to a config set now. The cursor goes in first:
+    // one left without its config (a crash in between) only enqueues rows that are then dropped.
     const enqueuedSeq = options.fromStart ? 0 : run.lastSeq;
-    const row = { _id: ref, runId: run.id, contextId: run.contextId, configId, owner: actor.id, ...secrets, enqueuedSeq, open: !(isTerminal(run.state) && enqueuedSeq >= run.lastSeq), createdAt: new Date() };
+    const cursor = !(isTerminal(run.state) && enqueuedSeq >= run.lastSeq);
+    if (cursor) await PushCursor.create({ _id: ref, runId: run.id, contextId: run.contextId, protocol, enqueuedSeq });
+    const takeBack = async () => {
+      await PushConfig.deleteOne({ _id: ref });
+      await PushCursor.deleteOne({ _id: ref });
+    };
+    const row = { _id: ref, runId: run.id, configId, owner: actor.id, ...secrets, createdAt: new Date() };
     try {
       await PushConfig.create(row);
     } catch (error) {
+      await PushCursor.deleteOne({ _id: ref });
       // The same id set twice at once: the first one stored stands.
       if (isDuplicateKeyError(error)) throw new DomainError('CONFLICT', `A push notification config ${configId} is being set on this task already`);
       throw error;
@@ -140,10 +151,9 @@ export function createPushConfigs(deps: { models: Models; sealer: Sealer; outbou
     // Two creates at once may both have counted nine: the one past the limit takes itself back.
     const ids = (await PushConfig.find({ runId: run.id }, { _id: 1 }).sort({ createdAt: 1, _id: 1 }).lean()).map((other) => other._id);
     if (ids.indexOf(ref) >= MAX_PUSH_CONFIGS_PER_TASK) {
-      await PushConfig.deleteOne({ _id: ref });
+      await takeBack();
       throw tooMany();
     }
-    deps.changed?.();
     return viewOf(row);
   }
 
@@ -161,7 +171,9 @@ export function createPushConfigs(deps: { models: Models; sealer: Sealer; outbou
   /** Deletes the caller's config and what is still to be sent to it; deleting one that is not there is no error (the spec's idempotence). */
   async function remove(actor: AgentAccessActor, runId: string, configId: string): Promise<void> {
     const row = await PushConfig.findOneAndDelete({ runId, configId, owner: actor.id }).lean();
-    if (row) await PushDelivery.deleteMany({ _id: { $gte: `${row._id}/`, $lt: `${row._id}0` } });
+    if (!row) return;
+    await PushCursor.deleteOne({ _id: row._id });
+    await PushDelivery.deleteMany({ _id: { $gte: `${row._id}/`, $lt: `${row._id}0` } });
   }
 
   /** A config's target with its secrets opened, or null once it is deleted. */

@@ -10,7 +10,7 @@ export interface PushDispatcherOptions {
   /** The wait before the second attempt; each later one waits twice as long, up to `maxDelayMs`. */
   baseDelayMs?: number;
   maxDelayMs?: number;
-  /** Attempts before a notification is given up (marked `failed`; the config's later ones go on). */
+  /** Attempts before a notification is given up (logged and dropped; the config's later ones go on). */
   maxAttempts?: number;
   /** Per POST, until the receiver's answer (the spec recommends 10 to 30 s). */
   timeoutMs?: number;
@@ -18,7 +18,7 @@ export interface PushDispatcherOptions {
 
 /** Events read per config per pass. */
 const ENQUEUE_BATCH = 200;
-/** Configs whose runs are looked at per pass, and outbox rows read per pass. */
+/** Cursors looked at per pass, and outbox rows read per pass. */
 const CONFIGS_PER_PASS = 1_000;
 const DELIVERIES_PER_PASS = 500;
 /** Configs sent to at once in one pass (each one's notifications go one after the other). */
@@ -35,24 +35,26 @@ const EPOCH = new Date(0);
  * Push notifications out of the run event log, through a durable outbox (`push_deliveries`).
  * Each pass (every web process runs them, ADR 0033):
  *
- * 1. Enqueue: for each open config whose run has an event past the config's cursor, the visible
- *    events after it become outbox rows keyed `<config>/<seq>` (an insert that finds its key taken
- *    is one another process made: each event is enqueued once per config), then the cursor moves.
+ * 1. Enqueue: for each cursor (`push_cursors`: configs whose task may still have events) whose
+ *    run has an event past it, the visible events after it become outbox rows keyed
+ *    `<config>/<seq>` (an insert that finds its key taken is one another process made: each event
+ *    is enqueued once per config), then the cursor moves, or goes once the terminal event is in.
  *    A crash between the two enqueues the same rows again, which the keys absorb.
- * 2. Deliver: per config, its oldest pending row, then the next, in event order; a failure
- *    waits (exponential backoff) and holds the config's later rows behind it, so a receiver sees
- *    its task's notifications in order. A row is deleted once a 2xx answered it: delivery is at
- *    least once, and `X-A2A-Notification-Seq` (the event's number) lets the receiver drop repeats.
+ * 2. Deliver: per config, its oldest row, then the next, in event order; a failure waits
+ *    (exponential backoff) and holds the config's later rows behind it, so a receiver sees its
+ *    task's notifications in order. A row is deleted once a 2xx answered it, or once given up
+ *    (logged): delivery is at least once, and `X-A2A-Notification-Seq` (the event's number) lets
+ *    the receiver drop repeats. Both reads are `_id` order, served by the primary key everywhere.
  */
 export function createPushDispatcher(deps: { models: Models; eventLog: Pick<EventLog, 'readAfter'>; configs: PushConfigs; outbound: Pick<OutboundHttp, 'fetch'>; signer: PushSigner; logger: Logger; options?: PushDispatcherOptions }) {
-  const { PushConfig, PushDelivery, RunEvent } = deps.models;
+  const { PushCursor, PushDelivery, RunEvent } = deps.models;
   const baseDelay = deps.options?.baseDelayMs ?? 1_000;
   const maxDelay = deps.options?.maxDelayMs ?? 10 * 60_000;
   const maxAttempts = deps.options?.maxAttempts ?? 10;
   const timeoutMs = deps.options?.timeoutMs ?? 15_000;
 
   async function enqueue(): Promise<number> {
-    const open = await PushConfig.find({ open: true }, { runId: 1, contextId: 1, protocol: 1, enqueuedSeq: 1 }).limit(CONFIGS_PER_PASS).lean();
+    const open = await readPage<{ _id: string; runId: string; contextId: string; protocol: string; enqueuedSeq: number }>(PushCursor.collection, {}, { sort: { _id: 1 }, limit: CONFIGS_PER_PASS });
     if (open.length === 0) return 0;
     // One `_id` look-up tells which runs have an event past their configs' cursors.
     const next = [...new Set(open.map((config) => runEventId(config.runId, config.enqueuedSeq + 1)))];
@@ -70,7 +72,6 @@ export function createPushDispatcher(deps: { models: Models; eventLog: Pick<Even
         configRef: config._id,
         seq: stored.seq,
         body: notificationBody(stored.event, run, config.protocol as PushProtocol),
-        state: 'pending',
         attempts: 0,
         nextAttemptAt: new Date(),
         leaseUntil: EPOCH,
@@ -85,8 +86,9 @@ export function createPushDispatcher(deps: { models: Models; eventLog: Pick<Even
         }
         enqueued += rows.length;
       }
-      const ended = events.some((stored) => isEndEvent(stored.event));
-      await PushConfig.updateOne({ _id: config._id, enqueuedSeq: { $lt: last.seq } }, { $set: { enqueuedSeq: last.seq, ...(ended ? { open: false } : {}) } });
+      // Nothing comes after a task's terminal event: the config leaves the working set.
+      if (events.some((stored) => isEndEvent(stored.event))) await PushCursor.deleteOne({ _id: config._id });
+      else await PushCursor.updateOne({ _id: config._id, enqueuedSeq: { $lt: last.seq } }, { $set: { enqueuedSeq: last.seq } });
     }
     return enqueued;
   }
@@ -117,7 +119,7 @@ export function createPushDispatcher(deps: { models: Models; eventLog: Pick<Even
     for (const row of rows) {
       const now = new Date();
       if (row.nextAttemptAt > now || row.leaseUntil > now) break;
-      const claimed = await PushDelivery.updateOne({ _id: row._id, state: 'pending', leaseUntil: row.leaseUntil }, { $set: { leaseUntil: new Date(now.getTime() + SEND_LEASE_MS) } });
+      const claimed = await PushDelivery.updateOne({ _id: row._id, leaseUntil: row.leaseUntil }, { $set: { leaseUntil: new Date(now.getTime() + SEND_LEASE_MS) } });
       if (claimed.modifiedCount !== 1) break;
       const result = await post(row);
       if (!result) {
@@ -137,15 +139,16 @@ export function createPushDispatcher(deps: { models: Models; eventLog: Pick<Even
         deps.logger.warn('push notification not delivered; retrying', { runId: row.runId, config: row.configRef, seq: row.seq, attempts, retryInMs: delay, reason: result.reason });
         break;
       }
-      await PushDelivery.updateOne({ _id: row._id }, { $set: { state: 'failed', attempts, leaseUntil: EPOCH, lastError: result.reason ?? null } });
+      // Given up: said in the log (no header or body in it), and the config's next notification goes on.
       deps.logger.warn('push notification given up', { runId: row.runId, config: row.configRef, seq: row.seq, attempts, reason: result.reason });
+      await PushDelivery.deleteOne({ _id: row._id });
       failed++;
     }
     return { delivered, failed };
   }
 
   async function deliver(): Promise<{ delivered: number; failed: number }> {
-    const rows = await readPage<Row>(PushDelivery.collection, { state: 'pending' }, { sort: { state: 1, _id: 1 }, limit: DELIVERIES_PER_PASS, projection: { runId: 1, configRef: 1, seq: 1, body: 1, attempts: 1, nextAttemptAt: 1, leaseUntil: 1 } });
+    const rows = await readPage<Row>(PushDelivery.collection, {}, { sort: { _id: 1 }, limit: DELIVERIES_PER_PASS, projection: { runId: 1, configRef: 1, seq: 1, body: 1, attempts: 1, nextAttemptAt: 1, leaseUntil: 1 } });
     const byConfig = new Map<string, Row[]>();
     for (const row of rows) byConfig.set(row.configRef, [...(byConfig.get(row.configRef) ?? []), row]);
     const groups = [...byConfig.values()];

@@ -25,6 +25,7 @@ import { widgetEditSchema } from './widget-edit.ts';
 import { rateLimitSlotSchema } from './rate-limit-slot.ts';
 import { pushConfigSchema } from './push-config.ts';
 import { pushDeliverySchema } from './push-delivery.ts';
+import { pushCursorSchema } from './push-cursor.ts';
 
 /** Binds every model to one connection; each collection's schema lives in its own file. */
 export function bindModels(connection: Connection) {
@@ -55,6 +56,7 @@ export function bindModels(connection: Connection) {
     RateLimitSlot: connection.model('RateLimitSlot', rateLimitSlotSchema),
     PushConfig: connection.model('PushConfig', pushConfigSchema),
     PushDelivery: connection.model('PushDelivery', pushDeliverySchema),
+    PushCursor: connection.model('PushCursor', pushCursorSchema),
   };
 }
 
@@ -77,3 +79,4 @@ export { RUN_KEY_TTL_MS, type RunKeyRecord } from './run-key.ts';
 export type { WidgetEditRecord } from './widget-edit.ts';
 export type { PushConfigRecord } from './push-config.ts';
 export type { PushDeliveryRecord } from './push-delivery.ts';
+export type { PushCursorRecord } from './push-cursor.ts';

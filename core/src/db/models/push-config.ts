@@ -5,14 +5,12 @@ import { Schema, type InferSchemaType } from 'mongoose';
  * service's own id; `configId` is the one the client names it by (its own, or one given at
  * creation), unique per task. `owner` is the actor that created it: only it reads, lists or
  * deletes it. The token and the credentials are sealed (`push.<_id>.token`, `push.<_id>.credentials`).
- * `enqueuedSeq`: the run's events up to this number have their deliveries in `push_deliveries`;
- * `open` turns false once the run's terminal event has been enqueued (nothing more will come).
+ * Where its task's events stand is kept apart, in `push_cursors`, while any may still come.
  */
 export const pushConfigSchema = new Schema(
   {
     _id: { type: String, required: true },
     runId: { type: String, required: true },
-    contextId: { type: String, required: true },
     configId: { type: String, required: true },
     owner: { type: String, required: true },
     url: { type: String, required: true },
@@ -21,13 +19,10 @@ export const pushConfigSchema = new Schema(
     tokenSealed: { type: String, default: null },
     scheme: { type: String, default: null },
     credentialsSealed: { type: String, default: null },
-    enqueuedSeq: { type: Number, required: true },
-    open: { type: Boolean, required: true },
     createdAt: { type: Date, required: true },
   },
   { collection: 'push_configs', versionKey: false },
 );
 pushConfigSchema.index({ runId: 1, configId: 1 }, { name: 'run_config', unique: true });
-pushConfigSchema.index({ open: 1 }, { name: 'open' });
 
 export type PushConfigRecord = InferSchemaType<typeof pushConfigSchema>;

@@ -119,7 +119,8 @@ export function createPushDispatcher(deps: { models: Models; eventLog: Pick<Even
     for (const row of rows) {
       const now = new Date();
       if (row.nextAttemptAt > now || row.leaseUntil > now) break;
-      const claimed = await PushDelivery.updateOne({ _id: row._id, leaseUntil: row.leaseUntil }, { $set: { leaseUntil: new Date(now.getTime() + SEND_LEASE_MS) } });
+      // Claimed only as read: a row another process has tried since (its attempts moved) waits for its own backoff.
+      const claimed = await PushDelivery.updateOne({ _id: row._id, leaseUntil: row.leaseUntil, attempts: row.attempts }, { $set: { leaseUntil: new Date(now.getTime() + SEND_LEASE_MS) } });
       if (claimed.modifiedCount !== 1) break;
       const result = await post(row);
       if (!result) {

@@ -1,13 +1,14 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Message, TaskState, type SendMessageRequest } from '@a2a-js/sdk';
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory, type Client } from '@a2a-js/sdk/client';
+import { findFreePort } from '@service/core/net';
 import { useTestDatabase } from '@service/core/testing';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startA2aHost } from '../helpers/a2a.ts';
-import type { RunningService } from '../helpers/service-process.ts';
+import { startService, type RunningService } from '../helpers/service-process.ts';
 
 /**
  * A2A push notifications on a running service, set by the reference client (`@a2a-js/sdk` 1.3)
@@ -19,6 +20,8 @@ import type { RunningService } from '../helpers/service-process.ts';
 const t = useTestDatabase();
 let service: RunningService;
 let token: string;
+/** The host's environment, kept so a restarted host has the same address, master key and so signing key. */
+let env: Record<string, string>;
 
 interface Received {
   path: string;
@@ -26,6 +29,9 @@ interface Received {
   body: string;
 }
 const received: Received[] = [];
+/** Paths the receiver refuses (503) for now, and how many times it did. */
+const refusing = new Set<string>();
+let refusals = 0;
 let receiverServer: http.Server;
 let hook: string;
 
@@ -35,6 +41,10 @@ beforeAll(async () => {
     req.setEncoding('utf8');
     req.on('data', (chunk: string) => (body += chunk));
     req.on('end', () => {
+      if (refusing.has(req.url ?? '')) {
+        refusals++;
+        return void res.writeHead(503).end();
+      }
       received.push({ path: req.url ?? '', headers: req.headers, body });
       res.writeHead(200).end();
     });
@@ -42,7 +52,8 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => receiverServer.listen(0, '127.0.0.1', resolve));
   hook = `http://127.0.0.1:${(receiverServer.address() as AddressInfo).port}`;
   // Each scripted step takes a while, so a config set right after a send is in place before the task ends.
-  ({ service, token } = await startA2aHost(t.db, { mongodbUri: t.uri, scope: '@acme', agents: ['summarizer'], env: { SERVICE_LLM_SCRIPTED_DELAY_MS: '300' } }));
+  const fixed = { SERVICE_LLM_SCRIPTED_DELAY_MS: '300', PORT: String(await findFreePort()), SERVICE_MASTER_KEY: randomBytes(32).toString('base64') };
+  ({ service, token, env } = await startA2aHost(t.db, { mongodbUri: t.uri, scope: '@acme', agents: ['summarizer'], env: fixed }));
 });
 
 afterAll(async () => {
@@ -126,4 +137,26 @@ describe('push notifications set by @a2a-js/sdk 1.3', () => {
       expect((await a2a.listTaskPushNotificationConfig({ tenant: '', taskId: started.id, pageSize: 0, pageToken: '' })).configs).toEqual([]);
     });
   }
+});
+
+describe('push notifications across a killed host', () => {
+  it('keeps what was not delivered in the outbox: the restarted host sends it, in order', async () => {
+    const path = '/restart';
+    refusing.add(path);
+    const response = await fetch(`${service.url}/api/a2a`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'Survive a restart. Yes.' }], metadata: { skillId: '@acme/summarizer' } }, configuration: { taskPushNotificationConfig: { url: `${hook}${path}` } } } }),
+    });
+    const taskId = ((await response.json()) as { result: { task: { id: string } } }).result.task.id;
+    // The receiver has refused the first notification at least once: it waits in the outbox, the later ones behind it.
+    while (refusals === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+    await service.kill();
+    refusing.delete(path);
+    service = await startService({ mongodbUri: t.uri, env });
+    const delivered = await notificationsAt(path, taskId);
+    const seqs = delivered.map((n) => Number(n.headers['x-a2a-notification-seq']));
+    // At least once: a repeat would carry the same number, and the first of each comes in order.
+    expect([...new Set(seqs)]).toEqual([1, 2, 3, 4]);
+  });
 });

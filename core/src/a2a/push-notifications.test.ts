@@ -4,7 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Services } from '../index.ts';
+import { SIGNING_ALG } from '../auth/oauth/index.ts';
 import { installExampleAgents, testServices, useTestDatabase } from '../testing/index.ts';
+import { createPushDispatcher } from './push/index.ts';
 
 /**
  * A2A push notifications end to end in one process: the config methods of the three bindings
@@ -78,6 +80,7 @@ beforeEach(async () => {
   const models = t.db.models as unknown as Record<string, { deleteMany?: (filter: object) => Promise<unknown> } | undefined>;
   await models.PushConfig?.deleteMany?.({});
   await models.PushDelivery?.deleteMany?.({});
+  await models.PushCursor?.deleteMany?.({});
 });
 
 let counter = 0;
@@ -251,6 +254,27 @@ describe('A2A push notifications', () => {
     for (let i = 0; i < 3; i++) {
       const seqs = receiver.received.filter((n) => n.path === `/hook/${i}`).map((n) => Number(n.headers['x-a2a-notification-seq']));
       expect(seqs, tasks[i]).toEqual([1, 2, 3, 4]);
+    }
+  });
+
+  it('reaches every config when there are more than a pass reads: each pass goes on where the last stopped', async () => {
+    const small = createPushDispatcher({
+      models: t.db.models,
+      eventLog: services.eventLog,
+      configs: services.push.configs,
+      outbound: services.outbound,
+      signer: { key: async () => ({ ...(await services.oauth.keys.current()), alg: SIGNING_ALG }), issuer: () => origin },
+      logger: services.logger,
+      options: { cursorsPerPass: 2, deliveriesPerPass: 3 },
+    });
+    // First in key order and there to stay: cursors of tasks that wait for good, and a backlog in backoff.
+    await t.db.models.PushCursor.create([0, 1, 2].map((i) => ({ _id: `0000-waiting-${i}`, runId: `no-such-run-${i}`, contextId: 'c', protocol: '1.0' as const, enqueuedSeq: 5 })));
+    await t.db.models.PushDelivery.create([1, 2, 3, 4].map((seq) => ({ _id: `0000-backlog/${String(seq).padStart(12, '0')}`, configRef: '0000-backlog', runId: 'r', seq, body: '{}', attempts: 1, nextAttemptAt: new Date(Date.now() + 3_600_000), leaseUntil: new Date(0) })));
+    for (let i = 0; i < 5; i++) await rpc('SendMessage', { message: message(`Paged ${i}. Yes.`), configuration: { taskPushNotificationConfig: { url: `${hook}/paged/${i}` } } });
+    for (let pass = 0; pass < 40; pass++) await small.pass();
+    expect(await t.db.models.PushDelivery.countDocuments({ configRef: '0000-backlog' })).toBe(4);
+    for (let i = 0; i < 5; i++) {
+      expect(receiver.received.filter((n) => n.path === `/hook/paged/${i}`).map((n) => Number(n.headers['x-a2a-notification-seq']))).toEqual([1, 2, 3, 4]);
     }
   });
 

@@ -14,12 +14,15 @@ export interface PushDispatcherOptions {
   maxAttempts?: number;
   /** Per POST, until the receiver's answer (the spec recommends 10 to 30 s). */
   timeoutMs?: number;
+  /** Cursors and outbox rows read per pass (each pass goes on after where the last one stopped). */
+  cursorsPerPass?: number;
+  deliveriesPerPass?: number;
 }
 
 /** Events read per config per pass. */
 const ENQUEUE_BATCH = 200;
 /** Cursors looked at per pass, and outbox rows read per pass. */
-const CONFIGS_PER_PASS = 1_000;
+const CURSORS_PER_PASS = 1_000;
 const DELIVERIES_PER_PASS = 500;
 /** Configs sent to at once in one pass (each one's notifications go one after the other). */
 const PARALLEL_CONFIGS = 8;
@@ -52,9 +55,19 @@ export function createPushDispatcher(deps: { models: Models; eventLog: Pick<Even
   const maxDelay = deps.options?.maxDelayMs ?? 10 * 60_000;
   const maxAttempts = deps.options?.maxAttempts ?? 10;
   const timeoutMs = deps.options?.timeoutMs ?? 15_000;
+  const cursorsPerPass = deps.options?.cursorsPerPass ?? CURSORS_PER_PASS;
+  const deliveriesPerPass = deps.options?.deliveriesPerPass ?? DELIVERIES_PER_PASS;
+  /**
+   * Where the next pass starts reading cursors and outbox rows: after the last key the previous
+   * one read when it read a full page, else from the start. Tasks paused for good (their cursors
+   * stay) or a config with a long backlog cannot keep the others out of every pass.
+   */
+  let cursorsAfter = '';
+  let deliveriesAfter = '';
 
   async function enqueue(): Promise<number> {
-    const open = await readPage<{ _id: string; runId: string; contextId: string; protocol: string; enqueuedSeq: number }>(PushCursor.collection, {}, { sort: { _id: 1 }, limit: CONFIGS_PER_PASS });
+    const open = await readPage<{ _id: string; runId: string; contextId: string; protocol: string; enqueuedSeq: number }>(PushCursor.collection, cursorsAfter ? { _id: { $gt: cursorsAfter } } as never : {}, { sort: { _id: 1 }, limit: cursorsPerPass });
+    cursorsAfter = open.length === cursorsPerPass ? open.at(-1)!._id : '';
     if (open.length === 0) return 0;
     // One `_id` look-up tells which runs have an event past their configs' cursors.
     const next = [...new Set(open.map((config) => runEventId(config.runId, config.enqueuedSeq + 1)))];
@@ -149,7 +162,9 @@ export function createPushDispatcher(deps: { models: Models; eventLog: Pick<Even
   }
 
   async function deliver(): Promise<{ delivered: number; failed: number }> {
-    const rows = await readPage<Row>(PushDelivery.collection, {}, { sort: { _id: 1 }, limit: DELIVERIES_PER_PASS, projection: { runId: 1, configRef: 1, seq: 1, body: 1, attempts: 1, nextAttemptAt: 1, leaseUntil: 1 } });
+    const rows = await readPage<Row>(PushDelivery.collection, deliveriesAfter ? { _id: { $gt: deliveriesAfter } } as never : {}, { sort: { _id: 1 }, limit: deliveriesPerPass, projection: { runId: 1, configRef: 1, seq: 1, body: 1, attempts: 1, nextAttemptAt: 1, leaseUntil: 1 } });
+    // A full page: the next pass starts after the last config in it (whose head this pass had).
+    deliveriesAfter = rows.length === deliveriesPerPass ? `${rows.at(-1)!.configRef}0` : '';
     const byConfig = new Map<string, Row[]>();
     for (const row of rows) byConfig.set(row.configRef, [...(byConfig.get(row.configRef) ?? []), row]);
     const groups = [...byConfig.values()];

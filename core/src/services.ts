@@ -7,7 +7,7 @@ import type { Database } from './db/index.ts';
 import { createHealthzHandler } from './health/index.ts';
 import { createExtensionReader, createExtensionWriter, type ExtensionReader } from './extensions/index.ts';
 import { createRegistryService, type NpmRunner, type RegistryService } from './registry/index.ts';
-import { createOauthProvider, TOKEN_ENDPOINT_PATH, type OauthProvider } from './auth/oauth/index.ts';
+import { createOauthProvider, SIGNING_ALG, TOKEN_ENDPOINT_PATH, type OauthProvider } from './auth/oauth/index.ts';
 import { agentCardV1, buildAgentCard, createA2aGrpcServer, createA2aHandler, createA2aRestHandler, type A2aGrpcServer, createAgentCardHandler, createAgentCardV1Handler, createAguiResumeHandler, type AgentCard } from './a2a/index.ts';
 import { createFeatureFlagStore, createSettings, DEFAULT_AGENT_SETTING, type FeatureFlagStore, type Settings } from './settings/index.ts';
 import { A2A_PERMISSIONS, createWindowCounters, type WindowCounters } from './db/index.ts';
@@ -20,6 +20,7 @@ import { createBundleHandler, createWidgetEdits, createWidgetKeys, createWidgetS
 import { createOutboundHttp, createRateLimiter, type OutboundHttp } from './http/index.ts';
 import { createImports, type GithubClient, type Imports } from './imports/index.ts';
 import { createCmsBEvents, createCmsBNotifier } from './notifications/index.ts';
+import { createPushConfigs, createPushDispatcher, type PushConfigs, type PushDispatcher } from './a2a/push/index.ts';
 import { callRemoteAgent, createA2aClient, createRemoteBridge, createRemotePeers, type A2aClient, type RemoteBridge, type RemotePeers } from './a2a/client/index.ts';
 import type { Logger } from './log/index.ts';
 import { createUseCases, type UseCases } from './use-cases/index.ts';
@@ -67,6 +68,8 @@ export interface Services {
   widgetKeys: WidgetKeys;
   /** The changes the widget applied, kept (with their undo tokens) for their Undo. */
   widgetEdits: WidgetEdits;
+  /** A2A push notifications: the configs clients set on their tasks, and the outbox that sends them (ADR 0033). */
+  push: { configs: PushConfigs; dispatcher: PushDispatcher };
   /** Signed notifications to CMS-B sites (retried with backoff). */
   notifyCmsB: ReturnType<typeof createCmsBNotifier>;
   /** Built-in content events (`content.draft_updated`, `content.draft_restored`, `content.published`) to subscribed CMS-B sites. */
@@ -224,6 +227,16 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     widgetKeys,
   });
   const bridge = { bridgeToken: () => config.bridgeToken, card: agentCard, executor, llm, logger: logger.child({ component: 'bridge' }) };
+  const pushConfigs = createPushConfigs({ models: database.models, sealer, outbound });
+  const pushDispatcher = createPushDispatcher({
+    models: database.models,
+    eventLog,
+    configs: pushConfigs,
+    outbound,
+    // Notifications are signed with the key whose public half the OAuth JWKS already publishes.
+    signer: { key: async () => ({ ...(await oauth.keys.current()), alg: SIGNING_ALG }), issuer: () => config.baseUrl },
+    logger: logger.child({ component: 'push' }),
+  });
   // One set of A2A dependencies for every binding (JSON-RPC, HTTP+JSON, gRPC): one way to start, answer and read runs.
   const a2aDeps = { flags, verifyToken: oauth.tokens.verify, card: agentCard, cardV1: async (agent: string | null) => (await cardV1(agent)) ?? {}, defaultAgent,
     startRun: useCases.runs.start,
@@ -231,6 +244,7 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     runs,
     eventLog,
     executor: { cancel: useCases.runs.cancelById },
+    push: pushConfigs,
     logger: logger.child({ component: 'a2a' }),
   };
   // Served only where the web process starts it (SERVICE_A2A_GRPC_PORT); the card lists it while it listens.
@@ -266,6 +280,7 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     streams,
     widgetKeys,
     widgetEdits,
+    push: { configs: pushConfigs, dispatcher: pushDispatcher },
     notifyCmsB,
     cmsBEvents,
     flags,

@@ -114,7 +114,7 @@ describe('@a2a-js/sdk 1.3 over HTTP+JSON', () => {
     await expect(reviewer.cancelTask({ tenant: '', id: second.id, metadata: undefined })).rejects.toMatchObject({ name: 'TaskNotCancelableError', statusCode: 400 });
   });
 
-  // Push-config calls never reach the service: the client refuses them itself, reading the card's capabilities.pushNotifications.
+  // Push configs and deliveries are covered in core (push-notifications.test.ts); this client's push calls are not exercised here yet.
   it('reads the typed errors of unary and streaming methods', async () => {
     await expect(client.getTask({ tenant: '', id: randomUUID(), historyLength: undefined })).rejects.toMatchObject({ name: 'TaskNotFoundError', statusCode: 404 });
     await expect(collect(client.resubscribeTask({ tenant: '', id: randomUUID() }))).rejects.toMatchObject({ name: 'TaskNotFoundError' });

@@ -191,14 +191,15 @@ describe('the HTTP+JSON binding of A2A 1.0', () => {
     expect(version.status).toBe(400);
     expectA2aError(await version.json(), 400, 'FAILED_PRECONDITION', 'VERSION_NOT_SUPPORTED');
 
-    const withPush = await call('/api/a2a/message:send', { body: { ...message('Hello.'), configuration: { taskPushNotificationConfig: { url: 'https://example.com/hook' } } } });
+    // Push configs (push-notifications.test.ts in core has the deliveries): a config the policy refuses stops the send; the paths of an unknown task are not found.
+    const withPush = await call('/api/a2a/message:send', { body: { ...message('Hello.'), configuration: { taskPushNotificationConfig: { url: 'ftp://example.com/hook' } } } });
     expect(withPush.status).toBe(400);
-    expectA2aError(await withPush.json(), 400, 'FAILED_PRECONDITION', 'PUSH_NOTIFICATION_NOT_SUPPORTED');
+    expectA2aError(await withPush.json(), 400, 'INVALID_ARGUMENT');
     const taskId = randomUUID();
     for (const [path, method] of [[`/api/a2a/tasks/${taskId}/pushNotificationConfigs`, 'POST'], [`/api/a2a/tasks/${taskId}/pushNotificationConfigs`, 'GET'], [`/api/a2a/tasks/${taskId}/pushNotificationConfigs/c1`, 'GET'], [`/api/a2a/tasks/${taskId}/pushNotificationConfigs/c1`, 'DELETE']] as const) {
       const response = await call(path, { method, ...(method === 'POST' ? { body: { taskId, url: 'https://example.com/hook' } } : {}) });
-      expect(response.status).toBe(400);
-      expectA2aError(await response.json(), 400, 'FAILED_PRECONDITION', 'PUSH_NOTIFICATION_NOT_SUPPORTED');
+      expect(response.status).toBe(404);
+      expectA2aError(await response.json(), 404, 'NOT_FOUND', 'TASK_NOT_FOUND');
     }
 
     const wrongMethod = await call('/api/a2a/message:send', { method: 'GET' });

@@ -42,7 +42,7 @@ export async function buildAgentCard(deps: {
     version: deps.version,
     capabilities: {
       streaming: true,
-      pushNotifications: false,
+      pushNotifications: true,
       stateTransitionHistory: true,
       ...(deps.aguiExternalEnabled ? { extensions: [{ uri: AGUI_EXTENSION_URI, description: 'AG-UI events in metadata.agui of each streamed event; request it with the A2A-Extensions header', required: false }] } : {}),
     },
@@ -113,7 +113,7 @@ export function agentCardV1(card: AgentCard, options: { baseUrl: string; agent?:
     preferredTransport: 'JSONRPC',
     capabilities: {
       streaming: true,
-      pushNotifications: false,
+      pushNotifications: true,
       extendedAgentCard: true,
       ...(card.capabilities.extensions ? { extensions: card.capabilities.extensions } : {}),
     },

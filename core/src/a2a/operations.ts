@@ -5,6 +5,7 @@ import type { AgentCard } from './agent-card.ts';
 import { answerOf } from './hitl-answer.ts';
 import type { JsonRpcId } from './jsonrpc.ts';
 import { sseFrame } from './sse.ts';
+import type { PushConfigInput, PushConfigs, PushProtocol } from './push/index.ts';
 
 export interface A2aOperationsDeps {
   card: () => Promise<AgentCard>;
@@ -20,12 +21,16 @@ export interface A2aOperationsDeps {
   runs: Pick<RunStore, 'get' | 'readAll' | 'listOwned' | 'ownsListToken'>;
   eventLog: Pick<EventLog, 'follow'>;
   executor: Pick<RunExecutor, 'cancel'>;
+  /** Push notification configs; without them every push method answers PUSH_NOTIFICATION_NOT_SUPPORTED. */
+  push?: Pick<PushConfigs, 'check' | 'set' | 'get' | 'list' | 'remove'>;
 }
 
 /** A message sent to the service, in the run model's terms, with the request's metadata. */
 export interface SendParams {
   message: RunMessage;
   metadata?: Metadata;
+  /** A push notification config sent with the message (`configuration.taskPushNotificationConfig`), set on its task. */
+  pushConfig?: { input: PushConfigInput; protocol: PushProtocol };
 }
 
 /**
@@ -74,7 +79,13 @@ export function createA2aOperations(deps: A2aOperationsDeps) {
    * reading them back.
    */
   async function send(actor: AgentAccessActor, sendParams: SendParams, idempotencyKey: string | null, fixedAgent: string | null = null): Promise<{ run: RunView; startSeq: number; execution?: Promise<RunView | null>; stored?: StoredEvent[] }> {
-    const { message } = sendParams;
+    const { message, pushConfig } = sendParams;
+    // Checked before the task starts or goes on, so a config that will be refused stops the send.
+    if (pushConfig) await pushConfigs().check(pushConfig.input);
+    const withPush = async <T extends { run: RunView }>(result: T): Promise<T> => {
+      if (pushConfig) await pushConfigs().set(actor, result.run, pushConfig.input, pushConfig.protocol, { fromStart: !message.runId });
+      return result;
+    };
     if (message.runId) {
       const run = await visibleRun(actor, message.runId, 'execute', fixedAgent);
       // A retried answer (same messageId) replays from the answer instead of answering twice.
@@ -94,13 +105,13 @@ export function createA2aOperations(deps: A2aOperationsDeps) {
         return { answerSeq: first };
       });
       // The stream of an answer starts with the answer's own event.
-      return { run: (await deps.runs.get(run.id))!, startSeq: answerSeq - 1 };
+      return withPush({ run: (await deps.runs.get(run.id))!, startSeq: answerSeq - 1 });
     }
     const agent = await targetAgent(sendParams, fixedAgent);
     const { run, execution, events } = await deps.startRun(actor, { agent, message, idempotencyKey });
     // A retried request (same Idempotency-Key or messageId) gets the whole stream again unless
     // it says where it stopped with Last-Event-ID.
-    return { run, startSeq: 0, ...(execution ? { execution } : {}), ...(events?.length ? { stored: events } : {}) };
+    return withPush({ run, startSeq: 0, ...(execution ? { execution } : {}), ...(events?.length ? { stored: events } : {}) });
   }
 
   /** A send that answers once the task completes, fails or pauses (unless asked to return at once). */
@@ -141,7 +152,38 @@ export function createA2aOperations(deps: A2aOperationsDeps) {
     for await (const { seq, event } of events(run.id, afterSeq, signal, known)) yield sseFrame(rpcId, seq, shape(event, seq));
   }
 
+  function pushConfigs(): NonNullable<A2aOperationsDeps['push']> {
+    if (!deps.push) throw new DomainError('PUSH_NOTIFICATION_NOT_SUPPORTED', 'Push notifications are not supported by this agent (capabilities.pushNotifications is false)');
+    return deps.push;
+  }
+
+  /**
+   * The push notification config methods of every binding: on a task of the caller's (and, on an
+   * agent's endpoint, of that agent), configs of the caller's own.
+   */
+  const push = {
+    /** Throws PUSH_NOTIFICATION_NOT_SUPPORTED when push is off, before anything else is read. */
+    supported: (): void => void pushConfigs(),
+    async set(actor: AgentAccessActor, taskId: string, input: PushConfigInput, protocol: PushProtocol, agent: string | null) {
+      const configs = pushConfigs();
+      return configs.set(actor, await visibleRun(actor, taskId, 'read', agent), input, protocol);
+    },
+    async get(actor: AgentAccessActor, taskId: string, configId: string, agent: string | null) {
+      const configs = pushConfigs();
+      return configs.get(actor, (await visibleRun(actor, taskId, 'read', agent)).id, configId);
+    },
+    async list(actor: AgentAccessActor, taskId: string, agent: string | null) {
+      const configs = pushConfigs();
+      return configs.list(actor, (await visibleRun(actor, taskId, 'read', agent)).id);
+    },
+    async remove(actor: AgentAccessActor, taskId: string, configId: string, agent: string | null) {
+      const configs = pushConfigs();
+      await configs.remove(actor, (await visibleRun(actor, taskId, 'read', agent)).id, configId);
+    },
+  };
+
   return {
+    push,
     send,
     sendAndWait,
     visibleRun,

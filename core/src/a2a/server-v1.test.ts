@@ -150,13 +150,12 @@ describe('A2A v1.0 on /api/a2a', () => {
     expect(JSON.stringify(legacy.error.data ?? null)).not.toMatch(/@type/);
   });
 
-  it('answers the push-notification config methods with -32003 and the extended card when authenticated', async () => {
+  it('knows the push-notification config methods (push-notifications.test.ts has the rest) and answers the extended card when authenticated', async () => {
     for (const method of ['CreateTaskPushNotificationConfig', 'GetTaskPushNotificationConfig', 'ListTaskPushNotificationConfigs', 'DeleteTaskPushNotificationConfig']) {
-      expect((await errorOf(method, { taskId: 'x' }))?.code).toBe(-32003);
+      expect((await errorOf(method, { taskId: 'x', id: 'c', url: 'https://x.test/hook' }))?.code).toBe(-32001);
     }
-    expect((await errorOf('SendMessage', { ...summarize('push?'), configuration: { taskPushNotificationConfig: { url: 'https://x.test/hook' } } }))?.code).toBe(-32003);
     const card = await result('GetExtendedAgentCard', {});
-    expect(card.capabilities).toMatchObject({ pushNotifications: false, extendedAgentCard: true, streaming: true });
+    expect(card.capabilities).toMatchObject({ pushNotifications: true, extendedAgentCard: true, streaming: true });
     expect(card.skills.map((s: { id: string }) => s.id).sort()).toEqual(['@acme/editorial-review', '@acme/summarizer']);
     // A client granted one agent sees that one; a client without `list` gets no card, one without `read` no task list.
     const narrow = await services.oauth.clients.register(admin, { name: 'narrow', allowedAgents: ['@acme/summarizer'], permissions: ['list', 'execute'] });

@@ -7,6 +7,7 @@ import { rpcResult, type JsonRpcRequest } from './jsonrpc.ts';
 import { messageFromV1, sendMessageV1Schema, stateFromV1, streamResponseV1, taskIdV1Schema, taskToV1 } from './protocol-v1.ts';
 import { sseFrame, sseResponse, sseSnapshotFrame } from './sse.ts';
 import type { A2aOperations, SendParams } from './operations.ts';
+import { configInputFromSend, configInputFromV1, configRefV1Schema, configToV1, createConfigV1Schema, listConfigsV1Schema } from './push/index.ts';
 
 /** The v1.0 method names of the JSON-RPC binding. */
 export const V1_METHODS = new Set([
@@ -101,15 +102,13 @@ export async function extendedCardV1(ops: A2aOperations, actor: AgentAccessActor
   return { ...card, skills };
 }
 
-/** A SendMessageRequest (ProtoJSON) as the run model's send (every binding): push configs are refused, `returnImmediately` (or a draft's `blocking: false`) read. */
+/** A SendMessageRequest (ProtoJSON) as the run model's send (every binding): a push config set with it, `returnImmediately` (or a draft's `blocking: false`) read. */
 export function sendInputV1(body: unknown): { internal: SendParams; returnImmediately: boolean; historyLength?: number } {
   const p = params(sendMessageV1Schema, body);
   const configuration = p.configuration ?? {};
-  if (configuration.taskPushNotificationConfig !== undefined || configuration.pushNotificationConfig !== undefined) {
-    throw new DomainError('PUSH_NOTIFICATION_NOT_SUPPORTED', 'Push notifications are not supported by this agent');
-  }
+  const push = configuration.taskPushNotificationConfig ?? configuration.pushNotificationConfig;
   return {
-    internal: { message: messageFromV1(p.message), ...(p.metadata ? { metadata: p.metadata } : {}) },
+    internal: { message: messageFromV1(p.message), ...(p.metadata ? { metadata: p.metadata } : {}), ...(push !== undefined ? { pushConfig: { input: configInputFromSend(push), protocol: '1.0' as const } } : {}) },
     returnImmediately: configuration.returnImmediately === true || configuration.blocking === false,
     ...(configuration.historyLength !== undefined ? { historyLength: configuration.historyLength } : {}),
   };
@@ -148,6 +147,31 @@ export async function subscribeV1(ops: A2aOperations, actor: AgentAccessActor, i
       if (!isTerminal(run.state) || from < run.lastSeq) yield* streamResponsesV1(ops, run, from, signal);
     },
   };
+}
+
+/** The four push notification config methods of 1.0 (every binding): TaskPushNotificationConfig in and out, Delete answers `{}`. */
+export async function pushConfigV1(ops: A2aOperations, method: string, input: unknown, actor: AgentAccessActor, agent: string | null): Promise<unknown> {
+  ops.push.supported();
+  switch (method) {
+    case 'CreateTaskPushNotificationConfig': {
+      const p = params(createConfigV1Schema, input);
+      return configToV1(await ops.push.set(actor, p.taskId, configInputFromV1(p), '1.0', agent));
+    }
+    case 'GetTaskPushNotificationConfig': {
+      const p = params(configRefV1Schema, input);
+      return configToV1(await ops.push.get(actor, p.taskId, p.id, agent));
+    }
+    case 'ListTaskPushNotificationConfigs': {
+      const p = params(listConfigsV1Schema, input);
+      // A task has at most MAX_PUSH_CONFIGS_PER_TASK configs: one page holds them all.
+      return { configs: (await ops.push.list(actor, p.taskId, agent)).map(configToV1), nextPageToken: '' };
+    }
+    default: {
+      const p = params(configRefV1Schema, input);
+      await ops.push.remove(actor, p.taskId, p.id, agent);
+      return {};
+    }
+  }
 }
 
 export async function dispatchV1(ops: A2aOperations, request: Request, rpc: JsonRpcRequest, actor: AgentAccessActor, agent: string | null): Promise<Response> {
@@ -194,7 +218,7 @@ export async function dispatchV1(ops: A2aOperations, request: Request, rpc: Json
     case 'GetTaskPushNotificationConfig':
     case 'ListTaskPushNotificationConfigs':
     case 'DeleteTaskPushNotificationConfig':
-      throw new DomainError('PUSH_NOTIFICATION_NOT_SUPPORTED', 'Push notifications are not supported by this agent (capabilities.pushNotifications is false)');
+      return json(rpcResult(rpc.id, await pushConfigV1(ops, rpc.method, rpc.params, actor, agent)));
     default:
       throw new DomainError('METHOD_NOT_FOUND', `Method not found: ${rpc.method}`);
   }

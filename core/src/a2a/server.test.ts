@@ -2,7 +2,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ACCESS_DENIED, assertAgentAccess } from '../auth/index.ts';
 import type { Services } from '../index.ts';
 import { EventSchema } from '@ag-ui/core/schemas';
-import { AGUI_EXTENSION_URI } from './index.ts';
+import { AGUI_EXTENSION_URI, createA2aHandler } from './index.ts';
 import { installExampleAgents, testServices, useTestDatabase } from '../testing/index.ts';
 
 const t = useTestDatabase();
@@ -85,9 +85,25 @@ describe('JSON-RPC errors, never a 5xx', () => {
     expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code } });
   });
 
-  it.each(['tasks/pushNotificationConfig/set', 'tasks/pushNotificationConfig/get', 'tasks/pushNotificationConfig/list', 'tasks/pushNotificationConfig/delete'])('%s: push notifications are not supported (-32003), not an unknown method', async (method) => {
-    const response = await rpc({ jsonrpc: '2.0', id: 3, method, params: { id: 'any-task', taskId: 'any-task' } });
-    expect(await response.json()).toMatchObject({ jsonrpc: '2.0', id: 3, error: { code: -32003 } });
+  it.each(['tasks/pushNotificationConfig/set', 'tasks/pushNotificationConfig/get', 'tasks/pushNotificationConfig/list', 'tasks/pushNotificationConfig/delete'])('%s: a known method (task not found here), and -32003 where push is off', async (method) => {
+    const body = { jsonrpc: '2.0', id: 3, method, params: { id: 'any-task', taskId: 'any-task', pushNotificationConfigId: 'c', pushNotificationConfig: { url: 'https://x.test/hook' } } };
+    expect(await (await rpc(body)).json()).toMatchObject({ jsonrpc: '2.0', id: 3, error: { code: -32001 } });
+    // The same operations without push configs (as a deployment that turned push off would wire them).
+    const withoutPush = createA2aHandler({
+      flags: services.flags,
+      verifyToken: services.oauth.tokens.verify,
+      card: services.agentCard,
+      cardV1: async (agent) => (await services.cardV1(agent)) ?? {},
+      defaultAgent: async () => null,
+      startRun: services.useCases.runs.start,
+      answerPause: services.useCases.runs.answer,
+      runs: services.runs,
+      eventLog: services.eventLog,
+      executor: { cancel: services.useCases.runs.cancelById },
+      logger: services.logger,
+    });
+    const off = await withoutPush(new Request(`${origin}/api/a2a`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) }));
+    expect(await off.json()).toMatchObject({ jsonrpc: '2.0', id: 3, error: { code: -32003 } });
   });
 
   it('refuses a body over the limit with 413', async () => {

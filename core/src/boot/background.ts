@@ -25,12 +25,12 @@ function repeat(logger: Logger, failure: string, intervalMs: number, work: () =>
 }
 
 /**
- * Background work of a serving process: continuing runs whose worker died, syncing
- * auto-updating imports, and sweeping interrupted import jobs and old claims. Every web process
+ * Background work of a serving process: continuing runs whose worker died, sending A2A push
+ * notifications, syncing auto-updating imports, and sweeping interrupted import jobs and old claims. Every web process
  * may run it; leases and claims make sure each orphaned run and each due import is taken by
  * exactly one.
  */
-export function startBackgroundWork(services: Services, options: { recoveryIntervalMs?: number } = {}): () => void {
+export function startBackgroundWork(services: Services, options: { recoveryIntervalMs?: number; pushIntervalMs?: number } = {}): () => void {
   const { logger } = services;
   const claims = createClaims(services.database.models);
   const stops = [
@@ -38,6 +38,10 @@ export function startBackgroundWork(services: Services, options: { recoveryInter
       const recovered = [...(await services.executor.recoverOrphans()), ...(await services.remote.recoverOrphans())];
       if (recovered.length) logger.info(`continuing ${recovered.length} run(s) whose worker stopped`, { runIds: recovered });
     }, { immediately: true }),
+    // A2A push notifications: enqueue new events of tasks with push configs, send what is due (ADR 0033).
+    repeat(logger, 'push notification pass failed', options.pushIntervalMs ?? 500, async () => {
+      await services.push.dispatcher.pass();
+    }),
     repeat(logger, 'background sweep failed', 60_000, async () => {
       await Promise.all([
         services.imports.jobs.failInterrupted().then((count) => count && logger.warn(`marked ${count} interrupted import job(s) failed`)),

@@ -4,7 +4,7 @@ export { USER_ROLES, type Models, type UserRole, type UserRecord, type SessionRe
 export { isDuplicateKeyError } from './errors.ts';
 export { detectServerKind, type ServerKind } from './server-kind.ts';
 export { readServerProfile, type ServerProfile } from './server-profile.ts';
-export { A2A_PERMISSIONS, type A2aPermission, type RunRecord, runEventId, runEventsAfter, type RunEventRecord, type RunLeaseRecord, RUN_KEY_TTL_MS, type RunKeyRecord } from './models/index.ts';
+export { A2A_PERMISSIONS, type A2aPermission, type RunRecord, runEventId, runEventsAfter, type RunEventRecord, type RunLeaseRecord, RUN_KEY_TTL_MS, type RunKeyRecord, type PushConfigRecord, type PushDeliveryRecord, type PushCursorRecord } from './models/index.ts';
 export { createClaims, type Claims } from './claims.ts';
 export { readPage } from './read-page.ts';
 export { createWindowCounters, slotNumber, type CounterWindow, type WindowCounters } from './window-counters.ts';

@@ -49,6 +49,13 @@ describe(`query plans of the hot reads (${kind})`, () => {
     // The marketplace: a listing range per visible prefix, then the records by `_id`.
     await expectIndexed(ExtensionListing.find({ _id: { $gt: 'public/agent/', $lt: 'public/agent/\u007f' } }).sort({ _id: 1 }).limit(51), { sort: true, limit: true });
     await expectIndexed(Extension.find({ _id: { $in: [new Types.ObjectId(), new Types.ObjectId()] } }));
+    // Push notifications: the pass reads the working set and the outbox in key order; a config's rows are a key range.
+    const { PushCursor, PushDelivery } = t.db.models;
+    await PushCursor.collection.insertOne({ _id: 'p1' as never, runId, contextId: 'c', protocol: '1.0', enqueuedSeq: 0 });
+    await PushDelivery.collection.insertOne({ _id: 'p1/000000000001' as never, configRef: 'p1', runId, seq: 1, body: '{}', attempts: 0, nextAttemptAt: new Date(), leaseUntil: new Date(0) });
+    await expectIndexed(PushCursor.find({}).sort({ _id: 1 }).limit(1000), { sort: kind !== 'ferretdb2', limit: true });
+    await expectIndexed(PushDelivery.find({}).sort({ _id: 1 }).limit(500), { sort: kind !== 'ferretdb2', limit: true });
+    await expectIndexed(PushDelivery.find({ _id: { $gte: 'p1/', $lt: 'p10' } }));
   });
 
   it.skipIf(kind === 'ferretdb')(`serves every listing of runs from a compound index (ordered by it on MongoDB; DocumentDB 0.106 sorts what the index selects)${kind === 'ferretdb' ? ` (skipped: ${NO_SECONDARY_INDEX_ON_FERRETDB1})` : ''}`, async () => {

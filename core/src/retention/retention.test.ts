@@ -29,12 +29,21 @@ describe('retention', () => {
     const old = await seedRun(40, 'completed');
     const stuck = await seedRun(40, 'working');
     const recent = await seedRun(10, 'failed');
+    const config = { configId: 'c1', owner: 'x', url: 'https://hook.test/', protocol: '1.0' as const, createdAt: new Date(now) };
+    await t.db.models.PushConfig.create([{ _id: 'p-old', runId: old, ...config }, { _id: 'p-recent', runId: recent, ...config }]);
+    await t.db.models.PushCursor.create([{ _id: 'p-old', runId: old, contextId: 'c', protocol: '1.0', enqueuedSeq: 2 }, { _id: 'p-recent', runId: recent, contextId: 'c', protocol: '1.0', enqueuedSeq: 2 }]);
+    const outbox = { body: '{}', attempts: 3, nextAttemptAt: new Date(now), leaseUntil: new Date(0) };
+    await t.db.models.PushDelivery.create([{ _id: 'p-old/000000000003', configRef: 'p-old', runId: old, seq: 3, ...outbox }, { _id: 'p-recent/000000000003', configRef: 'p-recent', runId: recent, seq: 3, ...outbox }]);
     const result = await createRetention(t.db.models, { runsDays: 30, auditDays: null, jobsDays: null }, () => now).sweep();
     expect(result).toMatchObject({ runs: 1, events: 3 });
     const left = (await t.db.models.Run.find({}, { _id: 1 }).lean()).map((r) => r._id).sort();
     expect(left).toEqual([stuck, recent].sort());
     expect(await t.db.models.RunEvent.countDocuments({ runId: old })).toBe(0);
     expect(await t.db.models.RunEvent.countDocuments({ runId: recent })).toBe(3);
+    // A deleted run's push configs and outbox rows go with it.
+    expect((await t.db.models.PushConfig.find({}, { _id: 1 }).lean()).map((row) => row._id)).toEqual(['p-recent']);
+    expect((await t.db.models.PushDelivery.find({}, { _id: 1 }).lean()).map((row) => row._id)).toEqual(['p-recent/000000000003']);
+    expect((await t.db.models.PushCursor.find({}, { _id: 1 }).lean()).map((row) => row._id)).toEqual(['p-recent']);
   });
 
   it('works in bounded batches: a pass looks at most at RETENTION_BATCH runs', async () => {

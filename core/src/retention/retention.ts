@@ -29,14 +29,14 @@ const FINISHED_JOB_STATES = ['succeeded', 'failed', 'discarded'];
  * for jobs a per-process cursor steps over them so they cannot stall the sweep.
  */
 export function createRetention(models: Models, policy: RetentionPolicy, now: () => number = Date.now) {
-  const { Run, RunEvent, RunKey, RunLease, AuditEvent, ImportJob, PublishJob, ImportSyncEvent } = models;
+  const { Run, RunEvent, RunKey, RunLease, PushConfig, PushCursor, PushDelivery, AuditEvent, ImportJob, PublishJob, ImportSyncEvent } = models;
   const cursors = { importJobs: null as Types.ObjectId | null, publishJobs: null as Types.ObjectId | null };
 
   /**
    * Finished runs created before the cutoff, oldest first, per terminal state (each an index
    * range on `state` + `_id`), at most a batch per pass. Everything of a run goes: its events,
    * idempotency keys and lease row first, its head last, so an interrupted sweep leaves nothing
-   * unreachable (the head is what the next pass finds).
+   * unreachable (the head is what the next pass finds); so do its push configs and their outbox rows.
    */
   async function sweepRuns(days: number): Promise<{ runs: number; events: number }> {
     const cutoff = now() - days * DAY_MS;
@@ -47,6 +47,12 @@ export function createRetention(models: Models, policy: RetentionPolicy, now: ()
     let events = 0;
     for (const runId of expired) events += (await RunEvent.collection.deleteMany({ _id: runEventsAfter(runId, 0) as never })).deletedCount;
     await RunKey.collection.deleteMany({ runId: { $in: expired } });
+    // Push configs of the runs, and what was left to send to them (a config's outbox rows are the `_id` range under its id).
+    for (const config of await PushConfig.find({ runId: { $in: expired } }, { _id: 1 }).lean()) {
+      await PushDelivery.collection.deleteMany({ _id: { $gte: `${config._id}/`, $lt: `${config._id}0` } as never });
+      await PushCursor.collection.deleteOne({ _id: config._id as never });
+    }
+    await PushConfig.collection.deleteMany({ runId: { $in: expired } });
     await RunLease.collection.deleteMany({ _id: { $in: expired } as never });
     const runs = (await Run.collection.deleteMany({ _id: { $in: expired } as never })).deletedCount;
     return { runs, events };

@@ -6,7 +6,7 @@ import { DomainError, toDomainError } from '../../errors/index.ts';
 import { bearerOf } from '../../http/index.ts';
 import { createA2aOperations, type A2aOperations } from '../operations.ts';
 import { taskIdV1Schema, taskToV1 } from '../protocol-v1.ts';
-import { extendedCardV1, listTasksV1, params, sendInputV1, sendStreamingV1, subscribeV1 } from '../server-v1.ts';
+import { extendedCardV1, listTasksV1, params, pushConfigV1, sendInputV1, sendStreamingV1, subscribeV1 } from '../server-v1.ts';
 import { MAX_A2A_BODY_BYTES, type A2aServerDeps } from '../server.ts';
 import { A2A_GRPC_METHODS, A2A_GRPC_SERVICE } from './definition.ts';
 import { grpcErrorOf, GrpcStatusError } from './errors.ts';
@@ -64,7 +64,7 @@ async function unary(ops: A2aOperations, name: string, input: Record<string, unk
     case 'GetExtendedAgentCard':
       return extendedCardV1(ops, actor, agent);
     default:
-      if (PUSH_METHODS.has(name)) throw new DomainError('PUSH_NOTIFICATION_NOT_SUPPORTED', 'Push notifications are not supported by this agent (capabilities.pushNotifications is false)');
+      if (PUSH_METHODS.has(name)) return pushConfigV1(ops, name, input, actor, agent);
       throw new DomainError('METHOD_NOT_FOUND', `Method not found: ${name}`);
   }
 }

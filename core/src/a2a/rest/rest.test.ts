@@ -11,7 +11,7 @@ describe('restOperationOf', () => {
     expect(restOperationOf('/tasks/t-1:cancel')).toEqual({ operation: 'cancel', task: 't-1', allow: ['POST'] });
     expect(restOperationOf('/tasks/t%3A1:subscribe')).toEqual({ operation: 'subscribe', task: 't:1', allow: ['GET', 'POST'] });
     expect(restOperationOf('/tasks/t-1/pushNotificationConfigs')).toEqual({ operation: 'push', task: 't-1', allow: ['GET', 'POST'] });
-    expect(restOperationOf('/tasks/t-1/pushNotificationConfigs/c')).toEqual({ operation: 'push', task: 't-1', allow: ['GET', 'DELETE'] });
+    expect(restOperationOf('/tasks/t-1/pushNotificationConfigs/c%2F1')).toEqual({ operation: 'push', task: 't-1', config: 'c/1', allow: ['GET', 'DELETE'] });
     expect(restOperationOf('/extendedAgentCard')).toMatchObject({ operation: 'card' });
   });
 

@@ -20,7 +20,7 @@ export type RestOperation = 'send' | 'stream' | 'get' | 'list' | 'cancel' | 'sub
  * (null: no operation of the binding lives there). Subscribe takes GET (a2a.proto) and POST
  * (the spec's §11.3 table and the SDK clients).
  */
-export function restOperationOf(rest: string): { operation: RestOperation; task?: string; allow: string[] } | null {
+export function restOperationOf(rest: string): { operation: RestOperation; task?: string; config?: string; allow: string[] } | null {
   const segments = rest.split('/').slice(1);
   const [head, rawTask, sub, config] = segments;
   if (segments.length === 1) {
@@ -45,6 +45,12 @@ export function restOperationOf(rest: string): { operation: RestOperation; task?
   }
   if (sub !== 'pushNotificationConfigs') return null;
   if (segments.length === 3) return { operation: 'push', task, allow: ['GET', 'POST'] };
-  if (segments.length === 4 && config) return { operation: 'push', task, allow: ['GET', 'DELETE'] };
+  if (segments.length === 4 && config) {
+    try {
+      return { operation: 'push', task, config: decodeURIComponent(config), allow: ['GET', 'DELETE'] };
+    } catch {
+      return null;
+    }
+  }
   return null;
 }

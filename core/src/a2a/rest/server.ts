@@ -4,7 +4,7 @@ import { bearerToken, readBodyLimited } from '../../http/index.ts';
 import type { RunView } from '../../runs/index.ts';
 import { createA2aOperations, type A2aOperations } from '../operations.ts';
 import { taskIdV1Schema, taskToV1 } from '../protocol-v1.ts';
-import { extendedCardV1, listTasksV1, params, sendInputV1, sendStreamingV1, subscribeV1 } from '../server-v1.ts';
+import { extendedCardV1, listTasksV1, params, pushConfigV1, sendInputV1, sendStreamingV1, subscribeV1 } from '../server-v1.ts';
 import { MAX_A2A_BODY_BYTES, type A2aServerDeps } from '../server.ts';
 import { sseResponse } from '../sse.ts';
 import { restErrorResponse, restJson } from './errors.ts';
@@ -92,6 +92,7 @@ export function createA2aRestHandler(deps: A2aServerDeps) {
     try {
       checkVersion(request);
       const input = request.method === 'POST' ? await bodyOf(request) : queryOf(request);
+      if (resolved.operation === 'push') return restJson(await pushConfigV1(ops, pushMethodOf(request.method, resolved.config), { ...input, taskId: resolved.task, ...(resolved.config !== undefined ? { id: resolved.config } : {}) }, actor, agent));
       return await perform(ops, request, resolved.operation, resolved.task ?? null, input, actor, agent);
     } catch (error) {
       return restErrorResponse(error, deps.logger);
@@ -102,6 +103,12 @@ export function createA2aRestHandler(deps: A2aServerDeps) {
 /** A task of this caller (and, on a per-agent endpoint, of that agent); anything else is not found. */
 function taskOf(ops: A2aOperations, actor: AgentAccessActor, id: string, permission: 'read' | 'execute', agent: string | null): Promise<RunView> {
   return ops.visibleRun(actor, id, permission, agent);
+}
+
+/** The 1.0 push config method a request under `/tasks/{id}/pushNotificationConfigs` stands for (spec §11.3). */
+function pushMethodOf(method: string, config: string | undefined): string {
+  if (config === undefined) return method === 'POST' ? 'CreateTaskPushNotificationConfig' : 'ListTaskPushNotificationConfigs';
+  return method === 'DELETE' ? 'DeleteTaskPushNotificationConfig' : 'GetTaskPushNotificationConfig';
 }
 
 async function perform(ops: A2aOperations, request: Request, operation: RestOperation, taskId: string | null, input: Record<string, unknown>, actor: AgentAccessActor, agent: string | null): Promise<Response> {
@@ -140,6 +147,6 @@ async function perform(ops: A2aOperations, request: Request, operation: RestOper
     case 'card':
       return restJson(await extendedCardV1(ops, actor, agent));
     case 'push':
-      throw new DomainError('PUSH_NOTIFICATION_NOT_SUPPORTED', 'Push notifications are not supported by this agent (capabilities.pushNotifications is false)');
+      throw new DomainError('METHOD_NOT_FOUND', 'Push notification configs are served before this point');
   }
 }

@@ -23,6 +23,9 @@ import { extensionListingSchema } from './extension-listing.ts';
 import { settingSchema } from './setting.ts';
 import { widgetEditSchema } from './widget-edit.ts';
 import { rateLimitSlotSchema } from './rate-limit-slot.ts';
+import { pushConfigSchema } from './push-config.ts';
+import { pushDeliverySchema } from './push-delivery.ts';
+import { pushCursorSchema } from './push-cursor.ts';
 
 /** Binds every model to one connection; each collection's schema lives in its own file. */
 export function bindModels(connection: Connection) {
@@ -51,6 +54,9 @@ export function bindModels(connection: Connection) {
     Setting: connection.model('Setting', settingSchema),
     WidgetEdit: connection.model('WidgetEdit', widgetEditSchema),
     RateLimitSlot: connection.model('RateLimitSlot', rateLimitSlotSchema),
+    PushConfig: connection.model('PushConfig', pushConfigSchema),
+    PushDelivery: connection.model('PushDelivery', pushDeliverySchema),
+    PushCursor: connection.model('PushCursor', pushCursorSchema),
   };
 }
 
@@ -71,3 +77,6 @@ export { runEventId, runEventsAfter, type RunEventRecord } from './run-event.ts'
 export type { RunLeaseRecord } from './run-lease.ts';
 export { RUN_KEY_TTL_MS, type RunKeyRecord } from './run-key.ts';
 export type { WidgetEditRecord } from './widget-edit.ts';
+export type { PushConfigRecord } from './push-config.ts';
+export type { PushDeliveryRecord } from './push-delivery.ts';
+export type { PushCursorRecord } from './push-cursor.ts';

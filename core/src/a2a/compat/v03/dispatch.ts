@@ -7,6 +7,7 @@ import { withAgui } from '../../agui.ts';
 import { rpcResult, type JsonRpcRequest } from '../../jsonrpc.ts';
 import type { A2aOperations, SendParams } from '../../operations.ts';
 import { sseResponse, sseSnapshotFrame } from '../../sse.ts';
+import { configInputFrom03, configTo03, deleteConfig03Schema, getConfig03Schema, listConfigs03Schema, setConfig03Schema } from '../../push/index.ts';
 import { eventTo03, messageFrom03, messageSendParamsSchema, taskIdParamsSchema, taskTo03, type MessageSendParams } from './protocol.ts';
 
 /** v0.3 method names (and the PascalCase spellings some v0.3 clients send). */
@@ -24,7 +25,7 @@ const METHODS: Record<string, 'send' | 'stream' | 'get' | 'cancel' | 'resubscrib
   TaskSubscription: 'resubscribe',
 };
 
-/** The v0.3 push-notification config methods: known to the protocol, answered -32003 while push is off. */
+/** The v0.3 push-notification config methods (answered -32003 when push is off). */
 const PUSH_CONFIG_METHODS = new Set(['tasks/pushNotificationConfig/set', 'tasks/pushNotificationConfig/get', 'tasks/pushNotificationConfig/list', 'tasks/pushNotificationConfig/delete']);
 
 /** Whether a v0.3 method streams its answer. */
@@ -35,14 +36,42 @@ function params<T>(schema: z.ZodType<T>, value: unknown): T {
   return parseOrThrow(schema, value, 'Invalid params');
 }
 
-const sendParamsFrom03 = (p: MessageSendParams): SendParams => ({ message: messageFrom03(p.message), ...(p.metadata ? { metadata: p.metadata } : {}) });
+const sendParamsFrom03 = (p: MessageSendParams): SendParams => ({
+  message: messageFrom03(p.message),
+  ...(p.metadata ? { metadata: p.metadata } : {}),
+  ...(p.configuration?.pushNotificationConfig !== undefined ? { pushConfig: { input: configInputFrom03(p.configuration.pushNotificationConfig), protocol: '0.3' as const } } : {}),
+});
+
+/** The 0.3 push config methods: TaskPushNotificationConfig of 0.3 in and out, a list as an array, delete answers null. */
+async function pushConfig03(ops: A2aOperations, method: string, input: unknown, actor: AgentAccessActor, agent: string | null): Promise<unknown> {
+  ops.push.supported();
+  switch (method) {
+    case 'tasks/pushNotificationConfig/set': {
+      const p = params(setConfig03Schema, input);
+      return configTo03(await ops.push.set(actor, p.taskId, configInputFrom03(p.pushNotificationConfig), '0.3', agent));
+    }
+    case 'tasks/pushNotificationConfig/get': {
+      const p = params(getConfig03Schema, input);
+      return configTo03(await ops.push.get(actor, p.id, p.pushNotificationConfigId ?? p.id, agent));
+    }
+    case 'tasks/pushNotificationConfig/list': {
+      const p = params(listConfigs03Schema, input);
+      return (await ops.push.list(actor, p.id, agent)).map(configTo03);
+    }
+    default: {
+      const p = params(deleteConfig03Schema, input);
+      await ops.push.remove(actor, p.id, p.pushNotificationConfigId, agent);
+      return null;
+    }
+  }
+}
 
 /**
  * A2A v0.3 on the JSON-RPC binding: the shared operations, read from and written in v0.3 shapes.
  * `agui`: the caller asked for the AG-UI multiplex (each event also as AG-UI events in its metadata).
  */
 export async function dispatch03(ops: A2aOperations, request: Request, rpc: JsonRpcRequest, actor: AgentAccessActor, agent: string | null, agui: boolean): Promise<Response> {
-  if (PUSH_CONFIG_METHODS.has(rpc.method)) throw new DomainError('PUSH_NOTIFICATION_NOT_SUPPORTED', 'Push notifications are not supported by this agent (capabilities.pushNotifications is false)');
+  if (PUSH_CONFIG_METHODS.has(rpc.method)) return json(rpcResult(rpc.id, await pushConfig03(ops, rpc.method, rpc.params, actor, agent)));
   const kind = METHODS[rpc.method];
   if (!kind) throw new DomainError('METHOD_NOT_FOUND', `Method not found: ${rpc.method}`);
   const idempotencyKey = request.headers.get('idempotency-key')?.slice(0, 200) || null;

@@ -40,6 +40,7 @@ export const messageSendParamsSchema = z.object({
       blocking: z.boolean().optional(),
       historyLength: z.number().int().min(0).optional(),
       acceptedOutputModes: z.array(z.string()).optional(),
+      pushNotificationConfig: z.unknown().optional(),
     })
     .passthrough()
     .optional(),

@@ -1,3 +1,4 @@
+import { authenticateBearer } from './authenticate.ts';
 import { z } from 'zod';
 import { mayAccessRun, type AgentAccessActor } from '../auth/index.ts';
 import type { FeatureFlags } from '../config/index.ts';
@@ -36,9 +37,7 @@ export function createAguiResumeHandler(deps: {
     if (!(await deps.flags()).aguiExternalEnabled) return new Response('Not Found', { status: 404 });
     if (request.method !== 'POST') return json({ error: { code: 'METHOD_NOT_ALLOWED', message: 'Use POST' } }, { status: 405 });
     try {
-      const token = bearerToken(request);
-      if (!token) throw new DomainError('UNAUTHENTICATED', 'A bearer access token is required');
-      const actor = await deps.verifyToken(token);
+      const actor = await authenticateBearer(deps.verifyToken, bearerToken(request));
       let body: unknown;
       try {
         body = JSON.parse(await readBodyLimited(request, 256 * 1024));

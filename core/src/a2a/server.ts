@@ -9,6 +9,7 @@ import { createA2aOperations, type A2aOperationsDeps } from './operations.ts';
 import { dispatchV1, V1_METHODS, V1_STREAMING } from './server-v1.ts';
 import { rpcErrorV1 } from './error-details-v1.ts';
 import { a2aRpcUnavailableResponse } from './unavailable.ts';
+import { authenticateBearer } from './authenticate.ts';
 import { wantsAgui } from './agui.ts';
 import { dispatch03, isStreaming03 } from './compat/v03/dispatch.ts';
 
@@ -48,16 +49,13 @@ export function createA2aHandler(deps: A2aServerDeps) {
   return async (request: Request, route: { agent?: string } = {}): Promise<Response> => {
     if (!(await deps.flags()).a2aHttpEnabled) return new Response('Not Found', { status: 404 });
     if (request.method !== 'POST') return json({ error: { code: 'METHOD_NOT_ALLOWED', message: 'Use POST' } }, { status: 405, headers: { allow: 'POST' } });
-    const token = bearerToken(request);
     let actor: AuthenticatedClientLike;
     try {
-      if (!token) throw new DomainError('UNAUTHENTICATED', 'A bearer access token is required');
-      actor = await deps.verifyToken(token);
+      actor = await authenticateBearer(deps.verifyToken, bearerToken(request));
     } catch (error) {
-      // A token that cannot be checked now (the database is down) is not an invalid one.
-      if (toDomainError(error).code === 'DEPENDENCY_UNAVAILABLE') return a2aRpcUnavailableResponse(new URL(request.url).host);
-      const message = error instanceof DomainError && error.code === 'UNAUTHENTICATED' ? error.message : 'Invalid or expired access token';
-      return json({ error: { code: 'UNAUTHENTICATED', message } }, { status: 401, headers: { 'www-authenticate': 'Bearer error="invalid_token"' } });
+      const domain = toDomainError(error);
+      if (domain.code === 'DEPENDENCY_UNAVAILABLE') return a2aRpcUnavailableResponse(new URL(request.url).host);
+      return json({ error: { code: 'UNAUTHENTICATED', message: domain.message } }, { status: 401, headers: { 'www-authenticate': 'Bearer error="invalid_token"' } });
     }
     const agent = route.agent ?? null;
     if (agent && !(await deps.card()).skills.some((skill) => skill.id === agent)) return json({ error: { code: 'NOT_FOUND', message: `No agent ${agent} on this host` } }, { status: 404 });

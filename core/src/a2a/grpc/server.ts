@@ -2,8 +2,9 @@ import { once } from 'node:events';
 import { fromJson, toJson, type DescMessage, type DescMethod, type JsonValue, type MessageShape } from '@bufbuild/protobuf';
 import { Server, ServerCredentials, status as GrpcStatus, type Metadata, type ServerUnaryCall, type ServerWritableStream, type UntypedServiceImplementation, type sendUnaryData } from '@grpc/grpc-js';
 import type { AgentAccessActor } from '../../auth/index.ts';
-import { DomainError, toDomainError } from '../../errors/index.ts';
+import { DomainError } from '../../errors/index.ts';
 import { bearerOf } from '../../http/index.ts';
+import { authenticateBearer } from '../authenticate.ts';
 import { createA2aOperations, type A2aOperations } from '../operations.ts';
 import { taskIdV1Schema, taskToV1 } from '../protocol-v1.ts';
 import { extendedCardV1, listTasksV1, params, pushConfigV1, sendInputV1, sendStreamingV1, subscribeV1 } from '../server-v1.ts';
@@ -113,16 +114,7 @@ export function createA2aGrpcServer(deps: A2aServerDeps): A2aGrpcServer {
   /** The caller and the agent a call is for, or the error that ends it. */
   async function admit(metadata: Metadata, tenant: unknown): Promise<{ actor: AgentAccessActor; agent: string | null }> {
     if (!(await deps.flags()).a2aHttpEnabled) throw new GrpcStatusError(GrpcStatus.UNIMPLEMENTED, 'A2A is switched off on this host');
-    const token = bearerOf(metadataValue(metadata, 'authorization'));
-    let actor: AgentAccessActor;
-    try {
-      if (!token) throw new DomainError('UNAUTHENTICATED', 'A bearer access token is required: authorization: Bearer <token> in the call metadata');
-      actor = await deps.verifyToken(token);
-    } catch (error) {
-      // A token that cannot be checked now (the database is down) is not an invalid one.
-      if (toDomainError(error).code === 'DEPENDENCY_UNAVAILABLE') throw error;
-      throw new DomainError('UNAUTHENTICATED', error instanceof DomainError && error.code === 'UNAUTHENTICATED' ? error.message : 'Invalid or expired access token');
-    }
+    const actor = await authenticateBearer(deps.verifyToken, bearerOf(metadataValue(metadata, 'authorization')), 'the call metadata (authorization)');
     const agent = typeof tenant === 'string' && tenant !== '' ? tenant : null;
     if (agent && !(await deps.card()).skills.some((skill) => skill.id === agent)) throw new GrpcStatusError(GrpcStatus.NOT_FOUND, `No agent ${agent.slice(0, 200)} on this host`);
     checkVersion(metadata);

@@ -2,6 +2,7 @@ import type { AgentAccessActor } from '../../auth/index.ts';
 import { DomainError, toDomainError } from '../../errors/index.ts';
 import { bearerToken, readBodyLimited } from '../../http/index.ts';
 import type { RunView } from '../../runs/index.ts';
+import { authenticateBearer } from '../authenticate.ts';
 import { createA2aOperations, type A2aOperations } from '../operations.ts';
 import { taskIdV1Schema, taskToV1 } from '../protocol-v1.ts';
 import { extendedCardV1, listTasksV1, params, pushConfigV1, sendInputV1, sendStreamingV1, subscribeV1 } from '../server-v1.ts';
@@ -75,16 +76,12 @@ export function createA2aRestHandler(deps: A2aServerDeps) {
     if (!resolved.allow.includes(request.method)) {
       return restJson({ error: { code: 405, status: 'UNIMPLEMENTED', message: `Use ${resolved.allow.join(' or ')}`, details: [] } }, { status: 405, headers: { allow: resolved.allow.join(', ') } });
     }
-    const token = bearerToken(request);
     let actor: AgentAccessActor;
     try {
-      if (!token) throw new DomainError('UNAUTHENTICATED', 'A bearer access token is required');
-      actor = await deps.verifyToken(token);
+      actor = await authenticateBearer(deps.verifyToken, bearerToken(request));
     } catch (error) {
-      // A token that cannot be checked now (the database is down) is not an invalid one.
-      if (toDomainError(error).code === 'DEPENDENCY_UNAVAILABLE') return restErrorResponse(error);
-      const message = error instanceof DomainError && error.code === 'UNAUTHENTICATED' ? error.message : 'Invalid or expired access token';
-      return restErrorResponse(new DomainError('UNAUTHENTICATED', message), undefined, { 'www-authenticate': 'Bearer error="invalid_token"' });
+      const domain = toDomainError(error);
+      return restErrorResponse(domain, undefined, domain.code === 'UNAUTHENTICATED' ? { 'www-authenticate': 'Bearer error="invalid_token"' } : {});
     }
     if (agent && !(await deps.card()).skills.some((skill) => skill.id === agent)) {
       return restJson({ error: { code: 404, status: 'NOT_FOUND', message: `No agent ${agent} on this host`, details: [] } }, { status: 404 });

@@ -10,13 +10,16 @@ import { useTestDatabase } from '@service/core/testing';
 import { testServices } from '@service/core/testing/services';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchAccessToken, startA2aHost } from '../helpers/a2a.ts';
+import { checkJsSdkPushFlow } from '../helpers/js-sdk-push-flow.ts';
+import { startPushReceiver, type PushReceiver } from '../helpers/push-receiver.ts';
 import type { RunningService } from '../helpers/service-process.ts';
 
 /**
  * The A2A 1.0 gRPC binding on a running service started with SERVICE_A2A_GRPC_PORT: the card
  * lists it, a grpc-js client of the normative proto runs every flow (send, stream, get, list,
  * cancel, subscribe after a dropped stream, a HITL answer), clients stay apart, the bearer is
- * checked; then the reference client, `@a2a-js/sdk` 1.3 with only its gRPC transport, does the same.
+ * checked; then the reference client, `@a2a-js/sdk` 1.3 with only its gRPC transport, does the same,
+ * and its push flow: configs set, read, listed and deleted, and the notifications received.
  */
 const t = useTestDatabase();
 let service: RunningService;
@@ -24,6 +27,7 @@ let token: string;
 let otherToken: string;
 let grpcAddress: string;
 let raw: GrpcClient & Record<string, (...args: unknown[]) => unknown>;
+let receiver: PushReceiver;
 
 const admin = { type: 'ui', id: 'admin', email: 'admin@acme.test', role: 'admin' } as const;
 
@@ -36,11 +40,13 @@ beforeAll(async () => {
   const card = (await (await fetch(`${service.url}/.well-known/agent-card.json`)).json()) as { supportedInterfaces: { url: string; protocolBinding: string }[] };
   grpcAddress = card.supportedInterfaces.find((i) => i.protocolBinding === 'GRPC')?.url ?? '';
   raw = new A2aGrpcClient(grpcAddress, credentials.createInsecure()) as typeof raw;
+  receiver = await startPushReceiver();
 });
 
 afterAll(async () => {
   raw?.close();
   await service?.stop();
+  await receiver?.close();
 });
 
 type Json = Record<string, any>;
@@ -222,5 +228,10 @@ describe('@a2a-js/sdk 1.3 over gRPC', () => {
   it('reads the typed errors of unary and streaming methods', async () => {
     await expect(client.getTask({ tenant: '', id: randomUUID(), historyLength: undefined })).rejects.toMatchObject({ name: 'TaskNotFoundError' });
     await expect(collect(client.resubscribeTask({ tenant: '', id: randomUUID() }))).rejects.toMatchObject({ name: 'TaskNotFoundError' });
+  });
+
+  it('sets, reads, lists and deletes push configs, one with a send, and the receiver gets each task’s notifications, signed and in order', async () => {
+    const reviewer = await grpcOnly().createFromUrl(`${service.url}/a2a/acme/editorial-review/`);
+    await checkJsSdkPushFlow({ host: client, reviewer, receiver, serviceUrl: service.url, pathPrefix: '/grpc' });
   });
 });

@@ -6,6 +6,8 @@ import { useTestDatabase } from '@service/core/testing';
 import { testServices } from '@service/core/testing/services';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startA2aHost } from '../helpers/a2a.ts';
+import { checkJsSdkPushFlow } from '../helpers/js-sdk-push-flow.ts';
+import { startPushReceiver, type PushReceiver } from '../helpers/push-receiver.ts';
 import type { RunningService } from '../helpers/service-process.ts';
 
 /**
@@ -16,14 +18,17 @@ import type { RunningService } from '../helpers/service-process.ts';
 const t = useTestDatabase();
 let service: RunningService;
 let token: string;
+let receiver: PushReceiver;
 
 beforeAll(async () => {
   await testServices(t.db).settings.set({ type: 'ui', id: 'admin', email: 'admin@acme.test', role: 'admin' }, DEFAULT_AGENT_SETTING, '@acme/summarizer');
   ({ service, token } = await startA2aHost(t.db, { mongodbUri: t.uri, scope: '@acme', agents: ['summarizer', 'editorial-review'] }));
+  receiver = await startPushReceiver();
 });
 
 afterAll(async () => {
   await service?.stop();
+  await receiver?.close();
 });
 
 /** Every request the client makes, with the bearer; the paths it asked for are kept to show which binding it spoke. */
@@ -114,9 +119,22 @@ describe('@a2a-js/sdk 1.3 over HTTP+JSON', () => {
     await expect(reviewer.cancelTask({ tenant: '', id: second.id, metadata: undefined })).rejects.toMatchObject({ name: 'TaskNotCancelableError', statusCode: 400 });
   });
 
-  // Push configs and deliveries are covered in core (push-notifications.test.ts); this client's push calls are not exercised here yet.
   it('reads the typed errors of unary and streaming methods', async () => {
     await expect(client.getTask({ tenant: '', id: randomUUID(), historyLength: undefined })).rejects.toMatchObject({ name: 'TaskNotFoundError', statusCode: 404 });
     await expect(collect(client.resubscribeTask({ tenant: '', id: randomUUID() }))).rejects.toMatchObject({ name: 'TaskNotFoundError' });
+  });
+
+  it('sets, reads, lists and deletes push configs, one with a send, and the receiver gets each task’s notifications, signed and in order', async () => {
+    const reviewer = await restOnly().createFromUrl(`${service.url}/a2a/acme/editorial-review/`);
+    await checkJsSdkPushFlow({ host: client, reviewer, receiver, serviceUrl: service.url, pathPrefix: '/rest' });
+    // The client's push calls went to the spec's HTTP+JSON paths.
+    const pushCalls = new Set(paths.filter((p) => p.includes('/pushNotificationConfigs')).map((p) => p.replace(/\/tasks\/[^/]+\//, '/tasks/{id}/')));
+    expect([...pushCalls].sort()).toEqual([
+      'DELETE /a2a/acme/editorial-review/tasks/{id}/pushNotificationConfigs/sdk',
+      'GET /a2a/acme/editorial-review/tasks/{id}/pushNotificationConfigs',
+      'GET /a2a/acme/editorial-review/tasks/{id}/pushNotificationConfigs/sdk',
+      'GET /api/a2a/tasks/{id}/pushNotificationConfigs',
+      'POST /a2a/acme/editorial-review/tasks/{id}/pushNotificationConfigs',
+    ]);
   });
 });

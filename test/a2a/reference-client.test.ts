@@ -6,6 +6,8 @@ import { useTestDatabase } from '@service/core/testing';
 import { testServices } from '@service/core/testing/services';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startA2aHost } from '../helpers/a2a.ts';
+import { checkJsSdkPushFlow } from '../helpers/js-sdk-push-flow.ts';
+import { startPushReceiver, type PushReceiver } from '../helpers/push-receiver.ts';
 import type { RunningService } from '../helpers/service-process.ts';
 
 /**
@@ -15,6 +17,7 @@ import type { RunningService } from '../helpers/service-process.ts';
 const t = useTestDatabase();
 let service: RunningService;
 let token: string;
+let receiver: PushReceiver;
 
 const admin = { type: 'ui', id: 'admin', email: 'admin@acme.test', role: 'admin' } as const;
 
@@ -22,10 +25,12 @@ beforeAll(async () => {
   // Two agents: a message that names none goes to the admin's default agent.
   await testServices(t.db).settings.set(admin, DEFAULT_AGENT_SETTING, '@acme/summarizer');
   ({ service, token } = await startA2aHost(t.db, { mongodbUri: t.uri, scope: '@acme', agents: ['summarizer', 'editorial-review'] }));
+  receiver = await startPushReceiver();
 });
 
 afterAll(async () => {
   await service?.stop();
+  await receiver?.close();
 });
 
 const withBearer: typeof fetch = (input, init) => {
@@ -129,6 +134,11 @@ describe('@a2a-js/sdk 1.3 in its default (v1.0) mode', () => {
     await expect(client.getTask({ tenant: '', id: randomUUID(), historyLength: undefined })).rejects.toMatchObject({ name: expect.stringMatching(/TaskNotFound/) });
     // A streaming method's error arrives inside the event stream, and the client reads it.
     await expect(collect(client.resubscribeTask({ tenant: '', id: randomUUID() }))).rejects.toThrow(/not found/i);
+  });
+
+  it('sets, reads, lists and deletes push configs, one with a send, and the receiver gets each task’s notifications, signed and in order', async () => {
+    const reviewer = await factory(false).createFromUrl(`${service.url}/a2a/acme/editorial-review/`);
+    await checkJsSdkPushFlow({ host: client, reviewer, receiver, serviceUrl: service.url, pathPrefix: '/jsonrpc' });
   });
 });
 

@@ -1,13 +1,16 @@
 """The Python A2A SDK (PyPI `a2a-sdk` 1.x) against a running service, over A2A v1.0.
 
-Usage: python a2a_sdk_check.py BASE_URL TOKEN [BINDING]
+Usage: python a2a_sdk_check.py BASE_URL TOKEN [BINDING [WEBHOOK_URL]]
 BINDING is the transport the client may use: JSONRPC (the default), HTTP+JSON or GRPC.
+WEBHOOK_URL: a receiver's base URL; with it the client also sets push notification configs with
+paths under it (the caller checks what the receiver got).
 Prints one JSON object of what it saw; exits non-zero on the first failed expectation.
 Run by test/a2a/python-client.test.ts in a venv that test creates.
 """
 
 import asyncio
 import json
+import re
 import sys
 import uuid
 
@@ -16,14 +19,21 @@ from google.protobuf.json_format import MessageToDict, ParseDict
 
 from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
 from a2a.types import (
+    AuthenticationInfo,
     CancelTaskRequest,
+    DeleteTaskPushNotificationConfigRequest,
+    GetTaskPushNotificationConfigRequest,
     GetTaskRequest,
+    ListTaskPushNotificationConfigsRequest,
     ListTasksRequest,
     Message,
+    SendMessageConfiguration,
     SendMessageRequest,
     SubscribeToTaskRequest,
+    TaskPushNotificationConfig,
     TaskState,
 )
+from a2a.utils.errors import TaskNotFoundError
 
 
 def message(parts, **extra):
@@ -63,13 +73,51 @@ def grpc_channel_factory(token: str, methods: list):
     return lambda url: grpc.aio.insecure_channel(url, interceptors=[UnaryBearer(), StreamBearer()])
 
 
-async def main(base_url: str, token: str, binding: str) -> dict:
+async def push_flow(host, reviewer, webhook: str, prefix: str) -> dict:
+    """The client's own push config calls: on a task paused for input, a config set, read and listed
+    (and a second one set and deleted) before the answer; then a config sent with a message. The
+    answers are returned as they came (the caller checks that no token or credentials came back),
+    with the tasks and paths whose notifications the receiver should get."""
+    seen = {}
+    paused = [r async for r in reviewer.send_message(SendMessageRequest(message=message([{'text': 'A draft to be notified about. Short.'}])))][0].task
+    expect(paused.status.state == TaskState.TASK_STATE_INPUT_REQUIRED, f'push pause: {MessageToDict(paused)}')
+    path, gone = f'{prefix}/{paused.id}', f'{prefix}/{paused.id}/deleted'
+    seen['paused'] = {'taskId': paused.id, 'path': path, 'deletedPath': gone}
+    credentials = AuthenticationInfo(scheme='Basic', credentials='cmVjZWl2ZXI6c2VjcmV0')
+    seen['set'] = MessageToDict(await reviewer.create_task_push_notification_config(
+        TaskPushNotificationConfig(task_id=paused.id, id='python', url=f'{webhook}{path}', token='receiver-token', authentication=credentials)))
+    await reviewer.create_task_push_notification_config(TaskPushNotificationConfig(task_id=paused.id, id='python-deleted', url=f'{webhook}{gone}', token='other-token'))
+    seen['get'] = MessageToDict(await reviewer.get_task_push_notification_config(GetTaskPushNotificationConfigRequest(task_id=paused.id, id='python')))
+    seen['listed'] = [MessageToDict(c) for c in (await reviewer.list_task_push_notification_configs(ListTaskPushNotificationConfigsRequest(task_id=paused.id))).configs]
+    await reviewer.delete_task_push_notification_config(DeleteTaskPushNotificationConfigRequest(task_id=paused.id, id='python-deleted'))
+    seen['afterDelete'] = [c.id for c in (await reviewer.list_task_push_notification_configs(ListTaskPushNotificationConfigsRequest(task_id=paused.id))).configs]
+    try:
+        await reviewer.get_task_push_notification_config(GetTaskPushNotificationConfigRequest(task_id=paused.id, id='python-deleted'))
+        seen['deletedGet'] = 'found'
+    except TaskNotFoundError:
+        seen['deletedGet'] = 'TaskNotFoundError'
+    done = [r async for r in reviewer.send_message(SendMessageRequest(message=message([{'data': {'approved': True}}], taskId=paused.id)))][0].task
+    expect(done.status.state == TaskState.TASK_STATE_COMPLETED, f'push answer: {MessageToDict(done)}')
+
+    with_send = f'{prefix}/with-message'
+    configuration = SendMessageConfiguration(task_push_notification_config=TaskPushNotificationConfig(url=f'{webhook}{with_send}'))
+    task = [r async for r in host.send_message(SendMessageRequest(message=message([{'text': 'From the start. Yes.'}]), configuration=configuration))][0].task
+    expect(task.status.state == TaskState.TASK_STATE_COMPLETED, f'push send: {MessageToDict(task)}')
+    configs = (await host.list_task_push_notification_configs(ListTaskPushNotificationConfigsRequest(task_id=task.id))).configs
+    seen['withMessage'] = {'taskId': task.id, 'path': with_send, 'configs': [MessageToDict(c) for c in configs]}
+    return seen
+
+
+async def main(base_url: str, token: str, binding: str, webhook: str | None) -> dict:
     seen = {}
     paths = []
+    push_calls = set()
     grpc_methods = []
 
     async def record(request):
         paths.append(request.url.path)
+        if 'pushNotificationConfigs' in request.url.path:
+            push_calls.add(f"{request.method} {re.sub('/tasks/[^/]+/', '/tasks/{id}/', request.url.path)}")
 
     def config(streaming):
         extra = {'grpc_channel_factory': grpc_channel_factory(token, grpc_methods)} if binding == 'GRPC' else {}
@@ -118,6 +166,11 @@ async def main(base_url: str, token: str, binding: str) -> dict:
         canceled = await reviewer.cancel_task(CancelTaskRequest(id=other.id))
         expect(canceled.status.state == TaskState.TASK_STATE_CANCELED, f'cancel: {MessageToDict(canceled)}')
         seen['cancel'] = TaskState.Name(canceled.status.state)
+
+        if webhook:
+            seen['push'] = await push_flow(blocking, reviewer, webhook, f"/python/{binding.lower().replace('+', '-')}")
+            # On HTTP+JSON, the spec's paths the push calls took.
+            seen['push']['httpJsonCalls'] = sorted(push_calls)
     # Which binding carried the calls: the HTTP+JSON paths, or only the JSON-RPC endpoints.
     seen['httpJsonPaths'] = any(path.endswith(('/message:send', '/message:stream')) for path in paths)
     if binding == 'GRPC':
@@ -129,7 +182,7 @@ async def main(base_url: str, token: str, binding: str) -> dict:
 
 if __name__ == '__main__':
     try:
-        print(json.dumps(asyncio.run(main(sys.argv[1], sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else 'JSONRPC'))))
+        print(json.dumps(asyncio.run(main(sys.argv[1], sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else 'JSONRPC', sys.argv[4] if len(sys.argv) > 4 else None))))
     except AssertionError as error:
         print(json.dumps({'failed': str(error)}))
         sys.exit(1)

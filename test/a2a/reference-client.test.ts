@@ -166,6 +166,11 @@ describe('@a2a-js/sdk 1.3 in its v0.3 (legacy) mode, from the v0.3 card', () => 
     expect((await client.cancelTask({ tenant: '', id: other.id, metadata: undefined })).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
   });
 
+  it('sets, reads, lists and deletes push configs over tasks/pushNotificationConfig/*, one with a send, and the receiver gets 0.3 events, signed and in order', async () => {
+    const client = await factory(true).createFromUrl(service.url, '/.well-known/agent.json');
+    await checkJsSdkPushFlow({ host: client, reviewer: client, receiver, serviceUrl: service.url, pathPrefix: '/jsonrpc-0.3', version: '0.3' });
+  });
+
   it('is refused without a token and 404 while the switch is off', async () => {
     expect((await fetch(`${service.url}/api/a2a`, { method: 'POST', body: '{}' })).status).toBe(401);
     const post = (path: string) => fetch(`${service.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: '{}' }).then((r) => r.status);

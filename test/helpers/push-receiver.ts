@@ -51,8 +51,20 @@ export async function startPushReceiver(): Promise<PushReceiver> {
   };
 }
 
-/** Which member of a 1.0 StreamResponse a notification carries: `task`, `statusUpdate`, `artifactUpdate` or `message`. */
-export const kindOf = (notification: ReceivedNotification) => Object.keys(JSON.parse(notification.body))[0];
+/** A notification's event in 1.0 terms, whichever version its config was set in (1.0 StreamResponse or bare 0.3 event). */
+export function eventOf(notification: ReceivedNotification): { kind: string; taskId: string; state?: string } {
+  const body = JSON.parse(notification.body);
+  if (typeof body.kind === 'string') {
+    const kind = ({ task: 'task', 'status-update': 'statusUpdate', 'artifact-update': 'artifactUpdate', message: 'message' } as Record<string, string>)[body.kind] ?? body.kind;
+    const state = body.status?.state as string | undefined;
+    return { kind, taskId: kind === 'task' ? body.id : body.taskId, ...(state ? { state: `TASK_STATE_${state.toUpperCase().replaceAll('-', '_')}` } : {}) };
+  }
+  const [kind, value] = Object.entries(body)[0] as [string, { id?: string; taskId?: string; status?: { state?: string } }];
+  return { kind, taskId: (kind === 'task' ? value.id : value.taskId) ?? '', ...(value.status?.state ? { state: value.status.state } : {}) };
+}
+
+/** Which event a notification carries, as the member of a 1.0 StreamResponse: `task`, `statusUpdate`, `artifactUpdate` or `message`. */
+export const kindOf = (notification: ReceivedNotification) => eventOf(notification).kind;
 
 /**
  * The notifications that reached `path`, once the last one is `taskId`'s completed status (the
@@ -61,8 +73,8 @@ export const kindOf = (notification: ReceivedNotification) => Object.keys(JSON.p
 export async function notificationsAt(receiver: PushReceiver, path: string, taskId: string): Promise<ReceivedNotification[]> {
   for (;;) {
     const mine = receiver.received.filter((n) => n.path === path);
-    const last = mine.at(-1) && JSON.parse(mine.at(-1)!.body);
-    if (last?.statusUpdate?.taskId === taskId && last.statusUpdate.status?.state === 'TASK_STATE_COMPLETED') return mine;
+    const last = mine.at(-1) && eventOf(mine.at(-1)!);
+    if (last && last.kind === 'statusUpdate' && last.taskId === taskId && last.state === 'TASK_STATE_COMPLETED') return mine;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

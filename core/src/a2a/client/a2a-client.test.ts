@@ -161,13 +161,16 @@ describe('the A2A client and a peer AgentCard', () => {
       if (req.url === '/api/a2a/tasks/done:cancel') return restJson(res, 400, { error: { code: 400, status: 'FAILED_PRECONDITION', message: 'Task done is completed', details: info('TASK_NOT_CANCELABLE') } });
       if (req.url === '/api/a2a/message:send') return restJson(res, 400, { error: { code: 400, status: 'INVALID_ARGUMENT', message: 'message.parts: required', details: [] } });
       if (req.url === '/api/a2a/message:stream') return restJson(res, 400, { error: { code: 400, status: 'FAILED_PRECONDITION', message: 'Task t is completed', details: info('UNSUPPORTED_OPERATION') } });
+      if (req.url === '/api/a2a/tasks/down') return restJson(res, 503, { error: { code: 503, status: 'UNAVAILABLE', message: 'The database is unavailable', details: [] } });
       res.writeHead(502).end('bad gateway');
     });
     await expect(services.a2aClient.getTask('rest-errors', 'gone')).rejects.toMatchObject({ code: 'UPSTREAM_FAILED', message: 'rest-errors: Task gone not found (-32001)', details: { code: -32001 } });
     await expect(services.a2aClient.cancel('rest-errors', 'done')).rejects.toMatchObject({ details: { code: -32002 } });
     await expect(services.a2aClient.send('rest-errors', message)).rejects.toMatchObject({ details: { code: -32602, message: 'message.parts: required' } });
     await expect(services.a2aClient.stream('rest-errors', message).next()).rejects.toMatchObject({ details: { code: -32004 } });
+    // Answers a JSON-RPC endpoint gives as HTTP statuses too read the same on both bindings.
     await expect(services.a2aClient.getTask('rest-errors', 'other')).rejects.toMatchObject({ message: 'rest-errors: A2A endpoint answered 502' });
+    await expect(services.a2aClient.getTask('rest-errors', 'down')).rejects.toMatchObject({ message: 'rest-errors: A2A endpoint answered 503', details: undefined });
   });
 
   it('streams over HTTP+JSON and resumes a dropped stream with Last-Event-ID', async () => {

@@ -26,18 +26,27 @@ const CODE_OF_STATUS: Record<string, number> = {
 };
 
 /**
+ * HTTP statuses a JSON-RPC endpoint answers as such too (no token, no access, no such agent, too
+ * many requests, down): without an A2A reason they are reported as the JSON-RPC transport reports
+ * them, by the status alone.
+ */
+const outOfBand = (status: number) => status === 401 || status === 403 || status === 404 || status === 429 || status >= 500;
+
+/**
  * A google.rpc.Status answer (`{ error: { code, status, message, details } }`, spec §11.6) as the
  * JSON-RPC error object the JSON-RPC binding would have answered: the code from the A2A
  * ErrorInfo reason, else from the status name (INVALID_ARGUMENT is invalid params), else
  * internal error. The typed details stay as `data`, as a v1.0 JSON-RPC error carries them.
+ * Null when it is not a Status, or (given `httpStatus`) an out-of-band answer without a reason.
  */
-export function rpcErrorOfStatus(status: Wire): { code: number; message: string; data: unknown[] } | null {
+export function rpcErrorOfStatus(status: Wire, httpStatus?: number): { code: number; message: string; data: unknown[] } | null {
   const error = status?.error;
   if (!error || typeof error !== 'object' || typeof error.message !== 'string') return null;
   const details = Array.isArray(error.details) ? (error.details as Wire[]) : [];
   const reason = details.find((detail) => detail?.['@type'] === ERROR_INFO && detail?.domain === A2A_DOMAIN)?.reason;
-  const code = (typeof reason === 'string' ? CODE_OF_REASON[reason] : undefined) ?? CODE_OF_STATUS[String(error.status)] ?? -32603;
-  return { code, message: error.message.slice(0, 500), data: details };
+  const known = (typeof reason === 'string' ? CODE_OF_REASON[reason] : undefined) ?? CODE_OF_STATUS[String(error.status)];
+  if (known === undefined && httpStatus !== undefined && outOfBand(httpStatus)) return null;
+  return { code: known ?? -32603, message: error.message.slice(0, 500), data: details };
 }
 
 /** The base URL with a binding path under it (the interface URL is the base, spec §11.3). */
@@ -55,7 +64,7 @@ async function request(peer: PeerConnection, method: 'GET' | 'POST', path: strin
   });
   if (response.ok) return response;
   const status = await peer.http.json<Wire>(response, 64 * 1024, 'A2A error').catch(() => null);
-  const error = status ? rpcErrorOfStatus(status) : null;
+  const error = status ? rpcErrorOfStatus(status, response.status) : null;
   if (error) throw peerError(peer.peerId, error);
   throw new DomainError('UPSTREAM_FAILED', `${peer.peerId}: A2A endpoint answered ${response.status}`);
 }

@@ -122,6 +122,14 @@ describe('instance A calls B over HTTP+JSON when B\'s card prefers it', () => {
     expect(local.slice(1).map((e) => (e.event as { metadata?: { remote?: { eventId: number } } }).metadata?.remote?.eventId)).toEqual([2, 3, 4]);
     expect(a2aCalls(from)).toEqual(['POST /api/a2a/message:stream', 'POST /api/a2a/message:stream']);
     expect(proxy.seen.slice(from).filter((s) => s.path === '/api/a2a/message:stream').map((s) => s.lastEventId)).toEqual([undefined, '2']);
+
+    // What a restarted follower does (bridge recovery): SubscribeToTask after the last event it stored.
+    const remoteTaskId = (local[1]!.event as { metadata?: { remote?: { taskId: string } } }).metadata!.remote!.taskId;
+    const after = proxy.seen.length;
+    const resumed = [];
+    for await (const event of localA.a2aClient.resubscribe('globex', remoteTaskId, { lastEventId: 2 })) resumed.push(event);
+    expect(resumed.map((e) => [e.id, e.event.type])).toEqual([[3, 'artifact'], [4, 'status']]);
+    expect(proxy.seen.slice(after).map((s) => [s.method, s.path.replace(remoteTaskId, '{id}'), s.lastEventId])).toEqual([['POST', '/api/a2a/tasks/{id}:subscribe', '2']]);
   });
 
   it('pauses at B\'s HITL gate, has a bad answer refused and a good one taken, all over REST', async () => {

@@ -49,8 +49,12 @@ export function rpcErrorOfStatus(status: Wire, httpStatus?: number): { code: num
   return { code: known ?? -32603, message: error.message.slice(0, 500), data: details };
 }
 
-/** The base URL with a binding path under it (the interface URL is the base, spec §11.3). */
-const at = (peer: PeerConnection, path: string) => `${peer.card.url.replace(/\/+$/, '')}${path}`;
+/** The base URL with a binding path under it (the interface URL is the base, spec §11.3); a query on the base stays. */
+function at(peer: PeerConnection, path: string): string {
+  const url = new URL(peer.card.url);
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}${path}`;
+  return url.toString();
+}
 const taskPath = (taskId: string, action = '') => `/tasks/${encodeURIComponent(taskId)}${action}`;
 
 /** A call of the binding; a non-2xx answer is read as a google.rpc.Status, or reported by its HTTP status when it is not one. */

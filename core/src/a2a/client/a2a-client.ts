@@ -1,14 +1,18 @@
-import { randomUUID } from 'node:crypto';
 import { DomainError } from '../../errors/index.ts';
 import { OutboundUnreachableError, type OutboundHttp } from '../../http/index.ts';
 import type { Logger } from '../../log/index.ts';
 import type { AgentCard } from '../agent-card.ts';
-import type { RunArtifact, RunEvent, RunMessage, RunStatus } from '../../runs/index.ts';
-import { eventFrom03, messageTo03, replyFrom03 } from '../compat/v03/protocol.ts';
+import type { RunEvent } from '../../runs/index.ts';
 import type { SendParams } from '../operations.ts';
-import { eventFromV1, sendParamsToV1, taskFromV1, type Wire } from '../protocol-v1.ts';
+import type { Wire } from '../protocol-v1.ts';
+import { chooseInterface, interfacesOfV03Card, interfacesOfV1Card, type ChosenInterface, type PeerInterface } from './interface-choice.ts';
+import { jsonRpcTransport } from './jsonrpc-transport.ts';
 import type { RemotePeers, RemotePeerView } from './peers.ts';
+import { restTransport } from './rest-transport.ts';
 import { readSse } from './sse-reader.ts';
+import type { A2aTransport, PeerCard, PeerConnection, RemoteReply, StreamKind } from './transport.ts';
+
+export type { PeerCard, RemoteReply } from './transport.ts';
 
 /** Tokens are refreshed this long before they expire. */
 const TOKEN_MARGIN_MS = 30_000;
@@ -28,19 +32,14 @@ function wireTaskId(result: Wire): string | null {
   return typeof id === 'string' && id ? id : null;
 }
 
-/** A peer's answer to a send: the task it ran (or started), or a plain message. */
-export type RemoteReply = { kind: 'task'; id: string; status: RunStatus; artifacts: RunArtifact[] } | { kind: 'message'; message: RunMessage };
-
-/** The message in the peer's protocol version. */
-const sendParamsTo03 = (params: SendParams) => ({ message: messageTo03(params.message), ...(params.metadata ? { metadata: params.metadata } : {}) });
-
 const MAX_CARD_BYTES = 1024 * 1024;
-const MAX_REPLY_BYTES = 8 * 1024 * 1024;
+
+const TRANSPORTS: Record<PeerCard['binding'], A2aTransport> = { JSONRPC: jsonRpcTransport, 'HTTP+JSON': restTransport };
 
 /**
- * The card's `url` and `tokenEndpoint` must be on the origin the admin registered for the peer:
- * a card is the peer's own statement, and a hostile or compromised peer could otherwise point
- * our client secret and bearer tokens at any host (or at our internal network).
+ * The card's interface URLs and `tokenEndpoint` must be on the origin the admin registered for the
+ * peer: a card is the peer's own statement, and a hostile or compromised peer could otherwise
+ * point our client secret and bearer tokens at any host (or at our internal network).
  */
 export function pinnedToPeer(peer: { id: string; baseUrl: string }, field: string, value: unknown): string {
   const origin = new URL(peer.baseUrl).origin;
@@ -52,18 +51,29 @@ export function pinnedToPeer(peer: { id: string; baseUrl: string }, field: strin
   return url.toString();
 }
 
-/** A peer's card as this client uses it: the v0.3 shape, with the protocol its endpoint speaks. */
-export type PeerCard = AgentCard & { protocol: '1.0' | '0.3' };
+const isPinned = (peer: RemotePeerView) => (url: unknown) => {
+  try {
+    pinnedToPeer(peer, 'url', url);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 /**
- * Reads a v1.0 card (`supportedInterfaces`) as a PeerCard: the JSON-RPC interface offering 1.0
- * (else 0.3) and the OAuth 2.0 client-credentials token URL of its security schemes. Null when the
- * card offers no JSON-RPC interface.
+ * The interface of `interfaces` to call the peer on (interface-choice.ts), its URL pinned to the
+ * peer's origin. Null when the card offers no interface the client speaks; a refusal when it
+ * offers some, each on another origin.
  */
-function fromV1Card(card: Wire): PeerCard | null {
-  const interfaces = (Array.isArray(card.supportedInterfaces) ? (card.supportedInterfaces as Wire[]) : []).filter((i) => typeof i?.url === 'string' && String(i.protocolBinding).toUpperCase() === 'JSONRPC');
-  const chosen = interfaces.find((i) => /^1\./.test(String(i.protocolVersion ?? ''))) ?? interfaces.find((i) => /^0\.3/.test(String(i.protocolVersion ?? '')));
-  if (!chosen) return null;
+function chosenOf(peer: RemotePeerView, interfaces: PeerInterface[]): ChosenInterface | null {
+  const { chosen, refused } = chooseInterface(interfaces, isPinned(peer));
+  if (chosen) return { ...chosen, url: pinnedToPeer(peer, chosen.field, chosen.url) };
+  if (refused[0]) pinnedToPeer(peer, refused[0].field, refused[0].url);
+  return null;
+}
+
+/** A v1.0 card (`supportedInterfaces`) as a PeerCard on `chosen`, with the OAuth 2.0 client-credentials token URL of its security schemes. */
+function fromV1Card(card: Wire, chosen: ChosenInterface): PeerCard {
   const schemes = Object.values((card.securitySchemes ?? {}) as Record<string, Wire>);
   const tokenEndpoint = schemes.map((scheme) => scheme?.oauth2SecurityScheme?.flows?.clientCredentials?.tokenUrl).find((url) => typeof url === 'string');
   return {
@@ -71,16 +81,25 @@ function fromV1Card(card: Wire): PeerCard | null {
     url: chosen.url,
     authentication: { tokenEndpoint, schemes: ['oauth2-client-credentials'] },
     skills: Array.isArray(card.skills) ? card.skills : [],
-    protocol: /^1\./.test(String(chosen.protocolVersion)) ? '1.0' : '0.3',
+    protocol: chosen.protocol,
+    binding: chosen.binding,
   } as PeerCard;
+}
+
+/** A v0.3 card as a PeerCard on the interface chosen from its `url`/`preferredTransport`/`additionalInterfaces`. */
+function fromV03Card(peer: RemotePeerView, card: Wire): PeerCard {
+  const chosen = chosenOf(peer, interfacesOfV03Card(card));
+  if (!chosen) throw new DomainError('UPSTREAM_FAILED', `${peer.id}: its AgentCard offers no interface this client speaks (JSON-RPC, or HTTP+JSON in A2A 1.0)`);
+  return { ...(card as AgentCard), url: chosen.url, protocol: chosen.protocol, binding: chosen.binding };
 }
 
 /**
  * Calls agents on other instances: fetches the remote AgentCard, exchanges client credentials at
- * its tokenEndpoint (cached until shortly before expiry), and speaks JSON-RPC to its endpoint;
- * both pinned to the peer's registered origin, every call through the outbound policy. A peer
- * whose card (`/.well-known/agent-card.json`) offers A2A v1.0 is spoken to in v1.0; otherwise
- * (a v0.3 card there, or only the contract's `/.well-known/agent.json`) in v0.3.
+ * its tokenEndpoint (cached until shortly before expiry), and calls its endpoint on the binding
+ * the card prefers among those this client speaks (JSON-RPC or HTTP+JSON; ADR 0035); every URL
+ * pinned to the peer's registered origin, every call through the outbound policy. A peer whose
+ * card (`/.well-known/agent-card.json`) offers A2A v1.0 is spoken to in v1.0; otherwise (a v0.3
+ * card there, or only the contract's `/.well-known/agent.json`) in v0.3.
  */
 export function createA2aClient(deps: { peers: RemotePeers; logger: Logger; http: OutboundHttp }) {
   const { http } = deps;
@@ -94,13 +113,13 @@ export function createA2aClient(deps: { peers: RemotePeers; logger: Logger; http
     });
     if (current?.ok) {
       const fetched = await http.json<Wire>(current, MAX_CARD_BYTES, 'AgentCard').catch(() => null);
-      const v1 = fetched ? fromV1Card(fetched) : null;
-      if (v1) return v1;
-      if (fetched && typeof fetched.url === 'string' && fetched.authentication) return { ...(fetched as AgentCard), protocol: '0.3' };
+      const chosen = fetched ? chosenOf(peer, interfacesOfV1Card(fetched)) : null;
+      if (fetched && chosen) return fromV1Card(fetched, chosen);
+      if (fetched && typeof fetched.url === 'string' && fetched.authentication) return fromV03Card(peer, fetched);
     } else await current?.body?.cancel().catch(() => undefined);
     const response = await http.fetch(`${peer.baseUrl}/.well-known/agent.json`, { headers: { accept: 'application/json' } });
     if (!response.ok) throw new DomainError('UPSTREAM_FAILED', `${peer.id}: AgentCard answered ${response.status}`);
-    return { ...(await http.json<AgentCard>(response, MAX_CARD_BYTES, 'AgentCard')), protocol: '0.3' };
+    return fromV03Card(peer, await http.json<Wire>(response, MAX_CARD_BYTES, 'AgentCard'));
   }
 
   async function card(peerId: string): Promise<PeerCard> {
@@ -109,10 +128,9 @@ export function createA2aClient(deps: { peers: RemotePeers; logger: Logger; http
     const peer = await deps.peers.get(peerId);
     if (!peer) throw new DomainError('NOT_FOUND', `No remote peer ${peerId}`);
     const fetched = await discover(peer);
-    // Checked once when the card arrives; a card that points elsewhere is never cached or used.
+    // Checked once when the card arrives (the interface URL as it was chosen); a card that points elsewhere is never cached or used.
     const pinned: PeerCard = {
       ...fetched,
-      url: pinnedToPeer(peer, 'url', fetched?.url),
       authentication: { ...fetched.authentication, tokenEndpoint: pinnedToPeer(peer, 'authentication.tokenEndpoint', fetched?.authentication?.tokenEndpoint) },
     };
     cards.set(peerId, { at: Date.now(), card: pinned });
@@ -140,108 +158,82 @@ export function createA2aClient(deps: { peers: RemotePeers; logger: Logger; http
     return body.access_token;
   }
 
-  /** POSTs a JSON-RPC call with the bearer token, retrying once with a fresh token on 401. */
-  async function post(peerId: string, body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal, streaming = false): Promise<Response> {
-    const { url, protocol } = await card(peerId);
-    const send = async (bearer: string) =>
-      http.fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'a2a-version': protocol, authorization: `Bearer ${bearer}`, ...headers }, body: JSON.stringify(body), ...(signal ? { signal } : {}), streaming, ...(streaming ? {} : { timeoutMs: 120_000 }) });
-    let response = await send(await token(peerId));
-    if (response.status === 401) {
-      await response.body?.cancel().catch(() => undefined);
-      response = await send(await token(peerId, true));
-    }
-    if (!response.ok) throw new DomainError('UPSTREAM_FAILED', `${peerId}: A2A endpoint answered ${response.status}`);
-    return response;
-  }
-
-  function rpcResultOf<T>(peerId: string, payload: { result?: T; error?: { code: number; message: string } }): T {
-    if (payload.error) throw new DomainError('UPSTREAM_FAILED', `${peerId}: ${payload.error.message} (${payload.error.code})`, { details: payload.error });
-    return payload.result as T;
+  /** The peer as its transport reaches it; `url` is the chosen interface or a path under it, on the pinned origin. */
+  async function connection(peerId: string): Promise<{ peer: PeerConnection; transport: A2aTransport }> {
+    const peerCard = await card(peerId);
+    const peer: PeerConnection = {
+      peerId,
+      card: peerCard,
+      http,
+      async call(url, init) {
+        const send = async (bearer: string) => http.fetch(url, { ...init, headers: { ...init.headers, authorization: `Bearer ${bearer}` }, ...(init.streaming ? {} : { timeoutMs: 120_000 }) });
+        const response = await send(await token(peerId));
+        if (response.status !== 401) return response;
+        await response.body?.cancel().catch(() => undefined);
+        return send(await token(peerId, true));
+      },
+    };
+    return { peer, transport: TRANSPORTS[peerCard.binding] };
   }
 
   /**
-   * `message/send` (v1.0 `SendMessage`): one reply. `idempotencyKey` goes out as the
+   * SendMessage (`message/send` in v0.3): one reply. `idempotencyKey` goes out as the
    * Idempotency-Key header: a peer that saw it answers with the task it already has.
    */
   async function send(peerId: string, params: SendParams, options: { idempotencyKey?: string } = {}): Promise<RemoteReply> {
-    const headers: Record<string, string> = options.idempotencyKey ? { 'idempotency-key': options.idempotencyKey } : {};
-    if ((await card(peerId)).protocol === '1.0') {
-      const response = await post(peerId, { jsonrpc: '2.0', id: randomUUID(), method: 'SendMessage', params: sendParamsToV1(params) }, headers);
-      const result = rpcResultOf(peerId, await http.json<{ result?: Wire }>(response, MAX_REPLY_BYTES, 'A2A answer'));
-      if (result?.task) return { kind: 'task', ...taskFromV1(result.task) };
-      const event = result ? eventFromV1(result) : null;
-      if (event?.type !== 'message') throw new DomainError('UPSTREAM_FAILED', `${peerId}: SendMessage answered neither a task nor a message`);
-      return { kind: 'message', message: event.message };
-    }
-    const response = await post(peerId, { jsonrpc: '2.0', id: randomUUID(), method: 'message/send', params: sendParamsTo03(params) }, headers);
-    const reply = replyFrom03(rpcResultOf(peerId, await http.json<{ result?: unknown }>(response, MAX_REPLY_BYTES, 'A2A answer')));
-    if (!reply) throw new DomainError('UPSTREAM_FAILED', `${peerId}: message/send answered neither a task nor a message`);
-    return reply;
+    const { peer, transport } = await connection(peerId);
+    return transport.send(peer, params, options.idempotencyKey ? { 'idempotency-key': options.idempotencyKey } : {});
   }
 
-  /** A call answered with one Task (GetTask / CancelTask, `tasks/get` / `tasks/cancel` in v0.3): its id and status. */
-  async function taskCall(peerId: string, kind: 'get' | 'cancel', taskId: string): Promise<{ id: string; status: RunStatus }> {
-    const v1 = (await card(peerId)).protocol === '1.0';
-    const method = v1 ? (kind === 'get' ? 'GetTask' : 'CancelTask') : kind === 'get' ? 'tasks/get' : 'tasks/cancel';
-    const response = await post(peerId, { jsonrpc: '2.0', id: randomUUID(), method, params: { id: taskId } });
-    const result = rpcResultOf(peerId, await http.json<{ result?: Wire }>(response, MAX_REPLY_BYTES, 'A2A answer'));
-    if (v1) return taskFromV1(result);
-    const reply = replyFrom03(result);
-    if (reply?.kind !== 'task') throw new DomainError('UPSTREAM_FAILED', `${peerId}: ${method} answered no task`);
-    return { id: reply.id, status: reply.status };
+  /** GetTask / CancelTask (`tasks/get` / `tasks/cancel` in v0.3): the task's id and status. */
+  async function taskCall(peerId: string, kind: 'get' | 'cancel', taskId: string) {
+    const { peer, transport } = await connection(peerId);
+    return transport.task(peer, kind, taskId);
   }
 
   /**
-   * `message/stream`: yields the remote events; when the connection drops before a final event,
-   * reconnects with the same message and `Last-Event-ID`, so nothing is missed or repeated.
+   * SendStreamingMessage: yields the remote events; when the connection drops before a final
+   * event, reconnects with the same message and `Last-Event-ID`, so nothing is missed or repeated.
    */
   function stream(peerId: string, params: SendParams, options: { lastEventId?: number; signal?: AbortSignal } = {}): AsyncGenerator<RemoteEvent> {
     return streamCall(peerId, 'stream', params, options);
   }
 
-  /** `tasks/resubscribe`: the current Task, then the events after `lastEventId`, reconnecting likewise. */
+  /** SubscribeToTask: the current Task, then the events after `lastEventId`, reconnecting likewise. */
   function resubscribe(peerId: string, taskId: string, options: { lastEventId?: number; signal?: AbortSignal } = {}): AsyncGenerator<RemoteEvent> {
     return streamCall(peerId, 'resubscribe', { id: taskId }, options);
   }
 
-  async function* streamCall(peerId: string, kind: 'stream' | 'resubscribe', params: SendParams | { id: string }, options: { lastEventId?: number; signal?: AbortSignal }): AsyncGenerator<RemoteEvent> {
+  async function* streamCall(peerId: string, kind: StreamKind, params: SendParams | { id: string }, options: { lastEventId?: number; signal?: AbortSignal }): AsyncGenerator<RemoteEvent> {
     let lastId = options.lastEventId ?? null;
     for (let attempt = 0; attempt < 5; attempt++) {
-      const v1 = (await card(peerId)).protocol === '1.0';
-      const method = v1 ? (kind === 'stream' ? 'SendStreamingMessage' : 'SubscribeToTask') : kind === 'stream' ? 'message/stream' : 'tasks/resubscribe';
-      const body = kind === 'resubscribe' ? params : v1 ? sendParamsToV1(params as SendParams) : sendParamsTo03(params as SendParams);
+      const { peer, transport } = await connection(peerId);
       let response: Response;
       try {
-        response = await post(peerId, { jsonrpc: '2.0', id: randomUUID(), method, params: body }, lastId !== null ? { 'last-event-id': String(lastId) } : {}, options.signal, true);
+        response = await transport.openStream(peer, kind, params, lastId !== null ? { 'last-event-id': String(lastId) } : {}, options.signal);
       } catch (error) {
         if (options.signal?.aborted || (error instanceof DomainError && !(error instanceof OutboundUnreachableError))) throw error;
         deps.logger.warn('remote stream connect failed, retrying', { peerId, attempt, error });
         await new Promise((r) => setTimeout(r, 250 * 2 ** attempt));
         continue;
       }
-      if (!(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
-        rpcResultOf(peerId, await http.json<{ error?: { code: number; message: string } }>(response, MAX_REPLY_BYTES, 'A2A answer'));
-        throw new DomainError('UPSTREAM_FAILED', `${peerId}: expected an event stream`);
-      }
       try {
         for await (const message of readSse(response.body!, options.signal)) {
-          const payload = JSON.parse(message.data) as { result?: unknown; error?: { code: number; message: string } };
-          const result = rpcResultOf(peerId, payload);
-          const event = v1 ? eventFromV1(result as Wire) : eventFrom03(result);
+          const { result, event } = transport.frame(peer, message.data);
           if (!event) continue;
           // A resubscription opens with the current Task, which is a snapshot, not a new event.
           if (kind === 'resubscribe' && event.type === 'created') continue;
           lastId = message.id !== null ? Number(message.id) : lastId;
-          yield { id: lastId, event, taskId: wireTaskId(result as Wire) };
+          yield { id: lastId, event, taskId: wireTaskId(result) };
           if (event.type === 'status' && event.final) return;
         }
       } catch (error) {
         if (options.signal?.aborted || error instanceof DomainError) throw error;
-        deps.logger.warn('remote stream dropped, reconnecting with Last-Event-ID', { peerId, lastId, error });
+        deps.logger.warn('remote stream dropped, reconnecting with Last-Event-ID', { peerId, lastId, binding: peer.card.binding, error });
         continue;
       }
       if (options.signal?.aborted) return;
-      deps.logger.warn('remote stream ended before a final event, reconnecting', { peerId, lastId });
+      deps.logger.warn('remote stream ended before a final event, reconnecting', { peerId, lastId, binding: peer.card.binding });
     }
     throw new DomainError('UPSTREAM_FAILED', `${peerId}: the stream kept dropping`);
   }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Message, Role, TaskState, type SendMessageRequest, type StreamResponse, type Task } from '@a2a-js/sdk';
+import { Role, TaskState } from '@a2a-js/sdk';
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, type CallInterceptor, type Client } from '@a2a-js/sdk/client';
 import { GrpcTransportFactory } from '@a2a-js/sdk/client/grpc';
 import { fromJson, toJson, type DescMessage, type JsonValue } from '@bufbuild/protobuf';
@@ -13,6 +13,7 @@ import { fetchAccessToken, startA2aHost } from '../helpers/a2a.ts';
 import { checkJsSdkPushFlow } from '../helpers/js-sdk-push-flow.ts';
 import { startPushReceiver, type PushReceiver } from '../helpers/push-receiver.ts';
 import type { RunningService } from '../helpers/service-process.ts';
+import { artifactText, collectStream, sdkRequest } from '../helpers/js-sdk-v1.ts';
 
 /**
  * The A2A 1.0 gRPC binding on a running service started with SERVICE_A2A_GRPC_PORT: the card
@@ -170,18 +171,6 @@ describe('@a2a-js/sdk 1.3 over gRPC', () => {
         clientConfig: { interceptors: [bearer] },
       }),
     );
-  const request = (text: string, extra: Record<string, unknown> = {}): SendMessageRequest => ({
-    tenant: '',
-    message: Message.fromJSON({ messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text }], ...extra }),
-    metadata: undefined,
-    configuration: undefined,
-  });
-  const textOf = (task: Task) => task.artifacts.flatMap((a) => a.parts.flatMap((p) => (p.content?.$case === 'text' ? [p.content.value] : []))).join('');
-  async function collect(events: AsyncGenerator<StreamResponse>): Promise<StreamResponse[]> {
-    const out: StreamResponse[] = [];
-    for await (const event of events) out.push(event);
-    return out;
-  }
 
   let client: Client;
   beforeAll(async () => {
@@ -193,10 +182,10 @@ describe('@a2a-js/sdk 1.3 over gRPC', () => {
     const card = await client.getAgentCard();
     expect(card.skills.map((s) => s.id).sort()).toEqual(['@acme/editorial-review', '@acme/summarizer']);
     const contextId = randomUUID();
-    const result = await client.sendMessage(request('SDK over gRPC works. It does.', { contextId }));
+    const result = await client.sendMessage(sdkRequest('SDK over gRPC works. It does.', { contextId }));
     if ('messageId' in result) throw new Error('expected a task');
     expect(result.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    expect(textOf(result)).toContain('SDK over gRPC works');
+    expect(artifactText(result)).toContain('SDK over gRPC works');
     const read = await client.getTask({ tenant: '', id: result.id, historyLength: 1 });
     expect(read.history[0]!.role).toBe(Role.ROLE_AGENT);
     const listed = await client.listTasks({ tenant: '', contextId, status: TaskState.TASK_STATE_UNSPECIFIED, pageSize: 10, pageToken: '', historyLength: undefined, statusTimestampAfter: undefined, includeArtifacts: false });
@@ -204,22 +193,22 @@ describe('@a2a-js/sdk 1.3 over gRPC', () => {
   });
 
   it('streams, then on one agent (its card’s tenant) subscribes to a pause, answers it and cancels another', async () => {
-    const events = await collect(client.sendMessageStream(request('Stream me. Please.')));
+    const events = await collectStream(client.sendMessageStream(sdkRequest('Stream me. Please.')));
     expect(events[0]!.payload?.$case).toBe('task');
     const last = events.at(-1)!.payload;
     expect(last?.$case === 'statusUpdate' && last.value.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
 
     const reviewer = await grpcOnly().createFromUrl(`${service.url}/a2a/acme/editorial-review/`);
-    const paused = await reviewer.sendMessage(request('A draft about gRPC clients. It is short.'));
+    const paused = await reviewer.sendMessage(sdkRequest('A draft about gRPC clients. It is short.'));
     if ('messageId' in paused) throw new Error('expected a task');
     expect(paused.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
-    const seen = await collect(reviewer.resubscribeTask({ tenant: '', id: paused.id }));
+    const seen = await collectStream(reviewer.resubscribeTask({ tenant: '', id: paused.id }));
     expect(seen.map((e) => e.payload?.$case)).toEqual(['task']);
-    const answered = await reviewer.sendMessage(request('', { taskId: paused.id, parts: [{ data: { approved: true, notes: 'Fine.' } }] }));
+    const answered = await reviewer.sendMessage(sdkRequest('', { taskId: paused.id, parts: [{ data: { approved: true, notes: 'Fine.' } }] }));
     if ('messageId' in answered) throw new Error('expected a task');
     expect(answered.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
 
-    const second = await reviewer.sendMessage(request('Another draft. To cancel.'));
+    const second = await reviewer.sendMessage(sdkRequest('Another draft. To cancel.'));
     if ('messageId' in second) throw new Error('expected a task');
     expect((await reviewer.cancelTask({ tenant: '', id: second.id, metadata: undefined })).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
     await expect(reviewer.cancelTask({ tenant: '', id: second.id, metadata: undefined })).rejects.toMatchObject({ name: 'TaskNotCancelableError' });
@@ -227,7 +216,7 @@ describe('@a2a-js/sdk 1.3 over gRPC', () => {
 
   it('reads the typed errors of unary and streaming methods', async () => {
     await expect(client.getTask({ tenant: '', id: randomUUID(), historyLength: undefined })).rejects.toMatchObject({ name: 'TaskNotFoundError' });
-    await expect(collect(client.resubscribeTask({ tenant: '', id: randomUUID() }))).rejects.toMatchObject({ name: 'TaskNotFoundError' });
+    await expect(collectStream(client.resubscribeTask({ tenant: '', id: randomUUID() }))).rejects.toMatchObject({ name: 'TaskNotFoundError' });
   });
 
   it('sets, reads, lists and deletes push configs, one with a send, and the receiver gets each task’s notifications, signed and in order', async () => {

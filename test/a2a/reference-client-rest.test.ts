@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Message, Role, TaskState, type SendMessageRequest, type StreamResponse, type Task } from '@a2a-js/sdk';
+import { Role, TaskState } from '@a2a-js/sdk';
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, RestTransportFactory, type Client } from '@a2a-js/sdk/client';
 import { DEFAULT_AGENT_SETTING } from '@service/core/settings';
 import { useTestDatabase } from '@service/core/testing';
@@ -9,6 +9,7 @@ import { startA2aHost } from '../helpers/a2a.ts';
 import { checkJsSdkPushFlow } from '../helpers/js-sdk-push-flow.ts';
 import { startPushReceiver, type PushReceiver } from '../helpers/push-receiver.ts';
 import type { RunningService } from '../helpers/service-process.ts';
+import { artifactText, collectStream, sdkRequest } from '../helpers/js-sdk-v1.ts';
 
 /**
  * The reference A2A client, `@a2a-js/sdk` 1.3, with only its HTTP+JSON (REST) transport, against
@@ -49,20 +50,8 @@ const restOnly = () =>
     }),
   );
 
-const request = (text: string, extra: Record<string, unknown> = {}): SendMessageRequest => ({
-  tenant: '',
-  message: Message.fromJSON({ messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text }], ...extra }),
-  metadata: undefined,
-  configuration: undefined,
-});
 
-const textOf = (task: Task) => task.artifacts.flatMap((a) => a.parts.flatMap((p) => (p.content?.$case === 'text' ? [p.content.value] : []))).join('');
 
-async function collect(stream: AsyncGenerator<StreamResponse>): Promise<StreamResponse[]> {
-  const out: StreamResponse[] = [];
-  for await (const event of stream) out.push(event);
-  return out;
-}
 
 describe('@a2a-js/sdk 1.3 over HTTP+JSON', () => {
   let client: Client;
@@ -79,11 +68,11 @@ describe('@a2a-js/sdk 1.3 over HTTP+JSON', () => {
 
   it('sends without naming an agent, then gets and lists the task', async () => {
     const contextId = randomUUID();
-    const result = await client.sendMessage(request('REST clients work. They do.', { contextId }));
+    const result = await client.sendMessage(sdkRequest('REST clients work. They do.', { contextId }));
     if ('messageId' in result) throw new Error('expected a task');
     expect(result.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(result.metadata).toMatchObject({ agent: '@acme/summarizer' });
-    expect(textOf(result)).toContain('REST clients work');
+    expect(artifactText(result)).toContain('REST clients work');
     expect(paths).toContain('POST /api/a2a/message:send');
 
     const read = await client.getTask({ tenant: '', id: result.id, historyLength: 1 });
@@ -96,24 +85,24 @@ describe('@a2a-js/sdk 1.3 over HTTP+JSON', () => {
   });
 
   it('streams a task, then on one agent subscribes to a paused task, answers it and cancels another', async () => {
-    const events = await collect(client.sendMessageStream(request('Stream me. Please.')));
+    const events = await collectStream(client.sendMessageStream(sdkRequest('Stream me. Please.')));
     expect(events.map((e) => e.payload?.$case)).toEqual(['task', 'statusUpdate', 'artifactUpdate', 'statusUpdate']);
     const last = events.at(-1)!.payload;
     expect(last?.$case === 'statusUpdate' && last.value.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
 
     const reviewer = await restOnly().createFromUrl(`${service.url}/a2a/acme/editorial-review/`);
-    const paused = await reviewer.sendMessage(request('A draft about REST clients. It is short.'));
+    const paused = await reviewer.sendMessage(sdkRequest('A draft about REST clients. It is short.'));
     if ('messageId' in paused) throw new Error('expected a task');
     expect(paused.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     expect(paths).toContain('POST /a2a/acme/editorial-review/message:send');
 
-    const seen = await collect(reviewer.resubscribeTask({ tenant: '', id: paused.id }));
+    const seen = await collectStream(reviewer.resubscribeTask({ tenant: '', id: paused.id }));
     expect(seen.map((e) => e.payload?.$case)).toEqual(['task']);
-    const answered = await reviewer.sendMessage(request('', { taskId: paused.id, parts: [{ data: { approved: true, notes: 'Fine.' } }] }));
+    const answered = await reviewer.sendMessage(sdkRequest('', { taskId: paused.id, parts: [{ data: { approved: true, notes: 'Fine.' } }] }));
     if ('messageId' in answered) throw new Error('expected a task');
     expect(answered.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
 
-    const second = await reviewer.sendMessage(request('Another draft. To cancel.'));
+    const second = await reviewer.sendMessage(sdkRequest('Another draft. To cancel.'));
     if ('messageId' in second) throw new Error('expected a task');
     expect((await reviewer.cancelTask({ tenant: '', id: second.id, metadata: undefined })).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
     await expect(reviewer.cancelTask({ tenant: '', id: second.id, metadata: undefined })).rejects.toMatchObject({ name: 'TaskNotCancelableError', statusCode: 400 });
@@ -121,7 +110,7 @@ describe('@a2a-js/sdk 1.3 over HTTP+JSON', () => {
 
   it('reads the typed errors of unary and streaming methods', async () => {
     await expect(client.getTask({ tenant: '', id: randomUUID(), historyLength: undefined })).rejects.toMatchObject({ name: 'TaskNotFoundError', statusCode: 404 });
-    await expect(collect(client.resubscribeTask({ tenant: '', id: randomUUID() }))).rejects.toMatchObject({ name: 'TaskNotFoundError' });
+    await expect(collectStream(client.resubscribeTask({ tenant: '', id: randomUUID() }))).rejects.toMatchObject({ name: 'TaskNotFoundError' });
   });
 
   it('sets, reads, lists and deletes push configs, one with a send, and the receiver gets each task’s notifications, signed and in order', async () => {

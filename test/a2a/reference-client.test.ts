@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Message, Role, TaskState, type SendMessageRequest, type StreamResponse, type Task } from '@a2a-js/sdk';
+import { Role, TaskState } from '@a2a-js/sdk';
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory, type Client } from '@a2a-js/sdk/client';
 import { DEFAULT_AGENT_SETTING } from '@service/core/settings';
 import { useTestDatabase } from '@service/core/testing';
@@ -9,6 +9,7 @@ import { startA2aHost } from '../helpers/a2a.ts';
 import { checkJsSdkPushFlow } from '../helpers/js-sdk-push-flow.ts';
 import { startPushReceiver, type PushReceiver } from '../helpers/push-receiver.ts';
 import type { RunningService } from '../helpers/service-process.ts';
+import { artifactText, collectStream, sdkRequest } from '../helpers/js-sdk-v1.ts';
 
 /**
  * The reference A2A client, `@a2a-js/sdk` 1.3, against a running service: in its default v1.0
@@ -49,20 +50,8 @@ function factory(legacy: boolean) {
   );
 }
 
-const request = (text: string, extra: Record<string, unknown> = {}): SendMessageRequest => ({
-  tenant: '',
-  message: Message.fromJSON({ messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text }], ...extra }),
-  metadata: undefined,
-  configuration: undefined,
-});
 
-const textOf = (task: Task) => task.artifacts.flatMap((a) => a.parts.flatMap((p) => (p.content?.$case === 'text' ? [p.content.value] : []))).join('');
 
-async function collect(stream: AsyncGenerator<StreamResponse>): Promise<StreamResponse[]> {
-  const out: StreamResponse[] = [];
-  for await (const event of stream) out.push(event);
-  return out;
-}
 
 describe('@a2a-js/sdk 1.3 in its default (v1.0) mode', () => {
   let client: Client;
@@ -79,11 +68,11 @@ describe('@a2a-js/sdk 1.3 in its default (v1.0) mode', () => {
 
   it('sends without naming an agent (the default agent answers), then gets and lists the task', async () => {
     const contextId = randomUUID();
-    const result = await client.sendMessage(request('Generic clients work. They do.', { contextId }));
+    const result = await client.sendMessage(sdkRequest('Generic clients work. They do.', { contextId }));
     if ('messageId' in result) throw new Error('expected a task');
     expect(result.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(result.metadata).toMatchObject({ agent: '@acme/summarizer' });
-    expect(textOf(result)).toContain('Generic clients work');
+    expect(artifactText(result)).toContain('Generic clients work');
 
     const read = await client.getTask({ tenant: '', id: result.id, historyLength: 1 });
     expect(read.history).toHaveLength(1);
@@ -96,7 +85,7 @@ describe('@a2a-js/sdk 1.3 in its default (v1.0) mode', () => {
   });
 
   it('streams a task, then subscribes to a paused one, answers it with a data part of values, and cancels another', async () => {
-    const events = await collect(client.sendMessageStream(request('Stream me. Please.')));
+    const events = await collectStream(client.sendMessageStream(sdkRequest('Stream me. Please.')));
     expect(events.map((e) => e.payload?.$case)).toEqual(['task', 'statusUpdate', 'artifactUpdate', 'statusUpdate']);
     const last = events.at(-1)!.payload;
     expect(last?.$case === 'statusUpdate' && last.value.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
@@ -104,7 +93,7 @@ describe('@a2a-js/sdk 1.3 in its default (v1.0) mode', () => {
     // One agent's own endpoint: its card lists that agent alone.
     const reviewer = await factory(false).createFromUrl(`${service.url}/a2a/acme/editorial-review/`);
     expect((await reviewer.getAgentCard()).skills.map((s) => s.id)).toEqual(['@acme/editorial-review']);
-    const paused = await reviewer.sendMessage(request('A draft about generic clients. It is short.'));
+    const paused = await reviewer.sendMessage(sdkRequest('A draft about generic clients. It is short.'));
     if ('messageId' in paused) throw new Error('expected a task');
     expect(paused.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     expect(paused.metadata).toMatchObject({ agent: '@acme/editorial-review' });
@@ -112,10 +101,10 @@ describe('@a2a-js/sdk 1.3 in its default (v1.0) mode', () => {
     expect(interrupt?.$case === 'data' && interrupt.value).toMatchObject({ interrupt: { type: 'INTERRUPT', screenId: 'approve-summary', accepts: expect.arrayContaining(['resume', 'values']) } });
 
     // Subscribing to a paused task: its current state, and the stream ends (it waits for input).
-    const seen = await collect(reviewer.resubscribeTask({ tenant: '', id: paused.id }));
+    const seen = await collectStream(reviewer.resubscribeTask({ tenant: '', id: paused.id }));
     expect(seen.map((e) => e.payload?.$case)).toEqual(['task']);
     expect(seen[0]!.payload?.$case === 'task' && seen[0]!.payload.value.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
-    const answered = await reviewer.sendMessage(request('', { taskId: paused.id, parts: [{ data: { approved: true, notes: 'Fine.' } }] }));
+    const answered = await reviewer.sendMessage(sdkRequest('', { taskId: paused.id, parts: [{ data: { approved: true, notes: 'Fine.' } }] }));
     if ('messageId' in answered) throw new Error('expected a task');
     expect(answered.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     // The history holds the input, the agent's messages and the answer.
@@ -123,7 +112,7 @@ describe('@a2a-js/sdk 1.3 in its default (v1.0) mode', () => {
     expect(history[0]!.role).toBe(Role.ROLE_USER);
     expect(history.some((m) => m.role === Role.ROLE_USER && m.parts.some((p) => p.content?.$case === 'data'))).toBe(true);
 
-    const second = await reviewer.sendMessage(request('Another draft. To cancel.'));
+    const second = await reviewer.sendMessage(sdkRequest('Another draft. To cancel.'));
     if ('messageId' in second) throw new Error('expected a task');
     const canceled = await reviewer.cancelTask({ tenant: '', id: second.id, metadata: undefined });
     expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
@@ -133,7 +122,7 @@ describe('@a2a-js/sdk 1.3 in its default (v1.0) mode', () => {
   it('reads the typed errors of unary and streaming methods', async () => {
     await expect(client.getTask({ tenant: '', id: randomUUID(), historyLength: undefined })).rejects.toMatchObject({ name: expect.stringMatching(/TaskNotFound/) });
     // A streaming method's error arrives inside the event stream, and the client reads it.
-    await expect(collect(client.resubscribeTask({ tenant: '', id: randomUUID() }))).rejects.toThrow(/not found/i);
+    await expect(collectStream(client.resubscribeTask({ tenant: '', id: randomUUID() }))).rejects.toThrow(/not found/i);
   });
 
   it('sets, reads, lists and deletes push configs, one with a send, and the receiver gets each task’s notifications, signed and in order', async () => {
@@ -146,22 +135,22 @@ describe('@a2a-js/sdk 1.3 in its v0.3 (legacy) mode, from the v0.3 card', () => 
   it('sends, streams, gets, resubscribes, answers a pause and cancels over v0.3', async () => {
     const client = await factory(true).createFromUrl(service.url, '/.well-known/agent.json');
     expect(client.protocolVersion).toBe('0.3');
-    const result = await client.sendMessage(request('Legacy clients work. Still.', { metadata: { skillId: '@acme/summarizer' } }));
+    const result = await client.sendMessage(sdkRequest('Legacy clients work. Still.', { metadata: { skillId: '@acme/summarizer' } }));
     if ('messageId' in result) throw new Error('expected a task');
     expect(result.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect((await client.getTask({ tenant: '', id: result.id, historyLength: undefined })).id).toBe(result.id);
-    const events = await collect(client.sendMessageStream(request('Stream me. Please.')));
+    const events = await collectStream(client.sendMessageStream(sdkRequest('Stream me. Please.')));
     expect(events.at(-1)!.payload?.$case).toBe('statusUpdate');
-    const paused = await client.sendMessage(request('A draft for the legacy path. Short.', { metadata: { skillId: '@acme/editorial-review' } }));
+    const paused = await client.sendMessage(sdkRequest('A draft for the legacy path. Short.', { metadata: { skillId: '@acme/editorial-review' } }));
     if ('messageId' in paused) throw new Error('expected a task');
     expect(paused.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     // tasks/resubscribe: the paused task's snapshot; then the pause answered with the resume payload.
-    const seen = await collect(client.resubscribeTask({ tenant: '', id: paused.id }));
+    const seen = await collectStream(client.resubscribeTask({ tenant: '', id: paused.id }));
     expect(seen[0]!.payload?.$case).toBe('task');
-    const answered = await client.sendMessage(request('', { taskId: paused.id, parts: [{ data: { resume: { screenId: 'approve-summary', values: { approved: true } } } }] }));
+    const answered = await client.sendMessage(sdkRequest('', { taskId: paused.id, parts: [{ data: { resume: { screenId: 'approve-summary', values: { approved: true } } } }] }));
     if ('messageId' in answered) throw new Error('expected a task');
     expect(answered.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    const other = await client.sendMessage(request('Another legacy draft. Cancel it.', { metadata: { skillId: '@acme/editorial-review' } }));
+    const other = await client.sendMessage(sdkRequest('Another legacy draft. Cancel it.', { metadata: { skillId: '@acme/editorial-review' } }));
     if ('messageId' in other) throw new Error('expected a task');
     expect((await client.cancelTask({ tenant: '', id: other.id, metadata: undefined })).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
   });

@@ -110,6 +110,20 @@ describe('the HTTP+JSON binding of A2A 1.0', () => {
     expect((await ok<{ skills: { id: string }[] }>(await call('/a2a/acme/summarizer/extendedAgentCard'))).skills.map((s) => s.id)).toEqual(['@acme/summarizer']);
   });
 
+  it('reads proto field names in a body as their JSON names, as ProtoJSON parsers do, and keeps metadata as sent', async () => {
+    const contextId = randomUUID();
+    const body = {
+      message: { message_id: randomUUID(), context_id: contextId, role: 'ROLE_USER', parts: [{ text: 'Proto names work.', metadata: { trace_id: 't-1' } }] },
+      configuration: { history_length: 1, accepted_output_modes: ['text/plain'] },
+    };
+    const { task } = await ok<{ task: Task }>(await call('/api/a2a/message:send', { body }));
+    expect(task.contextId).toBe(contextId);
+    expect(task.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(task.history).toHaveLength(1);
+    const read = await ok<Task & { history: { parts: { metadata?: unknown }[] }[] }>(await call(`/api/a2a/tasks/${task.id}`));
+    expect(read.history[0]!.parts[0]!.metadata).toEqual({ trace_id: 't-1' });
+  });
+
   it('streams bare StreamResponses with ids, and a dropped stream resumes after Last-Event-ID: every event exactly once', async () => {
     const body = message('Stream me over REST. Exactly once.');
     const first = await frames(await call('/api/a2a/message:stream', { body }), 2);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../errors/index.ts';
 import { restErrorBody } from './errors.ts';
+import { withJsonNames } from './proto-names.ts';
 import { restOperationOf } from './routes.ts';
 
 describe('restOperationOf', () => {
@@ -43,5 +44,19 @@ describe('restErrorBody', () => {
     expect(restErrorBody(new DomainError('FORBIDDEN', 'no')).body.error).toMatchObject({ code: 403, status: 'PERMISSION_DENIED', details: [] });
     expect(restErrorBody(new DomainError('DEPENDENCY_UNAVAILABLE', 'down')).body.error).toMatchObject({ code: 503, status: 'UNAVAILABLE' });
     expect(restErrorBody(new Error('secret detail')).body.error).toEqual({ code: 500, status: 'INTERNAL', message: 'Internal error', details: [] });
+  });
+});
+
+describe('withJsonNames', () => {
+  it('reads proto field names as JSON names at every depth, the JSON name winning when both are sent', () => {
+    expect(withJsonNames({ message: { message_id: 'm', messageId: 'wins', reference_task_ids: ['t'], parts: [{ media_type: 'text/plain' }] }, configuration: { history_length: 2 } })).toEqual({
+      message: { messageId: 'wins', referenceTaskIds: ['t'], parts: [{ mediaType: 'text/plain' }] },
+      configuration: { historyLength: 2 },
+    });
+  });
+
+  it('keeps Struct and Value fields (metadata, a part’s data) as sent', () => {
+    const body = { metadata: { trace_id: 1 }, message: { parts: [{ data: { user_name: 'x' }, metadata: { a_b: [{ c_d: 1 }] } }] } };
+    expect(withJsonNames(body)).toEqual(body);
   });
 });

@@ -9,6 +9,7 @@ import { extendedCardV1, listTasksV1, params, pushConfigV1, sendInputV1, sendStr
 import { MAX_A2A_BODY_BYTES, type A2aServerDeps } from '../server.ts';
 import { sseResponse } from '../sse.ts';
 import { restErrorResponse, restJson } from './errors.ts';
+import { withJsonNames } from './proto-names.ts';
 import { restOperationOf, type RestOperation } from './routes.ts';
 
 /** One event of the log as an SSE frame of this binding: `id: <seq>` and the bare StreamResponse (no JSON-RPC envelope). */
@@ -29,7 +30,7 @@ function checkVersion(request: Request): void {
   throw new DomainError('VERSION_NOT_SUPPORTED', `A2A-Version ${version.slice(0, 20)} is not supported on the HTTP+JSON binding: it speaks 1.0 (0.3 clients use JSON-RPC at this same URL)`);
 }
 
-/** The request's JSON body, an object; an empty body reads as `{}` (a cancel without metadata). */
+/** The request's JSON body, an object, with proto field names read as JSON names; an empty body reads as `{}` (a cancel without metadata). */
 async function bodyOf(request: Request): Promise<Record<string, unknown>> {
   const text = await readBodyLimited(request, MAX_A2A_BODY_BYTES);
   if (!text.trim()) return {};
@@ -40,7 +41,7 @@ async function bodyOf(request: Request): Promise<Record<string, unknown>> {
     throw new DomainError('PARSE_ERROR', 'The body is not JSON');
   }
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw new DomainError('BAD_REQUEST', 'The body must be a JSON object');
-  return value as Record<string, unknown>;
+  return withJsonNames(value) as Record<string, unknown>;
 }
 
 /** The query parameters that stand for numbers and booleans (the rest are strings, `contextId=123` included). */

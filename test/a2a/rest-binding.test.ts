@@ -192,6 +192,12 @@ describe('the HTTP+JSON binding of A2A 1.0', () => {
     expect(notJson.status).toBe(400);
     expectA2aError(await notJson.json(), 400, 'INVALID_ARGUMENT');
 
+    // Within the body limit but nested deeper than any walk of it may go: refused, not a crash (500).
+    const depth = 170_000;
+    const deep = await call('/api/a2a/message:send', { body: `{"message":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}` });
+    expect(deep.status).toBe(400);
+    expectA2aError(await deep.json(), 400, 'INVALID_ARGUMENT');
+
     const invalid = await call('/api/a2a/message:send', { body: { message: { messageId: 'm', role: 'ROLE_USER', parts: [] } } });
     expect(invalid.status).toBe(400);
     const invalidBody = (await invalid.json()) as { error: { details: { '@type': string; fieldViolations?: { field: string }[] }[] } };

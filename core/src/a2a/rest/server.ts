@@ -1,6 +1,6 @@
 import type { AgentAccessActor } from '../../auth/index.ts';
 import { DomainError, toDomainError } from '../../errors/index.ts';
-import { bearerToken, readBodyLimited } from '../../http/index.ts';
+import { assertJsonDepth, bearerToken, readBodyLimited } from '../../http/index.ts';
 import type { RunView } from '../../runs/index.ts';
 import { authenticateBearer } from '../authenticate.ts';
 import { createA2aOperations, type A2aOperations } from '../operations.ts';
@@ -41,6 +41,8 @@ async function bodyOf(request: Request): Promise<Record<string, unknown>> {
     throw new DomainError('PARSE_ERROR', 'The body is not JSON');
   }
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw new DomainError('BAD_REQUEST', 'The body must be a JSON object');
+  // Depth first: renaming walks the body, and a hostile one nested a hundred thousand levels would overflow it.
+  assertJsonDepth(value, 'Invalid request body');
   return withJsonNames(value) as Record<string, unknown>;
 }
 

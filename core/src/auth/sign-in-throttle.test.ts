@@ -17,6 +17,11 @@ beforeEach(async () => {
 const throttleOn = (database: Database, options: { limits?: SignInLimits; now?: () => number } = {}) => createSignInThrottle({ counters: createWindowCounters(database.models, { now: options.now }), ...options });
 
 const { pair, address, account } = SIGN_IN_LIMITS;
+/**
+ * The fake clocks start now, not at 0: the rows' expiry follows the fake clock, and a server with a
+ * TTL index (MongoDB, FerretDB 2) deletes rows that expired in 1970 within a minute, mid-test.
+ */
+const EPOCH = Date.now();
 
 /** Begins an attempt and settles it at once with `outcome` when allowed; returns the decision. */
 async function attempt(throttle: SignInThrottle, keys: { account: string; address: string }, outcome: 'success' | 'failure' | 'undecided' = 'failure'): Promise<ThrottleDecision> {
@@ -27,7 +32,7 @@ async function attempt(throttle: SignInThrottle, keys: { account: string; addres
 
 describe('sign-in throttle (issue 25)', () => {
   it('refuses an address that keeps guessing one account, for the rest of the window, and only that pair', async () => {
-    let clock = 0;
+    let clock = EPOCH;
     const throttle = throttleOn(t.db, { now: () => clock });
     for (let i = 0; i < pair.failures; i++) expect((await attempt(throttle, { account: 'a', address: 'x' })).allowed).toBe(true);
     clock += 60_000;
@@ -38,14 +43,14 @@ describe('sign-in throttle (issue 25)', () => {
   });
 
   it('refuses an address spraying many accounts once it has spent the address limit; other addresses go on', async () => {
-    const throttle = throttleOn(t.db, { now: () => 0 });
+    const throttle = throttleOn(t.db, { now: () => EPOCH });
     for (let i = 0; i < address.failures; i++) expect((await attempt(throttle, { account: `guess-${i}`, address: 'x' })).allowed).toBe(true);
     expect(await attempt(throttle, { account: 'a', address: 'x' })).toMatchObject({ allowed: false, scope: 'address', retryAfterSeconds: address.windowMs / 1000 });
     expect((await attempt(throttle, { account: 'a', address: 'y' })).allowed).toBe(true);
   });
 
   it('never refuses an account: after its free failures every attempt waits, 250 ms doubling up to 2 s', async () => {
-    const throttle = throttleOn(t.db, { now: () => 0 });
+    const throttle = throttleOn(t.db, { now: () => EPOCH });
     const delays: number[] = [];
     // Each address stays under its pair limit, so only the account's count grows.
     for (let from = 0; from < 4; from++) {
@@ -61,14 +66,14 @@ describe('sign-in throttle (issue 25)', () => {
   });
 
   it('slows an account by the attempts still in flight, so a concurrent burst from many addresses is slowed too', async () => {
-    const throttle = throttleOn(t.db, { now: () => 0 });
+    const throttle = throttleOn(t.db, { now: () => EPOCH });
     const pending = await Promise.all(Array.from({ length: account.freeFailures }, (_, i) => throttle.begin({ account: 'a', address: `x${i}` })));
     expect(pending.map((d) => d.allowed && d.delayMs)).toEqual([0, 0, 0, 0, 0]);
     expect(await throttle.begin({ account: 'a', address: 'y' })).toMatchObject({ allowed: true, delayMs: account.firstDelayMs });
   });
 
   it('a success clears the pair, not the address or the account; an undecided attempt counts nothing', async () => {
-    const throttle = throttleOn(t.db, { now: () => 0 });
+    const throttle = throttleOn(t.db, { now: () => EPOCH });
     for (let i = 0; i < pair.failures - 1; i++) await attempt(throttle, { account: 'a', address: 'x' });
     for (let i = 0; i < 3; i++) await attempt(throttle, { account: 'a', address: 'x' }, 'undecided');
     await attempt(throttle, { account: 'a', address: 'x' }, 'success');
@@ -82,14 +87,14 @@ describe('sign-in throttle (issue 25)', () => {
 
   it('names the longer wait when the pair and the address are both refused', async () => {
     const limits = { ...SIGN_IN_LIMITS, address: { failures: address.failures, windowMs: 60 * 60_000 } };
-    const throttle = throttleOn(t.db, { limits, now: () => 0 });
+    const throttle = throttleOn(t.db, { limits, now: () => EPOCH });
     for (let i = 0; i < pair.failures; i++) await attempt(throttle, { account: 'a', address: 'x' });
     for (let i = 0; i < address.failures - pair.failures; i++) await attempt(throttle, { account: `other-${i}`, address: 'x' });
     expect(await attempt(throttle, { account: 'a', address: 'x' })).toEqual({ allowed: false, scope: 'address', retryAfterSeconds: 3600, first: true });
   });
 
   it('opens again when the window closes, and the slowdown ends with the account window', async () => {
-    let clock = 0;
+    let clock = EPOCH;
     const throttle = throttleOn(t.db, { now: () => clock });
     for (let i = 0; i < pair.failures; i++) await attempt(throttle, { account: 'a', address: 'x' });
     expect((await attempt(throttle, { account: 'a', address: 'x' })).allowed).toBe(false);

@@ -83,6 +83,29 @@ try {
   const restP50 = percentile(split.map((x) => x.total - x.db), 50);
   console.log(`  per send through the proxy (p50): ${percentile(split.map((x) => x.total), 50).toFixed(1)} ms in all, the database busy ${dbP50.toFixed(1)} ms, everything else ${restP50.toFixed(1)} ms`);
   console.log(`  CPU per send (ms, from /proc): ${[...cpu].filter(([name]) => name !== 'other').map(([name, ms]) => `${name} ${ms.toFixed(2)}`).join(', ')}`);
+  // The same count for streaming sends (v1.0 SendStreamingMessage, read to its final frame), one after another.
+  const stream = async (url: string, bearer: string | null) => {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'a2a-version': '1.0', ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendStreamingMessage', params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'Echo this. Now.' }] } } }),
+    });
+    const text = await response.text();
+    if (!text.includes('TASK_STATE_COMPLETED')) throw new Error(`unexpected stream: ${text.slice(0, 300)}`);
+  };
+  const streamsFrom = wire.snapshot();
+  const streamsStarted = performance.now();
+  for (let i = 0; i < sample; i++) await stream(`${counted.service.url}/api/a2a`, counted.token);
+  const streamsElapsed = performance.now() - streamsStarted;
+  const duringStreams = commandsBetween(streamsFrom, wire.snapshot());
+  const idleStreamsFrom = wire.snapshot();
+  await new Promise((resolve) => setTimeout(resolve, streamsElapsed));
+  const idleStreams = commandsBetween(idleStreamsFrom, wire.snapshot());
+  const perStream = new Map([...duringStreams].map(([name, count]) => [name, Math.max(0, count - (idleStreams.get(name) ?? 0)) / sample] as const));
+  const streamTotal = [...perStream.values()].reduce((a, b) => a + b, 0);
+  recordFigure({ name: 'database round trips per SendStreamingMessage (read to its end)', value: streamTotal });
+  console.log(`database round trips per SendStreamingMessage read to its end (${sample} one after another): ${streamTotal.toFixed(2)}`);
+  console.log(`  ${[...perStream].map(([name, count]) => `${name} ${count.toFixed(2)}`).join(', ')}`);
   await counted.service.stop();
 
   timed = await startA2aHost(database.db, { mongodbUri: directUri, scope: '@bench', env: { ...shared, ...profile } });

@@ -136,13 +136,15 @@ export function createA2aOperations(deps: A2aOperationsDeps) {
    */
   async function* events(runId: string, afterSeq: number, signal: AbortSignal, known: StoredEvent[] = []): AsyncGenerator<{ seq: number; event: VisibleRunEvent }> {
     let from = afterSeq;
+    let lastSeen: StoredEvent | undefined;
     for (const stored of known) {
       if (stored.seq !== from + 1) continue;
       from = stored.seq;
+      lastSeen = stored;
       if (isVisible(stored.event)) yield { seq: stored.seq, event: stored.event };
       if (isFinalEvent(stored.event)) return;
     }
-    for await (const stored of deps.eventLog.follow(runId, from, signal)) {
+    for await (const stored of deps.eventLog.follow(runId, from, signal, lastSeen ? { lastSeen } : {})) {
       if (isVisible(stored.event)) yield { seq: stored.seq, event: stored.event };
     }
   }

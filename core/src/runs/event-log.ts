@@ -220,20 +220,14 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
    * comes from the events themselves (each row carries it), so a follower ends as soon as the
    * log does, whatever the run head says.
    */
-  async function* follow(runId: string, afterSeq: number, signal?: AbortSignal): AsyncGenerator<StoredEvent> {
+  async function* follow(runId: string, afterSeq: number, signal?: AbortSignal, options: { lastSeen?: StoredEvent } = {}): AsyncGenerator<StoredEvent> {
     let cursor = afterSeq;
     let state: RunState | null = null;
     // Reading from one before the cursor tells the state the follower starts in.
     let from = Math.max(0, afterSeq - 1);
     /** Whether the log has reached the cursor: until it has, only its tail tells where the run stands. */
     let reached = afterSeq === 0;
-    /**
-     * Events this process stored for the run since this follower began, as stored: those right
-     * after the cursor are sent without reading them back. A wait is still always preceded by a
-     * read (an event stored by another process is found by it), so what this saves is the read
-     * after a wake-up by this process's own append, and the last read of a run whose final event
-     * this process stored.
-     */
+    /** Events this process stored for the run since this follower began, as stored: those right after the cursor are sent without reading them back. */
     let buffered: StoredEvent[] = [];
     const onStored = (events: StoredEvent[]) => {
       buffered.push(...events);
@@ -253,6 +247,19 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
       return false;
     }
     storedHere.on(runId, onStored);
+    /**
+     * Whether the next wait may go without a read before it: the follower has everything up to the
+     * cursor from this process (what a new run's creation stored, handed over as `lastSeen`, or
+     * its own appends from the buffer), this process's tail is the cursor, and the watcher polls.
+     * Then an event another process stored meanwhile exists already, and the poll's look-up finds
+     * what exists, not only what is new; after a wake-up the buffer does not explain, it reads. A
+     * live change stream reports only inserts after it was asked, so there the read stays.
+     */
+    let waitUnread = options.lastSeen !== undefined && options.lastSeen.seq === afterSeq && afterSeq > 0;
+    if (waitUnread) {
+      state = options.lastSeen!.state;
+      reached = true;
+    }
     try {
       while (!signal?.aborted) {
         buffered = buffered.filter((stored) => stored.seq > cursor);
@@ -263,11 +270,19 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
           while (buffered[dense]?.seq === cursor + 1 + dense) dense++;
           if (yield* pass(buffered.splice(0, dense))) return;
           from = cursor;
+          waitUnread = true;
           continue;
         }
         // Interest before the read: an event stored while the read is under way still wakes this follower.
         const interest = watcher.expect(runId, cursor + 1);
         try {
+          if (waitUnread && state !== null && tails.get(runId)?.seq === cursor && !watcher.streaming()) {
+            waitUnread = false;
+            if (isSettled(state)) return;
+            await interest.wait(signal);
+            continue;
+          }
+          waitUnread = false;
           const batch = await readAfter(runId, from, READ_BATCH);
           if (batch.length > 0) reached = true;
           if (batch.some((stored) => stored.seq > cursor)) {

@@ -126,4 +126,51 @@ describe('followers of runs this process writes', () => {
       finds.mockRestore();
     }
   });
+
+  const submitted = (): StoredEvent => ({ seq: 1, event: status('submitted'), state: 'submitted', generation: 0 });
+  const parked = async (which: EventLog) => {
+    for (let i = 0; i < 500 && which.watching().followers === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(which.watching().followers).toBe(1);
+  };
+
+  it('handed the event at the cursor of a run this process writes, waits without reading the log first, and reads nothing to the end', async () => {
+    const runId = await newRun();
+    const finds = vi.spyOn(t.db.models.RunEvent.collection, 'find');
+    try {
+      const followed: number[] = [];
+      const following = (async () => {
+        for await (const stored of log.follow(runId, 1, undefined, { lastSeen: submitted() })) followed.push(stored.seq);
+      })();
+      await parked(log);
+      await log.appendAll(runId, [status('working')], { fence: 0 });
+      await log.appendAll(runId, [step('done'), status('completed', true)], { fence: 0 });
+      await following;
+      expect(followed).toEqual([2, 4]);
+      expect(finds.mock.calls.filter(([filter]) => JSON.stringify(filter).includes(runId))).toEqual([]);
+    } finally {
+      finds.mockRestore();
+    }
+  });
+
+  it('still reads first when this process wrote past the cursor, and still finds what another process stored before it began', async () => {
+    // This process appended after the event the follower was handed: the read finds it.
+    const ahead = await newRun();
+    await log.appendAll(ahead, [status('working')], { fence: 0 });
+    const seen: number[] = [];
+    const followingAhead = (async () => {
+      for await (const stored of log.follow(ahead, 1, undefined, { lastSeen: submitted() })) seen.push(stored.seq);
+    })();
+    await expect.poll(() => seen).toEqual([2]);
+    await log.appendAll(ahead, [status('completed', true)], { fence: 0 });
+    await followingAhead;
+    expect(seen).toEqual([2, 3]);
+
+    // Another process stored the next event before the follower began (this process's tail is still 1): the watcher's look-up finds it.
+    const elsewhere = await newRun();
+    await otherLog.appendAll(elsewhere, [status('working'), status('completed', true)], { fence: 0 });
+    const found: number[] = [];
+    for await (const stored of log.follow(elsewhere, 1, undefined, { lastSeen: submitted() })) found.push(stored.seq);
+    expect(found).toEqual([2, 3]);
+  });
 });
+

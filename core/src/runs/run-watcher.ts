@@ -195,6 +195,8 @@ export function createRunWatcher(collection: mongo.Collection, db: Pick<mongo.Db
 
   return {
     expect,
+    /** Whether a live change stream serves the followers (then only inserts from now on wake them; the poll finds what exists). */
+    streaming: () => streamLive,
     /** What waits now, for tests and metrics: runs with an entry, followers parked in `wait()`, whether a change stream serves them. */
     waiting: () => ({ runs: runs.size, followers: [...runs.values()].reduce((sum, entry) => sum + [...entry.waiters].filter((waiter) => waiter.parked).length, 0), changeStream: streamLive }),
   };

@@ -16,7 +16,7 @@ import { startServices } from '@service/core/boot';
 import { DomainError } from '@service/core/errors';
 import { sendWebResponse, toWebRequest } from '@service/core/http';
 import { createLogger } from '@service/core/log';
-import { buildMcpServer } from '@service/core/mcp';
+import { buildMcpServer, connectStdio } from '@service/core/mcp';
 
 const args = process.argv.slice(2);
 const mode = args.includes('--stdio') ? 'stdio' : args.includes('--http') ? 'http' : null;
@@ -55,7 +55,8 @@ async function main() {
     if (!clientId || !clientSecret) throw new Error('--stdio needs SERVICE_MCP_CLIENT_ID and SERVICE_MCP_CLIENT_SECRET (a client registered under Administration › A2A clients)');
     const client = await services.oauth.clients.authenticate(clientId, clientSecret);
     if (!client) throw new Error(`the OAuth client ${clientId} is unknown, revoked, or its secret is wrong`);
-    // Grants are read again for every call, so a revocation takes effect at once.
+    // Grants are read again for every request, so a revocation takes effect at once and tools/list
+    // shows what the client may call now.
     const actor = async () => {
       const current = await services.oauth.clients.current(clientId);
       if (!current || current.revoked) throw new DomainError('UNAUTHENTICATED', 'The MCP client was revoked');
@@ -68,7 +69,8 @@ async function main() {
     // stdin (or exits) is done with us.
     process.stdin.once('end', () => void stop('stdin closed'));
     process.stdin.once('close', () => void stop('stdin closed'));
-    await server.connect(transport);
+    // A line that cannot be read is answered (-32700 / -32600, id null) and logged, not dropped in silence.
+    await connectStdio(server, transport, logger);
     logger.info(`mcp-server ready on stdio for client ${clientId}`, { node: process.version });
     return;
   }

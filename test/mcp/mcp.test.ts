@@ -139,9 +139,10 @@ describe('MCP', () => {
     }
   });
 
-  it('answers a client without the grant with a tool error, not data', async () => {
+  it('lists no tools to a client without grants, and answers its call with a tool error, not data', async () => {
     const client = await connectHttp(http.url, noGrant.token);
     try {
+      expect((await client.listTools()).tools).toEqual([]);
       const result = await client.callTool({ name: 'service_extensions_search', arguments: { query: 'summar' } });
       expect(result.isError).toBe(true);
       expect((result.content as { text: string }[])[0]!.text).toBe('FORBIDDEN: You do not have access to this primitive');

@@ -1,54 +1,111 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { AgentAccessActor } from '../auth/index.ts';
-import type { PrimitiveRegistry } from '../connectors/index.ts';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { DomainError, toDomainError } from '../errors/index.ts';
+import type { AgentAccessActor } from '../auth/index.ts';
+import { mayCallPrimitive, type Primitive, type PrimitiveRegistry } from '../connectors/index.ts';
+import { DomainError, ERROR_TABLE, toDomainError } from '../errors/index.ts';
 import type { Logger } from '../log/index.ts';
+import { refuseMalformedToolCalls } from './tool-call-params.ts';
+
+/** A primitive as tools/list describes it; built once per primitive, not per request. */
+const toolDefinitions = new WeakMap<Primitive, Tool>();
+function toolDefinition(primitive: Primitive): Tool {
+  let tool = toolDefinitions.get(primitive);
+  if (!tool) {
+    tool = {
+      name: primitive.name,
+      title: primitive.title ?? primitive.name,
+      description: primitive.description,
+      inputSchema: toJsonSchemaCompat(primitive.input, { strictUnions: true, pipeStrategy: 'input' }) as Tool['inputSchema'],
+      // Results travel as `{ result }` (some are lists); the schema says what `result` holds.
+      ...(primitive.output ? { outputSchema: toJsonSchemaCompat(z.object({ result: primitive.output }), { strictUnions: true, pipeStrategy: 'output' }) as Tool['outputSchema'] } : {}),
+      annotations: primitive.annotations,
+    };
+    toolDefinitions.set(primitive, tool);
+  }
+  return tool;
+}
+
+/** ` (query: Expected string)`: which inputs were wrong, as the registry's validation names them. */
+function fieldProblems(details: unknown): string {
+  if (!Array.isArray(details)) return '';
+  const named = details.filter((detail): detail is { path: string; reason: string } => typeof detail?.path === 'string' && typeof detail?.reason === 'string');
+  return named.length ? ` (${named.map((detail) => `${detail.path || '(input)'}: ${detail.reason}`).join('; ')})` : '';
+}
+
+/** The server, with malformed tools/call requests refused before the SDK reads them (see tool-call-params.ts). */
+class ConnectorMcpServer extends Server {
+  override async connect(transport: Transport): Promise<void> {
+    await super.connect(transport);
+    refuseMalformedToolCalls(transport);
+  }
+}
 
 /**
- * An MCP server exposing every primitive of the registry as a tool, for one authenticated
- * actor. The gate runs inside each call, so grants are checked per call, not per session. A
- * refused or failed call is a tool error (`isError: true`) whose text says why, never data.
+ * An MCP server exposing the primitives of the registry as tools, for one authenticated actor.
+ * tools/list shows the tools the actor may call, decided by the gate the call itself runs
+ * (`mayCallPrimitive`), against the grants read at that request. A call runs the registry's gate
+ * before its input is read, so a caller without the grant is told that, never the tool's schema.
+ * A refused or failed call is a tool error (`isError: true`) whose text says why, never data.
  */
 export function buildMcpServer(deps: {
   registry: PrimitiveRegistry;
   /**
-   * How to resolve the caller afresh for each call (stdio: the client's current grants). Without
+   * How to resolve the caller afresh for each request (stdio: the client's current grants). Without
    * it, the caller is the request's auth info (`extra.actor`, set by the HTTP handler).
    */
   actor?: () => Promise<AgentAccessActor>;
   version: string;
   logger: Logger;
-}): McpServer {
+}): Server {
   const actorOf = async (extra: { authInfo?: { extra?: Record<string, unknown> } }): Promise<AgentAccessActor> => {
     if (deps.actor) return deps.actor();
     const actor = extra.authInfo?.extra?.actor as AgentAccessActor | undefined;
     if (!actor) throw new DomainError('UNAUTHENTICATED', 'The request carries no authenticated caller');
     return actor;
   };
-  const server = new McpServer({ name: 'service-connectors', version: deps.version });
-  for (const primitive of deps.registry.list()) {
-    server.registerTool(
-      primitive.name,
-      {
-        title: primitive.title ?? primitive.name,
-        description: primitive.description,
-        inputSchema: primitive.input,
-        // Results travel as `{ result }` (some are lists); the schema says what `result` holds.
-        ...(primitive.output ? { outputSchema: z.object({ result: primitive.output }) } : {}),
-        annotations: primitive.annotations,
-      },
-      async (args: unknown, extra) => {
-        try {
-          const result = await deps.registry.call(await actorOf(extra), primitive.name, args);
-          return { content: [{ type: 'text' as const, text: JSON.stringify(result) }], structuredContent: { result } as Record<string, unknown> };
-        } catch (error) {
-          const domain = toDomainError(error, deps.logger);
-          const body = domain.toPublicJSON();
-          return { isError: true, content: [{ type: 'text' as const, text: `${body.code}: ${body.message}` }] };
-        }
-      },
-    );
+  const visibleTo = (actor: AgentAccessActor) => deps.registry.list().filter((primitive) => mayCallPrimitive(actor, primitive));
+  // Only a session (stdio) outlives a request, so only it can be told that its list changed.
+  const session = deps.actor !== undefined;
+  const server = new ConnectorMcpServer({ name: 'service-connectors', version: deps.version }, { capabilities: { tools: { listChanged: session } } });
+  /** The names the session was last shown, to notice when its grants have changed since. */
+  let lastListed: string | undefined;
+  const listKey = (actor: AgentAccessActor) => visibleTo(actor).map((primitive) => primitive.name).join('\n');
+
+  server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
+    const actor = await resolve(extra);
+    const tools = visibleTo(actor);
+    if (session) lastListed = tools.map((primitive) => primitive.name).join('\n');
+    return { tools: tools.map(toolDefinition) };
+  });
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    try {
+      const actor = await actorOf(extra);
+      if (session && lastListed !== undefined && listKey(actor) !== lastListed) {
+        lastListed = undefined;
+        void server.sendToolListChanged().catch((error: unknown) => deps.logger.warn('could not tell the MCP client its tool list changed', { error }));
+      }
+      const result = await deps.registry.call(actor, request.params.name, request.params.arguments);
+      return { content: [{ type: 'text' as const, text: JSON.stringify(result) }], structuredContent: { result } as Record<string, unknown> };
+    } catch (error) {
+      const body = toDomainError(error, deps.logger).toPublicJSON();
+      return { isError: true, content: [{ type: 'text' as const, text: `${body.code}: ${body.message}${fieldProblems(body.details)}` }] };
+    }
+  });
+
+  /** The caller of a tools/list, or a JSON-RPC error saying why there is none (a revoked stdio client). */
+  async function resolve(extra: Parameters<typeof actorOf>[0]): Promise<AgentAccessActor> {
+    try {
+      return await actorOf(extra);
+    } catch (error) {
+      const domain = toDomainError(error, deps.logger);
+      const body = domain.toPublicJSON();
+      throw new McpError(ERROR_TABLE[domain.code].jsonRpc, body.message);
+    }
   }
+
   return server;
 }

@@ -10,7 +10,7 @@ import { buildMcpServer } from './build-server.ts';
 /** A tools/call body (media uploads travel base64 in it) may be this large. */
 export const MAX_MCP_BODY_BYTES = 8 * 1024 * 1024;
 
-const rpcError = (status: number, code: number, message: string) => json({ jsonrpc: '2.0', id: null, error: { code, message } }, { status });
+const rpcError = (status: number, code: number, message: string, headers?: Record<string, string>) => json({ jsonrpc: '2.0', id: null, error: { code, message } }, { status, ...(headers ? { headers } : {}) });
 
 /**
  * `/api/mcp` and the standalone server's HTTP mode: Streamable HTTP, stateless (a server and a
@@ -29,6 +29,9 @@ export function createMcpHttpHandler(deps: {
     // DNS rebinding: a page whose name resolves to this machine must not reach the endpoint.
     const hostname = hostnameOf(request.headers.get('host'));
     if (!hostname || !deps.allowedHostnames.includes(hostname)) return rpcError(403, -32000, `Invalid Host header: ${request.headers.get('host') ?? '(none)'}`);
+    // Stateless: there is no SSE stream to open on GET nor a session to DELETE. Idle SDK clients poll
+    // GET about once a second, so it is refused before the token check costs a signature and a lookup.
+    if (request.method !== 'POST') return rpcError(405, -32000, 'Method not allowed: this server answers POST only (stateless, no SSE stream)', { allow: 'POST' });
     let actor: AgentAccessActor;
     let token: string | null;
     try {
@@ -48,13 +51,11 @@ export function createMcpHttpHandler(deps: {
     }
     // The body is read here, within its limit and after the token check, and handed over parsed.
     let parsedBody: unknown;
-    if (request.method === 'POST') {
-      try {
-        parsedBody = JSON.parse(await readBodyLimited(request, MAX_MCP_BODY_BYTES));
-      } catch (error) {
-        if (error instanceof DomainError && error.code === 'PAYLOAD_TOO_LARGE') return rpcError(413, -32600, `The request body is larger than ${MAX_MCP_BODY_BYTES} bytes`);
-        return rpcError(400, -32700, 'Parse error: the body is not JSON');
-      }
+    try {
+      parsedBody = JSON.parse(await readBodyLimited(request, MAX_MCP_BODY_BYTES));
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'PAYLOAD_TOO_LARGE') return rpcError(413, -32600, `The request body is larger than ${MAX_MCP_BODY_BYTES} bytes`);
+      return rpcError(400, -32700, 'Parse error: the body is not JSON');
     }
     // The SDK binds a server to one transport, and a stateless transport to one request: both are per
     // request; the caller travels as the request's auth info (ADR 0016).
@@ -63,7 +64,7 @@ export function createMcpHttpHandler(deps: {
     await server.connect(transport);
     const authInfo = { token: token!, clientId: actor.type === 'a2a' ? actor.clientId : actor.id, scopes: [], extra: { actor } };
     try {
-      return await transport.handleRequest(request, { authInfo, ...(parsedBody === undefined ? {} : { parsedBody }) });
+      return await transport.handleRequest(request, { authInfo, parsedBody });
     } finally {
       // Stateless: nothing outlives the request.
       void server.close().catch(() => undefined);

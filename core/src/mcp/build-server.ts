@@ -28,13 +28,6 @@ function toolDefinition(primitive: Primitive): Tool {
   return tool;
 }
 
-/** ` (query: Expected string)`: which inputs were wrong, as the registry's validation names them. */
-function fieldProblems(details: unknown): string {
-  if (!Array.isArray(details)) return '';
-  const named = details.filter((detail): detail is { path: string; reason: string } => typeof detail?.path === 'string' && typeof detail?.reason === 'string');
-  return named.length ? ` (${named.map((detail) => `${detail.path || '(input)'}: ${detail.reason}`).join('; ')})` : '';
-}
-
 /** The server, with malformed tools/call requests refused before the SDK reads them (see tool-call-params.ts). */
 class ConnectorMcpServer extends Server {
   override async connect(transport: Transport): Promise<void> {
@@ -92,7 +85,7 @@ export function buildMcpServer(deps: {
       return { content: [{ type: 'text' as const, text: JSON.stringify(result) }], structuredContent: { result } as Record<string, unknown> };
     } catch (error) {
       const body = toDomainError(error, deps.logger).toPublicJSON();
-      return { isError: true, content: [{ type: 'text' as const, text: `${body.code}: ${body.message}${fieldProblems(body.details)}` }] };
+      return { isError: true, content: [{ type: 'text' as const, text: `${body.code}: ${body.message}` }] };
     }
   });
 

@@ -104,7 +104,7 @@ describe('tools/call checks access before the input', () => {
   it('still answers input errors to a caller with the grant, and data to a good call', async () => {
     const { rpc } = endpoint({ current: ['demo'] });
     const bad = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'demo_search', arguments: { query: 7 } } });
-    expect(bad.result).toMatchObject({ isError: true, content: [{ text: expect.stringContaining('Invalid input for demo_search') }] });
+    expect(bad.result).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/^VALIDATION_FAILED: Invalid input for demo_search: query: /) }] });
     const good = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'demo_search', arguments: { query: 'q' } } });
     expect(good.result).toMatchObject({ structuredContent: { result: { found: 'q' } } });
   });

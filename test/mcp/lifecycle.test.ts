@@ -69,6 +69,22 @@ describe('the MCP server process over stdio', () => {
     expect(run.stderr()).toContain('mcp-server stopping: stdin closed');
   });
 
+  it('answers a stdin line that is not JSON with a -32700 parse error and one log line, then keeps serving', async () => {
+    const run = startStdio('pipe');
+    let stdout = '';
+    run.child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    await expect.poll(() => run.stderr(), { timeout: 15_000 }).toContain('mcp-server ready on stdio');
+    run.child.stdin!.write('not json at all\n{"jsonrpc":"2.0","id":7,"method":"ping"}\n');
+    await expect.poll(() => stdout.split('\n').filter(Boolean).length, { timeout: 15_000 }).toBe(2);
+    const [parseError, pong] = stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as unknown);
+    expect(parseError).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.stringContaining('Parse error') } });
+    expect(pong).toEqual({ jsonrpc: '2.0', id: 7, result: {} });
+    expect(run.stderr().match(/could not be read/g)).toHaveLength(1);
+    expect(run.stderr()).not.toContain('not json at all');
+    run.child.stdin!.end();
+    expect(await run.exited).toMatchObject({ code: 0 });
+  });
+
   it.each(['SIGTERM', 'SIGINT'] as const)('stops on %s with its database connection closed', async (signal) => {
     const run = startStdio('pipe');
     await expect.poll(() => run.stderr(), { timeout: 15_000 }).toContain('mcp-server ready on stdio');

@@ -119,6 +119,17 @@ describe('MCP', () => {
     }
   });
 
+  it('answers GET (the SSE poll of idle clients) with 405 Allow: POST, standalone and mounted, token or not', async () => {
+    for (const url of [http.url, `${web.url}/api/mcp`]) {
+      for (const headers of [{ accept: 'text/event-stream', authorization: `Bearer ${full.token}` }, { accept: 'text/event-stream' }]) {
+        const answer = await fetch(url, { headers });
+        expect(answer.status, url).toBe(405);
+        expect(answer.headers.get('allow'), url).toBe('POST');
+        await answer.body?.cancel();
+      }
+    }
+  });
+
   it('refuses no token, an expired token and a widget API key with 401', async () => {
     const current = await services.oauth.keys.current();
     const expired = await new SignJWT({ client_id: full.clientId })

@@ -121,7 +121,7 @@ describe('MCP', () => {
 
   it('answers GET (the SSE poll of idle clients) with 405 Allow: POST, standalone and mounted, token or not', async () => {
     for (const url of [http.url, `${web.url}/api/mcp`]) {
-      for (const headers of [{ accept: 'text/event-stream', authorization: `Bearer ${full.token}` }, { accept: 'text/event-stream' }]) {
+      for (const headers of [{ accept: 'text/event-stream', authorization: `Bearer ${full.token}` }, { accept: 'text/event-stream' }] as Record<string, string>[]) {
         const answer = await fetch(url, { headers });
         expect(answer.status, url).toBe(405);
         expect(answer.headers.get('allow'), url).toBe('POST');

@@ -65,19 +65,19 @@ export function buildMcpServer(deps: {
   const server = new ConnectorMcpServer({ name: 'service-connectors', version: deps.version }, { capabilities: { tools: { listChanged: session } } });
   /** The names the session was last shown, to notice when its grants have changed since. */
   let lastListed: string | undefined;
-  const listKey = (actor: AgentAccessActor) => visibleTo(actor).map((primitive) => primitive.name).join('\n');
+  const namesOf = (primitives: Primitive[]) => primitives.map((primitive) => primitive.name).join('\n');
 
   server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
     const actor = await resolve(extra);
     const tools = visibleTo(actor);
-    if (session) lastListed = tools.map((primitive) => primitive.name).join('\n');
+    if (session) lastListed = namesOf(tools);
     return { tools: tools.map(toolDefinition) };
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     try {
       const actor = await actorOf(extra);
-      if (session && lastListed !== undefined && listKey(actor) !== lastListed) {
+      if (session && lastListed !== undefined && namesOf(visibleTo(actor)) !== lastListed) {
         lastListed = undefined;
         void server.sendToolListChanged().catch((error: unknown) => deps.logger.warn('could not tell the MCP client its tool list changed', { error }));
       }

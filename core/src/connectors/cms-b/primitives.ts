@@ -101,7 +101,7 @@ export function cmsBPrimitives(deps: SiteAccess & { contentEditor: ContentEditor
       name: 'cms_b_post_update_meta',
       connector: CMS_B,
       description: 'Updates registered meta fields of a post.',
-      input: z.object({ instanceId, id: postId, meta: z.record(z.string().min(1).max(200), z.union([z.string(), z.number(), z.boolean(), z.null()])).refine((m) => Object.keys(m).length > 0, 'name at least one meta field') }),
+      input: z.object({ instanceId, id: postId, meta: z.record(z.string().min(1).max(200), z.union([z.string(), z.number(), z.boolean(), z.null().describe('deletes the meta field')])).refine((m) => Object.keys(m).length > 0, 'name at least one meta field') }),
       output: postOutput,
       annotations: WRITE_IDEMPOTENT,
       permission: 'write',

@@ -6,7 +6,7 @@ import type { ContentEditor } from './content-editor.ts';
 import { instanceId, postFields, postId, postOutput, postStatus } from './schemas.ts';
 import { CMS_B, cmsBClientFor, cmsBClientOf, type SiteAccess, type SiteEvents } from './site.ts';
 import { contentEditorResultOutput } from '../content-edit.ts';
-import { isLivePost, LIVE_POST_REFUSAL } from './live-post.ts';
+import { isLivePost, LIVE_POST_REFUSAL } from '../../live-post/index.ts';
 
 /** Every primitive of the spec's CMS-B table. */
 export function cmsBPrimitives(deps: SiteAccess & { contentEditor: ContentEditor; events?: SiteEvents }): Primitive[] {

@@ -309,10 +309,10 @@ describe('outbound notifications from the service', () => {
 
   it('tell the site when a post is published through the connector', async () => {
     const id = await createPost('To publish', 'draft');
-    const publish = () => services.primitives.call({ type: 'ui', id: 'admin', email: 'a@acme.test', role: 'admin' }, 'cms_b_post_update', { instanceId: 'blog', id, status: 'publish' });
+    const publish = (allowLive = false) => services.primitives.call({ type: 'ui', id: 'admin', email: 'a@acme.test', role: 'admin' }, 'cms_b_post_update', { instanceId: 'blog', id, status: 'publish', allowLive });
     await publish();
-    // Saving an already published post again is not another publish.
-    await publish();
+    // Saving an already published post again (a live post: allowed explicitly) is not another publish.
+    await publish(true);
     await services.cmsBEvents.flush();
     expect((await received()).filter((e) => e.postId === id).map((e) => e.type)).toEqual(['content.published']);
   });

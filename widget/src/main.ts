@@ -1,3 +1,4 @@
+import { isLivePost } from '@service/core/live-post';
 import { readConfig, type WidgetConfig } from './config.ts';
 import { isTurn, MAX_KEPT_TURNS, MAX_TURN_CHARS } from './history.ts';
 import { fetchPlaceholder, streamTurn, undoChange, type Change, type Turn, type WidgetEventHandler } from './stream.ts';
@@ -45,7 +46,7 @@ function mount(config: WidgetConfig) {
   const storageKey = `service-widget:${config.instanceId}:${config.agentSlug}:${config.itemId ?? '#site'}`;
   const history: Entry[] = load(storageKey);
   // A live item asks once before it is edited; a diff that moves its status moves this too.
-  let live = config.itemStatus === 'publish';
+  let live = isLivePost(config.itemStatus);
   let liveConfirmed = false;
   const save = () => {
     if (history.length > MAX_KEPT_TURNS) history.splice(0, history.length - MAX_KEPT_TURNS);
@@ -170,7 +171,7 @@ function mount(config: WidgetConfig) {
         log.append(diff(entry));
         const status = fields.find((change) => change.field === 'status');
         if (status) {
-          live = status.after === 'publish';
+          live = isLivePost(status.after);
           liveConfirmed = false;
         }
         // For the CMS's own page: the editor shows what is stored now (the plugin's glue listens).
@@ -219,7 +220,7 @@ function mount(config: WidgetConfig) {
       const status = fields.find((change) => change.field === 'status');
       if (!status) return go(false);
       // Undoing a status change changes the published status: the service wants the user's yes.
-      const live = status.before === 'publish';
+      const live = isLivePost(status.before);
       confirmBox(live ? 'Publish again?' : 'Change the status?', live ? UNDO_PUBLISH_WARNING : `Undoing this change sets the post's status back to "${status.before}".`, live ? 'Undo and publish' : 'Undo anyway', () => go(true));
     });
     return el('div', { className: 'changes' }, table, undo);

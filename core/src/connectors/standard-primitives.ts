@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { instanceId, type ConnectorInstances, type ConnectorInstanceView } from './instances.ts';
 import { definePrimitive, type Primitive, type PrimitiveAnnotations } from './primitive.ts';
+import { openObject, orNull } from './portable-schemas.ts';
 
 export const READ_ONLY: PrimitiveAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true };
 /** Writes that leave the same result when repeated (set these fields, publish this draft). */
@@ -24,7 +25,7 @@ export function statusPrimitive(input: {
     description: input.description,
     input: z.object({ instanceId }),
     // What the site adds (its user, name or version) depends on the connector.
-    output: z.looseObject({ instanceId: z.string(), connected: z.boolean(), reason: z.string().optional() }),
+    output: openObject({ instanceId: z.string(), connected: z.boolean(), reason: z.string().optional() }),
     annotations: READ_ONLY,
     permission: 'read',
     async handler(_context, { instanceId: id }) {
@@ -45,7 +46,7 @@ export function instancesListPrimitive(connector: string, label: string, instanc
     connector,
     description: `All configured ${label} instances (no credentials).`,
     input: z.object({}).strict(),
-    output: z.array(z.object({ id: z.string(), connector: z.string(), name: z.string(), siteUrl: z.string(), username: z.string().nullable() })),
+    output: z.array(z.object({ id: z.string(), connector: z.string(), name: z.string(), siteUrl: z.string(), username: orNull(z.string(), 'the credential names no user') })),
     annotations: READ_ONLY,
     permission: 'read',
     handler: () => instances.list(connector),

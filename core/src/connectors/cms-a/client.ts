@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { z } from 'zod';
 import { DomainError } from '../../errors/index.ts';
 import type { OutboundHttp } from '../../http/index.ts';
+import { openObject } from '../portable-schemas.ts';
 
 /** A node as the `_mcp_tools` module returns it (docs/cms-a-mcp-tools.md). */
 export interface CmsANode {
@@ -16,14 +17,14 @@ export interface CmsANode {
 }
 
 /** A node as the primitives answer it; the site may add fields of its own. */
-export const nodeOutput = z.looseObject({
+export const nodeOutput = openObject({
   nid: z.string(),
   type: z.string(),
   title: z.string(),
   status: z.enum(['published', 'draft']),
   revisionId: z.number().int(),
   publishedRevisionId: z.number().int().nullable(),
-  fields: z.looseObject({ body: z.string(), summary: z.string(), media: z.array(z.looseObject({ url: z.string(), alt: z.string().optional() })).optional() }),
+  fields: openObject({ body: z.string(), summary: z.string(), media: z.array(openObject({ url: z.string(), alt: z.string().optional() })).optional() }),
 });
 
 /**

@@ -6,6 +6,7 @@ import type { ContentEditor } from './content-editor.ts';
 import { instanceId, postFields, postId, postOutput, postStatus } from './schemas.ts';
 import { CMS_B, cmsBClientFor, cmsBClientOf, type SiteAccess, type SiteEvents } from './site.ts';
 import { contentEditorResultOutput } from '../content-edit.ts';
+import { isLivePost, LIVE_POST_REFUSAL } from '../../live-post/index.ts';
 
 /** Every primitive of the spec's CMS-B table. */
 export function cmsBPrimitives(deps: SiteAccess & { contentEditor: ContentEditor; events?: SiteEvents }): Primitive[] {
@@ -78,9 +79,10 @@ export function cmsBPrimitives(deps: SiteAccess & { contentEditor: ContentEditor
     definePrimitive({
       name: 'cms_b_post_update',
       connector: CMS_B,
-      description: 'Updates fields of a post; at least one field is required. Demote to draft with status "draft" before editing a published post.',
+      description:
+        'Updates fields of a post; at least one field is required. A live (published) post is changed only with allowLive: true, or refused; to edit one without visitors seeing the changes, demote it with status "draft" and allowLive: true first.',
       input: z
-        .object({ instanceId, id: postId, ...postFields })
+        .object({ instanceId, id: postId, ...postFields, allowLive: z.boolean().default(false).describe('Set true to change a live (published) post; without it such an update is refused.') })
         .refine((value) => ['title', 'content', 'excerpt', 'status', 'slug'].some((field) => value[field as keyof typeof value] !== undefined), {
           message: 'name at least one field to change (title, content, excerpt, status or slug)',
           path: ['fields'],
@@ -88,12 +90,13 @@ export function cmsBPrimitives(deps: SiteAccess & { contentEditor: ContentEditor
       output: postOutput,
       annotations: WRITE_IDEMPOTENT,
       permission: 'write',
-      async handler(_c, { instanceId: id, id: post, ...fields }) {
+      async handler(_c, { instanceId: id, id: post, allowLive, ...fields }) {
         const site = await client(id);
-        // A completed publish is what a site most often wants to hear about; not a re-save of a published post.
-        const wasPublished = fields.status === 'publish' ? (await site.getPost(post)).status === 'publish' : true;
+        const wasLive = isLivePost((await site.getPost(post)).status);
+        if (wasLive && !allowLive) throw new DomainError('CONFLICT', LIVE_POST_REFUSAL);
         const updated = await site.updatePost(post, fields);
-        if (!wasPublished && updated.status === 'publish') deps.events?.(id, 'content.published', { postId: updated.id, link: updated.link });
+        // A completed publish is what a site most often wants to hear about; not a re-save of a published post.
+        if (!wasLive && isLivePost(updated.status)) deps.events?.(id, 'content.published', { postId: updated.id, link: updated.link });
         return updated;
       },
     }),
@@ -101,7 +104,7 @@ export function cmsBPrimitives(deps: SiteAccess & { contentEditor: ContentEditor
       name: 'cms_b_post_update_meta',
       connector: CMS_B,
       description: 'Updates registered meta fields of a post.',
-      input: z.object({ instanceId, id: postId, meta: z.record(z.string().min(1).max(200), z.union([z.string(), z.number(), z.boolean(), z.null()])).refine((m) => Object.keys(m).length > 0, 'name at least one meta field') }),
+      input: z.object({ instanceId, id: postId, meta: z.record(z.string().min(1).max(200), z.union([z.string(), z.number(), z.boolean(), z.null().describe('deletes the meta field')])).refine((m) => Object.keys(m).length > 0, 'name at least one meta field') }),
       output: postOutput,
       annotations: WRITE_IDEMPOTENT,
       permission: 'write',

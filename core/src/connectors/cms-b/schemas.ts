@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { openRecord } from '../portable-schemas.ts';
 
 /**
  * CMS-B ids are positive integers. A numeric string is accepted ("12" → 12); anything else,
@@ -30,5 +31,5 @@ export const postOutput = z.object({
   slug: z.string(),
   link: z.string(),
   modified: z.string(),
-  meta: z.record(z.string(), z.unknown()),
+  meta: openRecord(),
 });

@@ -65,7 +65,7 @@ async function bundleEntry(entry, outfile) {
 
 const shared = ['pnpm-lock.yaml', 'tsconfig.json', 'scripts/build.mjs', 'scripts/core-dist.mjs'];
 const parts = [
-  { name: 'widget', inputs: ['widget/src', 'widget/package.json', 'widget/vite.config.ts', 'widget/tsconfig.json'], outputs: ['widget/dist/widget.js'], build: () => run('pnpm', ['--filter', '@service/widget', 'build']) },
+  { name: 'widget', inputs: ['widget/src', 'widget/package.json', 'widget/vite.config.ts', 'widget/tsconfig.json', 'core/src/live-post'], outputs: ['widget/dist/widget.js'], build: () => run('pnpm', ['--filter', '@service/widget', 'build']) },
   {
     name: 'core',
     inputs: ['core/src', 'core/package.json', 'core/tsconfig.json', 'core/tsconfig.build.json'],

@@ -78,19 +78,19 @@ describe('CMS-B primitives against a real WordPress', () => {
     expect(nothing).toMatchObject({ changes: [], noChanges: true, postId: String(post.id) });
   });
 
-  it('refuses to change a live post unless the caller passes allowLive: true (the rule the widget asks about)', async () => {
+  it('refuses a change that leaves a live post live unless the caller passes allowLive: true (the rule the widget asks about); demoting needs no flag', async () => {
     const post = await call('cms_b_post_create_draft', { instanceId: 'site', title: 'Live one', content: 'Body.' });
     // Publishing a draft is not an edit of a live post.
     await call('cms_b_post_update', { instanceId: 'site', id: post.id, status: 'publish' });
-    for (const change of [{ title: 'Changed while live' }, { status: 'draft' }, { status: 'publish' }, { title: 'Changed while live', allowLive: false }]) {
+    for (const change of [{ title: 'Changed while live' }, { status: 'publish' }, { title: 'Changed while live', status: 'publish' }, { title: 'Changed while live', allowLive: false }]) {
       const refused = await call('cms_b_post_update', { instanceId: 'site', id: post.id, ...change }).catch((e: unknown) => e);
       expect(refused, JSON.stringify(change)).toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('allowLive: true') });
       expect((refused as Error).message).toContain('live');
     }
     expect(await call('cms_b_post_get', { instanceId: 'site', id: post.id })).toMatchObject({ status: 'publish', title: 'Live one' });
     expect(await call('cms_b_post_update', { instanceId: 'site', id: post.id, title: 'Changed while live', allowLive: true })).toMatchObject({ status: 'publish', title: 'Changed while live' });
-    // The documented way to edit without visitors seeing it: demote (allowed explicitly), then edit the draft.
-    await call('cms_b_post_update', { instanceId: 'site', id: post.id, status: 'draft', allowLive: true });
+    // The contract's demote-then-edit: demoting takes the post out of view and needs no flag; then the draft is edited.
+    expect(await call('cms_b_post_update', { instanceId: 'site', id: post.id, status: 'draft' })).toMatchObject({ status: 'draft' });
     expect(await call('cms_b_post_update', { instanceId: 'site', id: post.id, title: 'Edited as a draft' })).toMatchObject({ status: 'draft', title: 'Edited as a draft' });
   });
 

@@ -19,7 +19,9 @@ beforeAll(async () => {
   await createUserStore(dbB.db.models).create({ email: 'ops@globex.test', password: 'correct horse battery', role: 'admin' });
   [a, b, browser] = await Promise.all([
     startService({ mongodbUri: dbA.uri, env: { SERVICE_VENDOR_SCOPE: '@acme', SERVICE_A2A_HTTP_ENABLED: 'true' } }),
-    startService({ mongodbUri: dbB.uri, env: { SERVICE_VENDOR_SCOPE: '@globex', SERVICE_A2A_HTTP_ENABLED: 'true' } }),
+    // B's LLM turns take 3 s, so A's run view has loaded while the remote run still works and must follow it by its stream
+    // (a run that paused before the page loaded has nothing to follow: that made this test depend on the machine's speed).
+    startService({ mongodbUri: dbB.uri, env: { SERVICE_VENDOR_SCOPE: '@globex', SERVICE_A2A_HTTP_ENABLED: 'true', SERVICE_LLM_SCRIPTED_DELAY_MS: '3000' } }),
     launchChromium(),
   ]);
 });

@@ -1,14 +1,21 @@
 /**
  * The live-post rule, one predicate for every caller that edits a CMS-B (WordPress) post: a post
  * is live while its status is `publish` (visitors see it). The widget asks before it edits a live
- * post; `cms_b_post_update` refuses to change one unless the caller passes `allowLive: true`.
+ * post; `cms_b_post_update` refuses a change that leaves one live unless the caller passes
+ * `allowLive: true`. Taking it out of view (a status other than `publish`) needs no flag: that is
+ * the contract's demote-then-edit.
  * No imports: the widget's browser bundle includes this file (`@service/core/live-post`).
  */
 export function isLivePost(status: string | undefined): boolean {
   return status === 'publish';
 }
 
-/** What `cms_b_post_update` answers when a caller changes a live post without `allowLive: true`. */
+/** What `cms_b_post_update` answers when a caller changes a live post, leaving it live, without `allowLive: true`. */
 export const LIVE_POST_REFUSAL =
-  'The post is live (published): cms_b_post_update changes a live post only with allowLive: true, the rule the widget asks about before editing one. ' +
-  'To edit it without visitors seeing the changes, demote it first with status "draft" and allowLive: true.';
+  'The post is live (published): cms_b_post_update changes a live post that stays live only with allowLive: true, the rule the widget asks about before editing one. ' +
+  'To edit it without visitors seeing the changes, demote it first with status "draft" (no flag needed), then edit the draft.';
+
+/** Whether an update with `status` (absent: unchanged) of a post now `current` changes what visitors see without taking it out of view. */
+export function changesLivePost(current: string | undefined, status: string | undefined): boolean {
+  return isLivePost(current) && (status === undefined || isLivePost(status));
+}

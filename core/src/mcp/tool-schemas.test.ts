@@ -3,6 +3,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../log/index.ts';
 import { testServices, useTestDatabase } from '../testing/index.ts';
+import type { AgentAccessActor } from '../auth/index.ts';
 import { buildMcpServer } from './build-server.ts';
 
 const t = useTestDatabase();
@@ -65,7 +66,9 @@ describe('the tool schemas MCP clients see', () => {
 
   it('are portable for every tool as tools/list answers them (what `mcp-inspector --strict` checks)', async () => {
     const services = testServices(t.db);
-    const server = buildMcpServer({ registry: services.primitives, version: 'test', logger: createMemoryLogger() });
+    // A caller granted every primitive: tools/list shows a caller only what it may call.
+    const everything: AgentAccessActor = { type: 'a2a', id: 'oauth:schema-lint', clientId: 'schema-lint', grants: { allowedAgents: [], permissions: [], allowedPrimitives: ['*'] } };
+    const server = buildMcpServer({ registry: services.primitives, actor: async () => everything, version: 'test', logger: createMemoryLogger() });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
     const client = new Client({ name: 'schema-lint', version: '1.0.0' });

@@ -6,7 +6,7 @@ import type { ContentEditor } from './content-editor.ts';
 import { instanceId, postFields, postId, postOutput, postStatus } from './schemas.ts';
 import { CMS_B, cmsBClientFor, cmsBClientOf, type SiteAccess, type SiteEvents } from './site.ts';
 import { contentEditorResultOutput } from '../content-edit.ts';
-import { isLivePost, LIVE_POST_REFUSAL } from '../../live-post/index.ts';
+import { changesLivePost, isLivePost, LIVE_POST_REFUSAL } from '../../live-post/index.ts';
 
 /** Every primitive of the spec's CMS-B table. */
 export function cmsBPrimitives(deps: SiteAccess & { contentEditor: ContentEditor; events?: SiteEvents }): Primitive[] {
@@ -80,9 +80,9 @@ export function cmsBPrimitives(deps: SiteAccess & { contentEditor: ContentEditor
       name: 'cms_b_post_update',
       connector: CMS_B,
       description:
-        'Updates fields of a post; at least one field is required. A live (published) post is changed only with allowLive: true, or refused; to edit one without visitors seeing the changes, demote it with status "draft" and allowLive: true first.',
+        'Updates fields of a post; at least one field is required. A change that leaves a live (published) post live needs allowLive: true, or is refused; to edit one without visitors seeing the changes, demote it with status "draft" first (no flag needed), then edit the draft.',
       input: z
-        .object({ instanceId, id: postId, ...postFields, allowLive: z.boolean().default(false).describe('Set true to change a live (published) post; without it such an update is refused.') })
+        .object({ instanceId, id: postId, ...postFields, allowLive: z.boolean().default(false).describe('Set true to change a live (published) post and keep it live; without it such an update is refused. Demoting (a status other than publish) needs no flag.') })
         .refine((value) => ['title', 'content', 'excerpt', 'status', 'slug'].some((field) => value[field as keyof typeof value] !== undefined), {
           message: 'name at least one field to change (title, content, excerpt, status or slug)',
           path: ['fields'],
@@ -92,8 +92,9 @@ export function cmsBPrimitives(deps: SiteAccess & { contentEditor: ContentEditor
       permission: 'write',
       async handler(_c, { instanceId: id, id: post, allowLive, ...fields }) {
         const site = await client(id);
-        const wasLive = isLivePost((await site.getPost(post)).status);
-        if (wasLive && !allowLive) throw new DomainError('CONFLICT', LIVE_POST_REFUSAL);
+        const current = (await site.getPost(post)).status;
+        const wasLive = isLivePost(current);
+        if (changesLivePost(current, fields.status) && !allowLive) throw new DomainError('CONFLICT', LIVE_POST_REFUSAL);
         const updated = await site.updatePost(post, fields);
         // A completed publish is what a site most often wants to hear about; not a re-save of a published post.
         if (!wasLive && isLivePost(updated.status)) deps.events?.(id, 'content.published', { postId: updated.id, link: updated.link });

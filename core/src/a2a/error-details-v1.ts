@@ -1,10 +1,7 @@
 import { toDomainError } from '../errors/index.ts';
 import type { Logger } from '../log/index.ts';
+import { A2A_DOMAIN, A2A_REASONS, BAD_REQUEST, ERROR_INFO } from './error-info.ts';
 import { rpcError, type JsonRpcId } from './jsonrpc.ts';
-
-const ERROR_INFO = 'type.googleapis.com/google.rpc.ErrorInfo';
-const BAD_REQUEST = 'type.googleapis.com/google.rpc.BadRequest';
-const A2A_DOMAIN = 'a2a-protocol.org';
 
 /** The reasons of the codes JSON-RPC and A2A define; the service's own codes (-3205x) keep their names. */
 const STANDARD_REASONS: Record<number, string> = {
@@ -13,15 +10,7 @@ const STANDARD_REASONS: Record<number, string> = {
   [-32601]: 'METHOD_NOT_FOUND',
   [-32602]: 'INVALID_PARAMS',
   [-32603]: 'INTERNAL_ERROR',
-  [-32001]: 'TASK_NOT_FOUND',
-  [-32002]: 'TASK_NOT_CANCELABLE',
-  [-32003]: 'PUSH_NOTIFICATION_NOT_SUPPORTED',
-  [-32004]: 'UNSUPPORTED_OPERATION',
-  [-32005]: 'CONTENT_TYPE_NOT_SUPPORTED',
-  [-32006]: 'INVALID_AGENT_RESPONSE',
-  [-32007]: 'EXTENDED_AGENT_CARD_NOT_CONFIGURED',
-  [-32008]: 'EXTENSION_SUPPORT_REQUIRED',
-  [-32009]: 'VERSION_NOT_SUPPORTED',
+  ...A2A_REASONS,
 };
 
 const isFieldList = (value: unknown): value is { path: string; reason: string }[] =>

@@ -1,23 +1,8 @@
 import { DomainError } from '../../errors/index.ts';
+import { A2A_CODE_OF_REASON, A2A_DOMAIN, ERROR_INFO } from '../error-info.ts';
 import type { SendParams } from '../operations.ts';
 import { eventFromV1, sendParamsToV1, taskFromV1, type Wire } from '../protocol-v1.ts';
 import { isEventStream, MAX_REPLY_BYTES, peerError, replyFromV1, type A2aTransport, type PeerConnection } from './transport.ts';
-
-const ERROR_INFO = 'type.googleapis.com/google.rpc.ErrorInfo';
-const A2A_DOMAIN = 'a2a-protocol.org';
-
-/** The A2A error reasons (spec §5.4) and the JSON-RPC code the JSON-RPC binding gives the same error. */
-const CODE_OF_REASON: Record<string, number> = {
-  TASK_NOT_FOUND: -32001,
-  TASK_NOT_CANCELABLE: -32002,
-  PUSH_NOTIFICATION_NOT_SUPPORTED: -32003,
-  UNSUPPORTED_OPERATION: -32004,
-  CONTENT_TYPE_NOT_SUPPORTED: -32005,
-  INVALID_AGENT_RESPONSE: -32006,
-  EXTENDED_AGENT_CARD_NOT_CONFIGURED: -32007,
-  EXTENSION_SUPPORT_REQUIRED: -32008,
-  VERSION_NOT_SUPPORTED: -32009,
-};
 
 /** google.rpc status names without an A2A reason, as the JSON-RPC codes of the same failure. */
 const CODE_OF_STATUS: Record<string, number> = {
@@ -44,7 +29,7 @@ export function rpcErrorOfStatus(status: Wire, httpStatus?: number): { code: num
   if (!error || typeof error !== 'object' || typeof error.message !== 'string') return null;
   const details = Array.isArray(error.details) ? (error.details as Wire[]) : [];
   const reason = details.find((detail) => detail?.['@type'] === ERROR_INFO && detail?.domain === A2A_DOMAIN)?.reason;
-  const known = (typeof reason === 'string' ? CODE_OF_REASON[reason] : undefined) ?? CODE_OF_STATUS[String(error.status)];
+  const known = (typeof reason === 'string' ? A2A_CODE_OF_REASON[reason] : undefined) ?? CODE_OF_STATUS[String(error.status)];
   if (known === undefined && httpStatus !== undefined && outOfBand(httpStatus)) return null;
   return { code: known ?? -32603, message: error.message.slice(0, 500), data: details };
 }

@@ -1,6 +1,7 @@
 import { toDomainError, type ErrorCode } from '../../errors/index.ts';
 import { json, unavailableHeaders } from '../../http/index.ts';
 import type { Logger } from '../../log/index.ts';
+import { A2A_DOMAIN, BAD_REQUEST, ERROR_INFO } from '../error-info.ts';
 
 export const REST_CONTENT_TYPE = 'application/a2a+json';
 
@@ -40,10 +41,6 @@ const STATUS_NAMES: Record<number, string> = {
   503: 'UNAVAILABLE',
   507: 'RESOURCE_EXHAUSTED',
 };
-
-const ERROR_INFO = 'type.googleapis.com/google.rpc.ErrorInfo';
-const BAD_REQUEST = 'type.googleapis.com/google.rpc.BadRequest';
-const A2A_DOMAIN = 'a2a-protocol.org';
 
 /** The service's validation details (`{ path, reason }`) as google.rpc.BadRequest field violations. */
 function fieldViolations(details: unknown): { field: string; description: string }[] {

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { isDuplicateKeyError } from './errors.ts';
+import { insertAbsorbingDuplicates, isDuplicateKeyError } from './errors.ts';
 import type { Models } from './models/index.ts';
 
 /**
@@ -100,14 +100,8 @@ export function createWindowCounters(models: Models, options: { now?: () => numb
     async release(window, slots) {
       if (!slots.length) return;
       const rows = slots.map((slot) => ({ _id: `${window.id}/r/${slot}` as never, start: new Date(window.start), expiresAt: new Date(window.endsAt) }));
-      try {
-        await RateLimitSlot.collection.insertMany(rows, { ordered: false });
-      } catch (error) {
-        // Slots released before (an undecided attempt, a second success) stay released once.
-        const writeErrors = (error as { writeErrors?: unknown[] }).writeErrors;
-        const all = Array.isArray(writeErrors) ? writeErrors : [error];
-        if (!all.every((e) => isDuplicateKeyError(e) || isDuplicateKeyError((e as { err?: unknown }).err))) throw error;
-      }
+      // Slots released before (an undecided attempt, a second success) stay released once.
+      await insertAbsorbingDuplicates(RateLimitSlot.collection, rows);
     },
     firstRefusal(window, held) {
       return insert(window, `${window.id}/refused/${held}`);

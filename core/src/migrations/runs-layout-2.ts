@@ -1,5 +1,5 @@
 import type { Database } from '../db/index.ts';
-import { RUN_KEY_TTL_MS, runEventId } from '../db/index.ts';
+import { insertAbsorbingDuplicates, RUN_KEY_TTL_MS, runEventId } from '../db/index.ts';
 import type { Logger } from '../log/index.ts';
 import { ACTIVE_STATES, callerOf, isTerminal, listKeyOf, RUN_LAYOUT, stateAfter, toStored, type RunEvent, type RunMessage, type RunState, type RunStatus } from '../runs/index.ts';
 import { protocolV03 } from '../a2a/index.ts';
@@ -115,9 +115,7 @@ async function convertRun(database: Database, head: OldHead): Promise<void> {
     return { _id: runEventId(head._id, i + 1), runId: head._id, seq: i + 1, type: event.type, event: toStored(event), state: current, generation: 0, at: head.updatedAt ?? new Date() };
   });
   if (documents.length) {
-    await database.models.RunEvent.collection.insertMany(documents as never[], { ordered: false }).catch((error: unknown) => {
-      if ((error as { code?: number }).code !== 11000) throw error;
-    });
+    await insertAbsorbingDuplicates(database.models.RunEvent.collection, documents);
   }
   const status = (events.findLast((event) => event.type === 'status' || event.type === 'created') as { status: RunStatus } | undefined)?.status ?? statusFrom(head.status);
   const lastStatusSeq = events.findLastIndex((event) => event.type === 'status' || event.type === 'created') + 1;
@@ -182,9 +180,7 @@ async function carryKeys(database: Database): Promise<void> {
       .map((row) => ({ _id: String(row._id).slice('~i/'.length), runId: String(row.runId), expiresAt: new Date(((row.createdAt as Date | undefined)?.getTime() ?? now) + RUN_KEY_TTL_MS) }))
       .filter((key) => key.expiresAt.getTime() > now);
     if (keys.length) {
-      await database.models.RunKey.collection.insertMany(keys as never[], { ordered: false }).catch((error: unknown) => {
-        if ((error as { code?: number }).code !== 11000) throw error;
-      });
+      await insertAbsorbingDuplicates(database.models.RunKey.collection, keys);
     }
     after = String(rows.at(-1)!._id);
   }

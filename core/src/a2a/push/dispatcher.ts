@@ -1,4 +1,4 @@
-import { readPage, runEventId, type Models } from '../../db/index.ts';
+import { insertAbsorbingDuplicates, readPage, runEventId, type Models } from '../../db/index.ts';
 import { DomainError } from '../../errors/index.ts';
 import type { OutboundHttp } from '../../http/index.ts';
 import type { Logger } from '../../log/index.ts';
@@ -91,12 +91,7 @@ export function createPushDispatcher(deps: { models: Models; eventLog: Pick<Even
         lastError: null,
       }] : []));
       if (rows.length) {
-        try {
-          await PushDelivery.collection.insertMany(rows as never[], { ordered: false });
-        } catch (error) {
-          const writeErrors = (error as { writeErrors?: { code?: number }[] }).writeErrors;
-          if (!writeErrors?.length || writeErrors.some((writeError) => writeError.code !== 11000)) throw error;
-        }
+        await insertAbsorbingDuplicates(PushDelivery.collection, rows);
         enqueued += rows.length;
       }
       // Nothing comes after a task's terminal event: the config leaves the working set.
@@ -166,7 +161,11 @@ export function createPushDispatcher(deps: { models: Models; eventLog: Pick<Even
     // A full page: the next pass starts after the last config in it (whose head this pass had).
     deliveriesAfter = rows.length === deliveriesPerPass ? `${rows.at(-1)!.configRef}0` : '';
     const byConfig = new Map<string, Row[]>();
-    for (const row of rows) byConfig.set(row.configRef, [...(byConfig.get(row.configRef) ?? []), row]);
+    for (const row of rows) {
+      const group = byConfig.get(row.configRef);
+      if (group) group.push(row);
+      else byConfig.set(row.configRef, [row]);
+    }
     const groups = [...byConfig.values()];
     const totals = { delivered: 0, failed: 0 };
     for (let at = 0; at < groups.length; at += PARALLEL_CONFIGS) {

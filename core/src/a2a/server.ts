@@ -10,6 +10,7 @@ import { dispatchV1, V1_METHODS, V1_STREAMING } from './server-v1.ts';
 import { rpcErrorV1 } from './error-details-v1.ts';
 import { a2aRpcUnavailableResponse } from './unavailable.ts';
 import { authenticateBearer } from './authenticate.ts';
+import { isVersion03, isVersion10, requestedVersion } from './versions.ts';
 import { wantsAgui } from './agui.ts';
 import { dispatch03, isStreaming03 } from './compat/v03/dispatch.ts';
 
@@ -27,10 +28,10 @@ export interface A2aServerDeps extends A2aOperationsDeps {
  */
 function protocolOf(request: Request, rpc: JsonRpcRequest): '0.3' | '1.0' {
   // The spec allows the version as a request parameter instead of the header.
-  const header = (request.headers.get('a2a-version') ?? new URL(request.url).searchParams.get('A2A-Version'))?.trim();
+  const header = requestedVersion(request);
   if (header) {
-    if (/^1\.0(\.\d+)?$/.test(header)) return '1.0';
-    if (/^0\.3(\.\d+)?$/.test(header)) return '0.3';
+    if (isVersion10(header)) return '1.0';
+    if (isVersion03(header)) return '0.3';
     throw new DomainError('VERSION_NOT_SUPPORTED', `A2A-Version ${header.slice(0, 20)} is not supported: this agent speaks 1.0 and 0.3`);
   }
   if (!V1_METHODS.has(rpc.method)) return '0.3';

@@ -5,6 +5,7 @@ import type { AgentAccessActor } from '../../auth/index.ts';
 import { DomainError } from '../../errors/index.ts';
 import { bearerOf } from '../../http/index.ts';
 import { authenticateBearer } from '../authenticate.ts';
+import { checkVersion10 } from '../versions.ts';
 import { createA2aOperations, type A2aOperations } from '../operations.ts';
 import { taskIdV1Schema, taskToV1 } from '../protocol-v1.ts';
 import { extendedCardV1, listTasksV1, params, pushConfigV1, sendInputV1, sendStreamingV1, subscribeV1 } from '../server-v1.ts';
@@ -29,11 +30,7 @@ function metadataValue(metadata: Metadata, key: string): string | null {
 }
 
 /** A2A-Version (a service parameter, in metadata on this binding): absent or 1.0; the proto is 1.0's. */
-function checkVersion(metadata: Metadata): void {
-  const version = metadataValue(metadata, 'a2a-version')?.trim();
-  if (!version || /^1\.0(\.\d+)?$/.test(version)) return;
-  throw new DomainError('VERSION_NOT_SUPPORTED', `A2A-Version ${version.slice(0, 20)} is not supported on the gRPC binding: it speaks 1.0`);
-}
+const checkVersion = (metadata: Metadata) => checkVersion10(metadataValue(metadata, 'a2a-version')?.trim(), 'gRPC');
 
 /** A request message as the ProtoJSON the v1.0 steps read (enum names, RFC 3339 timestamps, Struct as JSON). */
 const jsonOf = (method: DescMethod, request: Any) => toJson(method.input, request) as Record<string, unknown>;

@@ -3,6 +3,7 @@ import { DomainError, toDomainError } from '../../errors/index.ts';
 import { assertJsonDepth, bearerToken, readBodyLimited } from '../../http/index.ts';
 import type { RunView } from '../../runs/index.ts';
 import { authenticateBearer } from '../authenticate.ts';
+import { checkVersion10, requestedVersion } from '../versions.ts';
 import { createA2aOperations, type A2aOperations } from '../operations.ts';
 import { taskIdV1Schema, taskToV1 } from '../protocol-v1.ts';
 import { extendedCardV1, listTasksV1, params, pushConfigV1, sendInputV1, sendStreamingV1, subscribeV1 } from '../server-v1.ts';
@@ -23,12 +24,8 @@ function restPathOf(request: Request, agent: string | null): string {
   return `/${segments.slice(agent ? 4 : 3).join('/')}`;
 }
 
-/** `A2A-Version` (header, or the query parameter the spec allows): this binding speaks 1.0; a request naming none is read as 1.0. */
-function checkVersion(request: Request): void {
-  const version = (request.headers.get('a2a-version') ?? new URL(request.url).searchParams.get('A2A-Version'))?.trim();
-  if (!version || /^1\.0(\.\d+)?$/.test(version)) return;
-  throw new DomainError('VERSION_NOT_SUPPORTED', `A2A-Version ${version.slice(0, 20)} is not supported on the HTTP+JSON binding: it speaks 1.0 (0.3 clients use JSON-RPC at this same URL)`);
-}
+/** `A2A-Version` (header, or the query parameter the spec allows): this binding speaks 1.0. */
+const checkVersion = (request: Request) => checkVersion10(requestedVersion(request), 'HTTP+JSON', ' (0.3 clients use JSON-RPC at this same URL)');
 
 /** The request's JSON body, an object, with proto field names read as JSON names; an empty body reads as `{}` (a cancel without metadata). */
 async function bodyOf(request: Request): Promise<Record<string, unknown>> {

@@ -36,29 +36,25 @@ const MAX_CARD_BYTES = 1024 * 1024;
 
 const TRANSPORTS: Record<PeerCard['binding'], A2aTransport> = { JSONRPC: jsonRpcTransport, 'HTTP+JSON': restTransport };
 
+/** `value` as a URL on the peer's registered origin (no credentials in it), or null. */
+function onPeerOrigin(peer: { baseUrl: string }, value: unknown): URL | null {
+  if (typeof value !== 'string' || !URL.canParse(value)) return null;
+  const url = new URL(value);
+  return url.origin === new URL(peer.baseUrl).origin && !url.username && !url.password ? url : null;
+}
+
 /**
  * The card's interface URLs and `tokenEndpoint` must be on the origin the admin registered for the
  * peer: a card is the peer's own statement, and a hostile or compromised peer could otherwise
  * point our client secret and bearer tokens at any host (or at our internal network).
  */
 export function pinnedToPeer(peer: { id: string; baseUrl: string }, field: string, value: unknown): string {
-  const origin = new URL(peer.baseUrl).origin;
-  let url: URL | null = null;
-  if (typeof value === 'string' && URL.canParse(value)) url = new URL(value);
-  if (!url || url.origin !== origin || url.username || url.password) {
-    throw new DomainError('UPSTREAM_FAILED', `${peer.id}: its AgentCard's ${field} (${typeof value === 'string' ? value.slice(0, 200) : 'missing'}) is not on the peer's registered origin ${origin}; refused`);
+  const url = onPeerOrigin(peer, value);
+  if (!url) {
+    throw new DomainError('UPSTREAM_FAILED', `${peer.id}: its AgentCard's ${field} (${typeof value === 'string' ? value.slice(0, 200) : 'missing'}) is not on the peer's registered origin ${new URL(peer.baseUrl).origin}; refused`);
   }
   return url.toString();
 }
-
-const isPinned = (peer: RemotePeerView) => (url: unknown) => {
-  try {
-    pinnedToPeer(peer, 'url', url);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /**
  * The interface of `interfaces` to call the peer on (interface-choice.ts), its URL pinned to the
@@ -66,7 +62,7 @@ const isPinned = (peer: RemotePeerView) => (url: unknown) => {
  * offers some, each on another origin.
  */
 function chosenOf(peer: RemotePeerView, interfaces: PeerInterface[]): ChosenInterface | null {
-  const { chosen, refused } = chooseInterface(interfaces, isPinned(peer));
+  const { chosen, refused } = chooseInterface(interfaces, (url) => onPeerOrigin(peer, url) !== null);
   if (chosen) return { ...chosen, url: pinnedToPeer(peer, chosen.field, chosen.url) };
   if (refused[0]) pinnedToPeer(peer, refused[0].field, refused[0].url);
   return null;

@@ -21,15 +21,15 @@ export function seamRoutes({ handlers }: Services) {
     '/.well-known/jwks.json': (request) => handlers.jwks(request),
     '/.well-known/oauth-authorization-server': (request) => handlers.oauthMetadata(request),
     '/api/oauth/token': (request) => handlers.oauthToken(request),
-    '/api/a2a': (request) => handlers.a2a(request),
+    '/api/a2a': jsonRpcA2a((request) => handlers.a2a(request)),
     '/api/a2a/resume': (request) => handlers.aguiResume(request),
-    '/a2a/:vendor/:slug': (request, { vendor, slug }) => handlers.a2a(request, { agent: `@${vendor}/${slug}` }),
+    '/a2a/:vendor/:slug': jsonRpcA2a((request, { vendor, slug }) => handlers.a2a(request, { agent: `@${vendor}/${slug}` })),
     '/a2a/:vendor/:slug/.well-known/agent-card.json': (request, { vendor, slug }) => handlers.agentCardV1(request, `@${vendor}/${slug}`),
     ...a2aRest('/api/a2a', (request) => handlers.a2aRest(request)),
     ...a2aRest('/a2a/:vendor/:slug', (request, { vendor, slug }) => handlers.a2aRest(request, { agent: `@${vendor}/${slug}` })),
     '/api/a2a/agents/:vendor/:slug': (request, { vendor, slug }) => handlers.agentBridge(request, { vendor: vendor!, slug: slug! }),
     '/api/llm-bridge': (request) => handlers.llmBridge(request),
-    '/api/mcp': (request) => handlers.mcp(request),
+    '/api/mcp': whenDatabaseDown((request) => handlers.mcp(request), mcpUnavailableResponse),
     '/api/agents/:slug/stream': (request, { slug }) => handlers.widgetStream(request, slug!),
     '/api/agents/:slug/undo': (request, { slug }) => handlers.widgetUndo(request, slug!),
     '/api/agents/:slug/status': (request, { slug }) => handlers.widgetStatus(request, slug!),
@@ -38,26 +38,24 @@ export function seamRoutes({ handlers }: Services) {
   });
 }
 
-/** The A2A HTTP+JSON binding's paths (`/message:send`, `/tasks/:task`…) under one A2A base, all to one handler. */
-const a2aRest = (base: string, handle: SeamHandler) => Object.fromEntries(A2A_REST_PATHS.map((path) => [`${base}${path}`, handle]));
-
 /**
  * What a route answers while the database is down, in its own protocol's error shape (a JSON-RPC
- * client reads a JSON-RPC error, a REST client a google.rpc.Status); every other route the service's
- * `{ error }` body. All are 503 with Retry-After.
+ * client reads a JSON-RPC error, a REST client a google.rpc.Status); a route without one answers
+ * the service's `{ error }` body. All are 503 with Retry-After.
  */
-const databaseDownAnswers = createSeamRouter({
-  '/api/a2a': (request) => Promise.resolve(a2aRpcUnavailableResponse(new URL(request.url).host)),
-  '/a2a/:vendor/:slug': (request) => Promise.resolve(a2aRpcUnavailableResponse(new URL(request.url).host)),
-  ...a2aRest('/api/a2a', () => Promise.resolve(a2aRestUnavailableResponse())),
-  ...a2aRest('/a2a/:vendor/:slug', () => Promise.resolve(a2aRestUnavailableResponse())),
-  '/api/mcp': () => Promise.resolve(mcpUnavailableResponse()),
-});
-
-async function databaseDownAnswer(path: string, host: string): Promise<Response> {
-  const route = databaseDownAnswers.match(path);
-  return route ? route.handle(new Request(`http://${host}${path}`), route.params) : unavailableResponse();
+type DatabaseDownAnswer = (host: string) => Response;
+const downAnswers = new WeakMap<SeamHandler, DatabaseDownAnswer>();
+function whenDatabaseDown(handle: SeamHandler, answer: DatabaseDownAnswer): SeamHandler {
+  downAnswers.set(handle, answer);
+  return handle;
 }
+const jsonRpcA2a = (handle: SeamHandler) => whenDatabaseDown(handle, a2aRpcUnavailableResponse);
+
+/** The A2A HTTP+JSON binding's paths (`/message:send`, `/tasks/:task`…) under one A2A base, all to one handler. */
+const a2aRest = (base: string, handle: SeamHandler) => {
+  whenDatabaseDown(handle, a2aRestUnavailableResponse);
+  return Object.fromEntries(A2A_REST_PATHS.map((path) => [`${base}${path}`, handle]));
+};
 
 /** Routes that answer without the database: health says itself that it is down; the widget bundles are files. */
 const WITHOUT_DATABASE = new Set(['/healthz', '/api/cms-a-widget/bundle.js', '/api/cms-b-widget/bundle.js']);
@@ -77,9 +75,10 @@ export function createSeamListener(services: Services, logger: Logger, unauthent
     if (!route) return false;
     // While the database cannot be reached every route that needs it answers 503 at once (Retry-After).
     if (!services.database.available() && !WITHOUT_DATABASE.has(path)) {
-      void databaseDownAnswer(path, req.headers.host ?? fallbackHost)
-        .catch(() => unavailableResponse())
-        .then((response) => sendWebResponse(res, withSeamSecurityHeaders(response)));
+      const answer = downAnswers.get(route.handle);
+      const origin = `http://${req.headers.host ?? fallbackHost}`;
+      // The host as a request's URL names it (normalised); a Host header no URL takes gets the plain answer.
+      void sendWebResponse(res, withSeamSecurityHeaders(answer && URL.canParse(origin) ? answer(new URL(origin).host) : unavailableResponse()));
       return true;
     }
     if (!presentsHeaderCredential(req, path) && !unauthenticated.admit(req, res)) return true;

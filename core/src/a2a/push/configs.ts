@@ -6,6 +6,7 @@ import { isDuplicateKeyError, type Models, type PushConfigRecord } from '../../d
 import { DomainError, parseOrThrow } from '../../errors/index.ts';
 import type { OutboundHttp } from '../../http/index.ts';
 import { isTerminal, type RunView } from '../../runs/index.ts';
+import { deliveriesOf } from './keys.ts';
 
 /** Configs one task may have at once: each costs a POST per event, so a client cannot fan one task out without bound. */
 export const MAX_PUSH_CONFIGS_PER_TASK = 10;
@@ -173,7 +174,7 @@ export function createPushConfigs(deps: { models: Models; sealer: Sealer; outbou
     const row = await PushConfig.findOneAndDelete({ runId, configId, owner: actor.id }).lean();
     if (!row) return;
     await PushCursor.deleteOne({ _id: row._id });
-    await PushDelivery.deleteMany({ _id: { $gte: `${row._id}/`, $lt: `${row._id}0` } });
+    await PushDelivery.deleteMany(deliveriesOf(row._id));
   }
 
   /** A config's target with its secrets opened, or null once it is deleted. */

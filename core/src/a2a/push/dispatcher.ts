@@ -4,6 +4,7 @@ import type { OutboundHttp } from '../../http/index.ts';
 import type { Logger } from '../../log/index.ts';
 import { isEndEvent, isVisible, type EventLog } from '../../runs/index.ts';
 import type { PushConfigs, PushProtocol } from './configs.ts';
+import { deliveriesOf, deliveryId } from './keys.ts';
 import { notificationBody, notificationHeaders, type PushSigner } from './notification.ts';
 
 export interface PushDispatcherOptions {
@@ -28,9 +29,6 @@ const DELIVERIES_PER_PASS = 500;
 const PARALLEL_CONFIGS = 8;
 /** A process that took a notification to send has this long before another may take it. */
 const SEND_LEASE_MS = 60_000;
-
-/** The outbox key: the config, then the event's number zero-padded so keys sort in event order. */
-export const deliveryId = (ref: string, seq: number) => `${ref}/${String(seq).padStart(12, '0')}`;
 
 const EPOCH = new Date(0);
 
@@ -133,7 +131,7 @@ export function createPushDispatcher(deps: { models: Models; eventLog: Pick<Even
       const result = await post(row);
       if (!result) {
         // The config was deleted: so is what was still to be sent to it.
-        await PushDelivery.deleteMany({ _id: { $gte: `${row.configRef}/`, $lt: `${row.configRef}0` } });
+        await PushDelivery.deleteMany(deliveriesOf(row.configRef));
         break;
       }
       if (result.outcome === 'taken') {

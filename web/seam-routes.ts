@@ -20,7 +20,11 @@ export function seamRoutes({ handlers }: Services) {
     '/.well-known/agent-card.json': (request) => handlers.agentCardV1(request),
     '/.well-known/jwks.json': (request) => handlers.jwks(request),
     '/.well-known/oauth-authorization-server': (request) => handlers.oauthMetadata(request),
+    // RFC 9728: the root form and the form suffixed with the resource's path (what MCP clients try first).
+    '/.well-known/oauth-protected-resource': (request) => handlers.mcpResourceMetadata(request),
+    '/.well-known/oauth-protected-resource/api/mcp': (request) => handlers.mcpResourceMetadata(request),
     '/api/oauth/token': (request) => handlers.oauthToken(request),
+    '/api/oauth/register': (request) => handlers.oauthRegister(request),
     '/api/a2a': jsonRpcA2a((request) => handlers.a2a(request)),
     '/api/a2a/resume': (request) => handlers.aguiResume(request),
     '/a2a/:vendor/:slug': jsonRpcA2a((request, { vendor, slug }) => handlers.a2a(request, { agent: `@${vendor}/${slug}` })),
@@ -57,8 +61,8 @@ const a2aRest = (base: string, handle: SeamHandler) => {
   return Object.fromEntries(A2A_REST_PATHS.map((path) => [`${base}${path}`, handle]));
 };
 
-/** Routes that answer without the database: health says itself that it is down; the widget bundles are files. */
-const WITHOUT_DATABASE = new Set(['/healthz', '/api/cms-a-widget/bundle.js', '/api/cms-b-widget/bundle.js']);
+/** Routes that answer without the database: health says itself that it is down; the widget bundles are files; resource metadata is configuration. */
+const WITHOUT_DATABASE = new Set(['/healthz', '/api/cms-a-widget/bundle.js', '/api/cms-b-widget/bundle.js', '/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/api/mcp']);
 
 /**
  * A node:http listener part: serves a seam route and answers true, or answers false for the UI.

@@ -90,12 +90,18 @@ export interface Services {
   useCases: UseCases;
   /** What the agent runtime process asks its host for, over its IPC channel. */
   bridgeCalls: BridgeCalls;
+  /** An MCP HTTP endpoint for another resource (the standalone server's URL). */
+  mcpHandlerFor: (resource: () => string) => (request: Request) => Promise<Response>;
   handlers: {
     healthz: (request: Request) => Promise<Response>;
     oauthToken: (request: Request) => Promise<Response>;
     jwks: (request: Request) => Promise<Response>;
     /** RFC 8414 authorization server metadata. */
     oauthMetadata: (request: Request) => Promise<Response>;
+    /** RFC 7591 dynamic client registration. */
+    oauthRegister: (request: Request) => Promise<Response>;
+    /** RFC 9728 metadata of the `/api/mcp` resource. */
+    mcpResourceMetadata: (request: Request) => Promise<Response>;
     /** The contract's v0.3 card (`/.well-known/agent.json`). */
     agentCard: (request: Request) => Promise<Response>;
     /** The v1.0 card: the host's, or one agent's (`/a2a/<vendor>/<slug>/.well-known/agent-card.json`). */
@@ -107,6 +113,7 @@ export interface Services {
     agentBridge: (request: Request, params: { vendor: string; slug: string }) => Promise<Response>;
     llmBridge: (request: Request) => Promise<Response>;
     aguiResume: (request: Request) => Promise<Response>;
+    /** `/api/mcp`: tokens bound to that resource (or machine clients' tokens). */
     mcp: (request: Request) => Promise<Response>;
     widgetStream: (request: Request, slug: string) => Promise<Response>;
     widgetUndo: (request: Request, slug: string) => Promise<Response>;
@@ -145,7 +152,17 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     embeddedOrigins: embeddedRegistryOrigins,
     ...(deps.npm ? { npm: deps.npm } : {}),
   });
-  const oauth = createOauthProvider({ models: database.models, counters: windowCounters, sealer, audit, logger: logger.child({ component: 'oauth' }), canonicalOrigin: () => config.baseUrl });
+  const oauth = createOauthProvider({
+    models: database.models,
+    counters: windowCounters,
+    sealer,
+    audit,
+    logger: logger.child({ component: 'oauth' }),
+    canonicalOrigin: () => config.baseUrl,
+    http: outbound,
+    extraMcpResources: () => (config.mcpPublicUrl ? [config.mcpPublicUrl] : []),
+    productName: config.identity.productName,
+  });
   const llm = deps.llm ?? selectLlmProvider(config, logger.child({ component: 'llm' }), outbound);
   const imports = createImports({
     models: database.models,
@@ -249,6 +266,8 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
   };
   // Served only where the web process starts it (SERVICE_A2A_GRPC_PORT); the card lists it while it listens.
   const a2aGrpc = createA2aGrpcServer(a2aDeps);
+  const mcpHandlerFor = (resource: () => string) =>
+    createMcpHttpHandler({ registry: primitives, verifyToken: oauth.tokens.verify, resource, version: SERVICE_VERSION, logger: logger.child({ component: 'mcp' }), allowedHostnames: mcpAllowedHostnames(config) });
   return {
     config,
     a2aGrpc,
@@ -290,11 +309,14 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     databaseServer,
     useCases,
     bridgeCalls: createBridgeCalls(bridge),
+    mcpHandlerFor,
     handlers: {
       healthz: createHealthzHandler({ database, version: SERVICE_VERSION }),
       oauthToken: oauth.handlers.token,
       jwks: oauth.handlers.jwks,
       oauthMetadata: oauth.handlers.metadata,
+      oauthRegister: oauth.handlers.register,
+      mcpResourceMetadata: oauth.handlers.mcpResourceMetadata,
       agentCard: createAgentCardHandler(agentCard),
       agentCardV1: createAgentCardV1Handler(cardV1),
       agentBridge: createAgentBridgeHandler(bridge),
@@ -304,7 +326,7 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
       widgetUndo: createWidgetUndoHandler(widgetDeps),
       widgetStatus: createWidgetStatusHandler(widgetDeps),
       widgetBundle: createBundleHandler(),
-      mcp: createMcpHttpHandler({ registry: primitives, verifyToken: oauth.tokens.verify, version: SERVICE_VERSION, logger: logger.child({ component: 'mcp' }), allowedHostnames: mcpAllowedHostnames(config) }),
+      mcp: mcpHandlerFor(oauth.mcpResource),
       a2a: createA2aHandler(a2aDeps),
       a2aRest: createA2aRestHandler(a2aDeps),
     },

@@ -15,6 +15,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { startServices } from '@service/core/boot';
 import { DomainError } from '@service/core/errors';
 import { sendWebResponse, toWebRequest } from '@service/core/http';
+import { createProtectedResourceMetadataHandler, PROTECTED_RESOURCE_METADATA_PATH } from '@service/core/auth/oauth';
 import { createLogger } from '@service/core/log';
 import { buildMcpServer, connectStdio } from '@service/core/mcp';
 
@@ -78,10 +79,18 @@ async function main() {
   const portIndex = args.indexOf('--port');
   const port = portIndex >= 0 ? Number(args[portIndex + 1]) : Number(process.env.PORT ?? 0);
   const host = process.env.HOST ?? '127.0.0.1';
+  // This server is its own OAuth protected resource: tokens bound to its public URL (SERVICE_MCP_PUBLIC_URL,
+  // else the address it listens on), issued by the web app (SERVICE_BASE_URL) after an admin's consent.
+  let listening = `http://${host}:${port}/mcp`;
+  const resource = () => services.config.mcpPublicUrl ?? listening;
+  const mcp = services.mcpHandlerFor(resource);
+  const resourceMetadata = createProtectedResourceMetadataHandler({ resource, authorizationServer: () => services.config.baseUrl, name: `${services.config.identity.productName} MCP` });
+  const metadataPaths = new Set([PROTECTED_RESOURCE_METADATA_PATH, `${PROTECTED_RESOURCE_METADATA_PATH}/mcp`]);
   const server = http.createServer((req, res) => {
     const origin = `http://${req.headers.host ?? `${host}:${port}`}`;
     const path = new URL(req.url ?? '/', origin).pathname;
-    const handle = path === '/mcp' ? services.handlers.mcp(toWebRequest(req, origin, res)) : Promise.resolve(new Response('Not Found', { status: 404 }));
+    const handle =
+      path === '/mcp' ? mcp(toWebRequest(req, origin, res)) : metadataPaths.has(path) ? resourceMetadata(toWebRequest(req, origin, res)) : Promise.resolve(new Response('Not Found', { status: 404 }));
     handle
       .then((response) => sendWebResponse(res, response))
       .catch((error: unknown) => {
@@ -97,6 +106,7 @@ async function main() {
     });
   server.listen(port, host, () => {
     const address = server.address() as AddressInfo;
+    listening = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}/mcp`;
     logger.info(`mcp-server listening on http://${host}:${address.port}/mcp`, { node: process.version });
   });
 }

@@ -46,6 +46,11 @@ export const envSchema = z.object({
     .optional(),
   SERVICE_DATA_DIR: z.string().min(1).default(DEFAULT_DATA_DIR),
   SERVICE_BASE_URL: origin.optional(),
+  /** The standalone MCP server's public URL (`https://mcp.example.com/mcp`): a resource OAuth tokens may be bound to. */
+  SERVICE_MCP_PUBLIC_URL: z
+    .string()
+    .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol) && !new URL(value).search && !new URL(value).hash, 'must be an http(s) URL without query or fragment')
+    .optional(),
   SERVICE_VENDOR_SCOPE: z
     .string()
     .regex(/^@[a-z0-9][a-z0-9._-]*$/, 'must look like @scope (lowercase npm scope)')

@@ -19,6 +19,8 @@ export interface ServiceConfig {
   mongodbUri: string | undefined;
   dataDir: string;
   baseUrl: string;
+  /** SERVICE_MCP_PUBLIC_URL: where the standalone MCP server is reached, when it takes OAuth tokens of its own. */
+  mcpPublicUrl: string | undefined;
   identity: { vendorScope: string; productName: string };
   masterKeys: { current: Buffer; previous: Buffer[] };
   sessionSecret: string;
@@ -109,6 +111,7 @@ export function loadConfig(env: Env, logger?: Logger, options: { generateSecrets
     mongodbUri: raw.MONGODB_URI,
     dataDir,
     baseUrl: raw.SERVICE_BASE_URL ?? `http://${raw.HOST.includes(':') ? `[${raw.HOST}]` : raw.HOST}:${raw.PORT}`,
+    mcpPublicUrl: raw.SERVICE_MCP_PUBLIC_URL,
     identity: { vendorScope: raw.SERVICE_VENDOR_SCOPE, productName: raw.SERVICE_PRODUCT_NAME },
     masterKeys: { current: masterKey, previous: raw.SERVICE_MASTER_KEYS_PREVIOUS.map((k) => decodeKey(k)!) },
     sessionSecret: raw.SERVICE_SESSION_SECRET!,

@@ -11,6 +11,7 @@ function handlerFailingWith(failure: unknown) {
   const handler = createMcpHttpHandler({
     // The token check comes first: the registry is never reached.
     registry: createPrimitiveRegistry({ primitives: [], audit: {} as AuditLog }),
+    resource: () => 'http://localhost/api/mcp',
     verifyToken: async () => {
       throw failure;
     },

@@ -1,5 +1,6 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { AgentAccessActor } from '../auth/index.ts';
+import { bearerChallenge } from '../auth/oauth/index.ts';
 import type { PrimitiveRegistry } from '../connectors/index.ts';
 import { DomainError, ERROR_TABLE, toDomainError } from '../errors/index.ts';
 import { bearerToken, json, readBodyLimited, unavailableHeaders } from '../http/index.ts';
@@ -19,7 +20,10 @@ const rpcError = (status: number, code: number, message: string, headers?: Recor
  */
 export function createMcpHttpHandler(deps: {
   registry: PrimitiveRegistry;
-  verifyToken: (token: string) => Promise<AgentAccessActor>;
+  /** Checks a token for this endpoint's resource: a machine client's token, or one bound to `resource`. */
+  verifyToken: (token: string, resource: string) => Promise<AgentAccessActor>;
+  /** This endpoint as an OAuth protected resource (RFC 8707/9728): its URL. */
+  resource: () => string;
   version: string;
   logger: Logger;
   /** Host names (no port) requests may name; anything else is refused before the token is read. */
@@ -33,11 +37,11 @@ export function createMcpHttpHandler(deps: {
     // GET about once a second, so it is refused before the token check costs a signature and a lookup.
     if (request.method !== 'POST') return rpcError(405, -32000, 'Method not allowed: this server answers POST only (stateless, no SSE stream)', { allow: 'POST' });
     let actor: AgentAccessActor;
-    let token: string | null;
+    const token = bearerToken(request);
+    // No credentials: the challenge names where to find the authorization server (RFC 9728 §5.1), with no error code (RFC 6750 §3.1).
+    if (!token) return json({ error: 'invalid_token', error_description: 'A bearer access token is required' }, { status: 401, headers: { 'www-authenticate': bearerChallenge(deps.resource()) } });
     try {
-      token = bearerToken(request);
-      if (!token) throw new DomainError('UNAUTHENTICATED', 'A bearer access token is required');
-      actor = await deps.verifyToken(token);
+      actor = await deps.verifyToken(token, deps.resource());
     } catch (error) {
       const domain = toDomainError(error, deps.logger);
       // A token that cannot be checked now (the database is down or moved) is not an invalid one: 503, logged.
@@ -47,7 +51,7 @@ export function createMcpHttpHandler(deps: {
       }
       // Nor is a failure of ours (logged once by toDomainError): a client told 401 would throw its token away.
       if (domain.code !== 'UNAUTHENTICATED') return rpcError(500, -32603, 'Internal error');
-      return json({ error: 'invalid_token', error_description: domain.message }, { status: 401, headers: { 'www-authenticate': `Bearer error="invalid_token", error_description="${domain.message}"` } });
+      return json({ error: 'invalid_token', error_description: domain.message }, { status: 401, headers: { 'www-authenticate': bearerChallenge(deps.resource(), { error: 'invalid_token', description: domain.message }) } });
     }
     // The body is read here, within its limit and after the token check, and handed over parsed.
     let parsedBody: unknown;
@@ -62,7 +66,7 @@ export function createMcpHttpHandler(deps: {
     const server = buildMcpServer({ registry: deps.registry, version: deps.version, logger: deps.logger });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
-    const authInfo = { token: token!, clientId: actor.type === 'a2a' ? actor.clientId : actor.id, scopes: [], extra: { actor } };
+    const authInfo = { token, clientId: actor.type === 'a2a' ? actor.clientId : actor.id, scopes: [], extra: { actor } };
     try {
       return await transport.handleRequest(request, { authInfo, parsedBody });
     } finally {

@@ -37,6 +37,7 @@ const client = (allowedPrimitives: string[]): AgentAccessActor => ({ type: 'a2a'
 function endpoint(grants: { current: string[] }) {
   const handler = createMcpHttpHandler({
     registry: registry(),
+    resource: () => 'http://localhost/api/mcp',
     verifyToken: async () => client(grants.current),
     version: 'test',
     logger: createMemoryLogger(),
@@ -130,7 +131,8 @@ describe('GET /api/mcp', () => {
     let checked = 0;
     const handler = createMcpHttpHandler({
       registry: registry(),
-      verifyToken: async () => {
+      resource: () => 'http://localhost/api/mcp',
+    verifyToken: async () => {
         checked += 1;
         return client(['*']);
       },

@@ -8,6 +8,7 @@ import { registryDestinationSchema } from './registry-destination.ts';
 import { publishJobSchema } from './publish-job.ts';
 import { oauthClientSchema } from './oauth-client.ts';
 import { oauthSigningKeySchema } from './oauth-signing-key.ts';
+import { oauthAuthorizationCodeSchema, oauthGrantSchema, oauthRefreshTokenSchema, oauthRegisteredClientSchema } from './oauth-consent.ts';
 import { runSchema } from './run.ts';
 import { runEventSchema } from './run-event.ts';
 import { runKeySchema } from './run-key.ts';
@@ -39,6 +40,10 @@ export function bindModels(connection: Connection) {
     PublishJob: connection.model('PublishJob', publishJobSchema),
     OauthClient: connection.model('OauthClient', oauthClientSchema),
     OauthSigningKey: connection.model('OauthSigningKey', oauthSigningKeySchema),
+    OauthRegisteredClient: connection.model('OauthRegisteredClient', oauthRegisteredClientSchema),
+    OauthGrant: connection.model('OauthGrant', oauthGrantSchema),
+    OauthAuthorizationCode: connection.model('OauthAuthorizationCode', oauthAuthorizationCodeSchema),
+    OauthRefreshToken: connection.model('OauthRefreshToken', oauthRefreshTokenSchema),
     Run: connection.model('Run', runSchema),
     RunEvent: connection.model('RunEvent', runEventSchema),
     RunKey: connection.model('RunKey', runKeySchema),
@@ -72,6 +77,7 @@ export type { ImportJobRecord } from './import-job.ts';
 export type { ExtensionImportRecord } from './extension-import.ts';
 export type { ImportSyncEventRecord } from './import-sync-event.ts';
 export { A2A_PERMISSIONS, type A2aPermission, type OauthClientRecord } from './oauth-client.ts';
+export type { OauthGrantRecord, OauthRegisteredClientRecord } from './oauth-consent.ts';
 export type { RunRecord } from './run.ts';
 export { runEventId, runEventsAfter, type RunEventRecord } from './run-event.ts';
 export type { RunLeaseRecord } from './run-lease.ts';

@@ -1,0 +1,205 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { Models } from '../../db/index.ts';
+import { DomainError } from '../../errors/index.ts';
+import { isAdmin, type Actor, type UiActor } from '../actor.ts';
+import type { AuditTrail } from '../audit-trail.ts';
+import type { AppClient } from './app-clients.ts';
+import { verifiesS256 } from './pkce.ts';
+
+export interface GrantView {
+  grantId: string;
+  clientId: string;
+  clientName: string;
+  clientKind: AppClient['kind'];
+  redirectUri: string;
+  resource: string;
+  allowedPrimitives: string[];
+  consentedByEmail: string;
+  createdAt: string;
+  lastRefreshedAt: string | null;
+  revoked: boolean;
+  revokedReason: string | null;
+}
+
+/** What an admin approved on the consent page, carried by the code until it is redeemed. */
+export interface Consent {
+  client: AppClient;
+  redirectUri: string;
+  codeChallenge: string;
+  resource: string;
+  allowedPrimitives: string[];
+}
+
+/** An RFC 6749 §5.2 error the token endpoint answers as it is. */
+export class OauthGrantError extends Error {
+  constructor(
+    readonly error: 'invalid_grant' | 'invalid_request' | 'invalid_target',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const AUTHORIZATION_CODE_TTL_MS = 60_000;
+export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60_000;
+const GRANT_STATE_TTL_MS = 1_000;
+
+const digest = (value: string) => createHash('sha256').update(value).digest('base64url');
+
+function toView(row: {
+  _id: string;
+  clientId: string;
+  clientName: string;
+  clientKind: string;
+  redirectUri: string;
+  resource: string;
+  allowedPrimitives?: string[] | null;
+  consentedByEmail: string;
+  createdAt?: Date | null;
+  lastRefreshedAt?: Date | null;
+  revokedAt?: Date | null;
+  revokedReason?: string | null;
+}): GrantView {
+  return {
+    grantId: row._id,
+    clientId: row.clientId,
+    clientName: row.clientName,
+    clientKind: row.clientKind as AppClient['kind'],
+    redirectUri: row.redirectUri,
+    resource: row.resource,
+    allowedPrimitives: row.allowedPrimitives ?? [],
+    consentedByEmail: row.consentedByEmail,
+    createdAt: (row.createdAt ?? new Date(0)).toISOString(),
+    lastRefreshedAt: row.lastRefreshedAt?.toISOString() ?? null,
+    revoked: !!row.revokedAt,
+    revokedReason: row.revokedReason ?? null,
+  };
+}
+
+/**
+ * Consents (grants) of the authorization code flow: the one-time codes an approval makes, the
+ * grant a redeemed code becomes, its rotating refresh tokens, and revocation. Every step that must
+ * happen once (redeeming a code, using a refresh token) is a single conditional write, so two
+ * processes presented the same code or token cannot both succeed; the loser's presentation counts
+ * as a replay and revokes the grant (RFC 6749 §4.1.2, RFC 9700 §4.14.2).
+ */
+export function createConsents(deps: { models: Models; audit: AuditTrail; keepClient: (clientId: string) => Promise<void> }) {
+  const { OauthGrant, OauthAuthorizationCode, OauthRefreshToken } = deps.models;
+  const recent = new Map<string, { at: number; view: Promise<GrantView | null> }>();
+
+  async function revokeGrant(grantId: string, reason: string, actor: Actor | null) {
+    const { modifiedCount } = await OauthGrant.updateOne({ _id: grantId, revokedAt: null }, { $set: { revokedAt: new Date(), revokedReason: reason } });
+    await OauthRefreshToken.deleteMany({ grantId });
+    recent.delete(grantId);
+    if (modifiedCount) deps.audit.record(actor ?? { type: 'worker', id: 'worker:oauth', job: 'oauth' }, { action: 'oauth_grant.revoke', resourceType: 'oauth_grant', resourceId: grantId, details: { reason } });
+  }
+
+  async function newRefreshToken(grantId: string, clientId: string): Promise<string> {
+    const token = `svr_${randomBytes(32).toString('base64url')}`;
+    await OauthRefreshToken.create({ _id: digest(token), grantId, clientId, expiresAt: new Date(Date.now() + REFRESH_TOKEN_TTL_MS) });
+    return token;
+  }
+
+  return {
+    /** Records an admin's approval; the code (shown once, to the client's redirect URI) is good for a minute. */
+    async approve(admin: UiActor, consent: Consent): Promise<string> {
+      const code = randomBytes(32).toString('base64url');
+      await OauthAuthorizationCode.create({
+        _id: digest(code),
+        clientId: consent.client.clientId,
+        clientName: consent.client.name,
+        clientKind: consent.client.kind,
+        redirectUri: consent.redirectUri,
+        codeChallenge: consent.codeChallenge,
+        resource: consent.resource,
+        allowedPrimitives: consent.allowedPrimitives,
+        consentedBy: admin.id,
+        consentedByEmail: admin.email,
+        expiresAt: new Date(Date.now() + AUTHORIZATION_CODE_TTL_MS),
+      });
+      deps.audit.record(admin, { action: 'oauth_grant.consent', resourceType: 'oauth_client', resourceId: consent.client.clientId.slice(0, 200), details: { name: consent.client.name, redirectUri: consent.redirectUri, resource: consent.resource, allowedPrimitives: consent.allowedPrimitives } });
+      return code;
+    },
+
+    /**
+     * The authorization code grant (RFC 6749 §4.1.3 with PKCE): the code must be this client's,
+     * unexpired, unused, for this redirect URI and resource, and `verifier` must match its S256
+     * challenge. Returns the new grant and its first refresh token.
+     */
+    async redeem(input: { code: string; clientId: string; redirectUri: string | null; verifier: string | null; resource: string | null }): Promise<{ grant: GrantView; refreshToken: string }> {
+      const id = digest(input.code);
+      const grantId = randomUUID();
+      // Claimed by one conditional write: of two redemptions racing, one finds the code unclaimed.
+      const row = await OauthAuthorizationCode.findOneAndUpdate({ _id: id, grantId: null }, { $set: { grantId } }, { returnDocument: 'before', lean: true });
+      if (!row) {
+        const used = await OauthAuthorizationCode.findById(id, { grantId: 1 }).lean();
+        if (used?.grantId) await revokeGrant(used.grantId, 'authorization code used twice', null);
+        throw new OauthGrantError('invalid_grant', 'the authorization code is unknown, expired or already used');
+      }
+      if (row.expiresAt.getTime() <= Date.now()) throw new OauthGrantError('invalid_grant', 'the authorization code has expired');
+      if (row.clientId !== input.clientId) throw new OauthGrantError('invalid_grant', 'the authorization code was issued to another client');
+      if (input.redirectUri !== row.redirectUri) throw new OauthGrantError('invalid_grant', 'redirect_uri does not match the authorization request');
+      if (!input.verifier || !verifiesS256(input.verifier, row.codeChallenge)) throw new OauthGrantError('invalid_grant', 'code_verifier does not match the code_challenge');
+      if (input.resource !== null && input.resource !== row.resource) throw new OauthGrantError('invalid_target', 'resource differs from the one the code was issued for');
+      await OauthGrant.create({
+        _id: grantId,
+        clientId: row.clientId,
+        clientName: row.clientName,
+        clientKind: row.clientKind,
+        redirectUri: row.redirectUri,
+        resource: row.resource,
+        allowedPrimitives: row.allowedPrimitives,
+        consentedBy: row.consentedBy,
+        consentedByEmail: row.consentedByEmail,
+      });
+      await deps.keepClient(row.clientId);
+      const refreshToken = await newRefreshToken(grantId, row.clientId);
+      const grant = await OauthGrant.findById(grantId).lean();
+      return { grant: toView(grant!), refreshToken };
+    },
+
+    /** The refresh token grant with rotation: the token is spent, a new one returned; a spent one presented again revokes the grant. */
+    async refresh(input: { refreshToken: string; clientId: string; resource: string | null }): Promise<{ grant: GrantView; refreshToken: string }> {
+      const id = digest(input.refreshToken);
+      const row = await OauthRefreshToken.findOneAndUpdate({ _id: id, usedAt: null }, { $set: { usedAt: new Date() } }, { returnDocument: 'before', lean: true });
+      if (!row) {
+        const spent = await OauthRefreshToken.findById(id, { grantId: 1 }).lean();
+        if (spent) await revokeGrant(spent.grantId, 'refresh token used twice', null);
+        throw new OauthGrantError('invalid_grant', 'the refresh token is unknown, expired, revoked or already used');
+      }
+      if (row.expiresAt.getTime() <= Date.now()) throw new OauthGrantError('invalid_grant', 'the refresh token has expired');
+      if (row.clientId !== input.clientId) throw new OauthGrantError('invalid_grant', 'the refresh token was issued to another client');
+      const grant = await OauthGrant.findOneAndUpdate({ _id: row.grantId, revokedAt: null }, { $set: { lastRefreshedAt: new Date() } }, { returnDocument: 'after', lean: true });
+      if (!grant) throw new OauthGrantError('invalid_grant', 'the grant was revoked');
+      if (input.resource !== null && input.resource !== grant.resource) throw new OauthGrantError('invalid_target', 'resource differs from the one the grant was made for');
+      return { grant: toView(grant), refreshToken: await newRefreshToken(grant._id, grant.clientId) };
+    },
+
+    async list(actor: Actor, page: { limit?: number } = {}): Promise<GrantView[]> {
+      if (!isAdmin(actor)) throw new DomainError('FORBIDDEN', 'Only an admin may see connected clients');
+      const rows = await OauthGrant.find().sort({ createdAt: -1 }).limit(Math.min(page.limit ?? 200, 500)).lean();
+      return rows.map(toView);
+    },
+
+    /** Revokes a grant: its access tokens stop working within a second everywhere, its refresh tokens at once. */
+    async revoke(actor: Actor, grantId: string): Promise<void> {
+      if (!isAdmin(actor)) throw new DomainError('FORBIDDEN', 'Only an admin may revoke a connected client');
+      if (!(await OauthGrant.exists({ _id: grantId }))) throw new DomainError('NOT_FOUND', `No connected client ${grantId}`);
+      await revokeGrant(grantId, `revoked by ${actor.email}`, actor);
+    },
+
+    /** A grant's current state for a token check: read at most once a second per grant (in this process at once after a revoke). */
+    current(grantId: string): Promise<GrantView | null> {
+      const now = Date.now();
+      const hit = recent.get(grantId);
+      if (hit && now - hit.at < GRANT_STATE_TTL_MS) return hit.view;
+      const view = OauthGrant.findById(grantId).lean().then((row) => (row ? toView(row) : null));
+      if (recent.size >= 1_000) recent.clear();
+      recent.set(grantId, { at: now, view });
+      view.catch(() => recent.delete(grantId));
+      return view;
+    },
+  };
+}
+
+export type Consents = ReturnType<typeof createConsents>;

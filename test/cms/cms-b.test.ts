@@ -40,7 +40,7 @@ describe('CMS-B primitives against a real WordPress', () => {
     expect((await call('cms_b_post_get_latest', { instanceId: 'site' })).id).toBe(draft.id);
     await call('cms_b_post_update', { instanceId: 'site', id: draft.id, status: 'publish' });
     expect(await call('cms_b_post_status', { instanceId: 'site', id: draft.id })).toMatchObject({ id: draft.id, status: 'publish' });
-    expect(await call('cms_b_post_update_meta', { instanceId: 'site', id: draft.id, meta: { service_subtitle: 'A subtitle' } })).toMatchObject({ id: draft.id });
+    expect(await call('cms_b_post_update_meta', { instanceId: 'site', id: draft.id, meta: { service_subtitle: 'A subtitle' }, allowLive: true })).toMatchObject({ id: draft.id });
     expect((await call('cms_b_post_get', { instanceId: 'site', id: draft.id })).meta).toMatchObject({ service_subtitle: 'A subtitle' });
     expect(await call('cms_b_post_delete', { instanceId: 'site', id: draft.id })).toEqual({ id: draft.id, deleted: false, trashed: true });
     expect(await call('cms_b_post_status', { instanceId: 'site', id: draft.id })).toMatchObject({ status: 'trash' });
@@ -89,6 +89,10 @@ describe('CMS-B primitives against a real WordPress', () => {
     }
     expect(await call('cms_b_post_get', { instanceId: 'site', id: post.id })).toMatchObject({ status: 'publish', title: 'Live one' });
     expect(await call('cms_b_post_update', { instanceId: 'site', id: post.id, title: 'Changed while live', allowLive: true })).toMatchObject({ status: 'publish', title: 'Changed while live' });
+    // Meta fields of a live post follow the same rule.
+    const meta = { service_subtitle: 'Live subtitle' };
+    await expect(call('cms_b_post_update_meta', { instanceId: 'site', id: post.id, meta })).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('cms_b_post_update_meta changes a live post') });
+    expect(await call('cms_b_post_update_meta', { instanceId: 'site', id: post.id, meta, allowLive: true })).toMatchObject({ id: post.id, status: 'publish' });
     // The contract's demote-then-edit: demoting takes the post out of view and needs no flag; then the draft is edited.
     expect(await call('cms_b_post_update', { instanceId: 'site', id: post.id, status: 'draft' })).toMatchObject({ status: 'draft' });
     expect(await call('cms_b_post_update', { instanceId: 'site', id: post.id, title: 'Edited as a draft' })).toMatchObject({ status: 'draft', title: 'Edited as a draft' });

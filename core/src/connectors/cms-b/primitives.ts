@@ -6,7 +6,7 @@ import type { ContentEditor } from './content-editor.ts';
 import { instanceId, postFields, postId, postOutput, postStatus } from './schemas.ts';
 import { CMS_B, cmsBClientFor, cmsBClientOf, type SiteAccess, type SiteEvents } from './site.ts';
 import { contentEditorResultOutput } from '../content-edit.ts';
-import { changesLivePost, isLivePost, LIVE_POST_REFUSAL } from '../../live-post/index.ts';
+import { changesLivePost, isLivePost, livePostRefusal } from '../../live-post/index.ts';
 
 /** Every primitive of the spec's CMS-B table. */
 export function cmsBPrimitives(deps: SiteAccess & { contentEditor: ContentEditor; events?: SiteEvents }): Primitive[] {
@@ -94,7 +94,7 @@ export function cmsBPrimitives(deps: SiteAccess & { contentEditor: ContentEditor
         const site = await client(id);
         const current = (await site.getPost(post)).status;
         const wasLive = isLivePost(current);
-        if (changesLivePost(current, fields.status) && !allowLive) throw new DomainError('CONFLICT', LIVE_POST_REFUSAL);
+        if (changesLivePost(current, fields.status) && !allowLive) throw new DomainError('CONFLICT', livePostRefusal('cms_b_post_update'));
         const updated = await site.updatePost(post, fields);
         // A completed publish is what a site most often wants to hear about; not a re-save of a published post.
         if (!wasLive && isLivePost(updated.status)) deps.events?.(id, 'content.published', { postId: updated.id, link: updated.link });
@@ -104,12 +104,21 @@ export function cmsBPrimitives(deps: SiteAccess & { contentEditor: ContentEditor
     definePrimitive({
       name: 'cms_b_post_update_meta',
       connector: CMS_B,
-      description: 'Updates registered meta fields of a post.',
-      input: z.object({ instanceId, id: postId, meta: z.record(z.string().min(1).max(200), z.union([z.string(), z.number(), z.boolean(), z.null().describe('deletes the meta field')])).refine((m) => Object.keys(m).length > 0, 'name at least one meta field') }),
+      description: 'Updates registered meta fields of a post. On a live (published) post this needs allowLive: true, or is refused (the same rule as cms_b_post_update).',
+      input: z.object({
+        instanceId,
+        id: postId,
+        meta: z.record(z.string().min(1).max(200), z.union([z.string(), z.number(), z.boolean(), z.null().describe('deletes the meta field')])).refine((m) => Object.keys(m).length > 0, 'name at least one meta field'),
+        allowLive: z.boolean().default(false).describe('Set true to change the meta of a live (published) post; without it such an update is refused.'),
+      }),
       output: postOutput,
       annotations: WRITE_IDEMPOTENT,
       permission: 'write',
-      handler: async (_c, input) => (await client(input.instanceId)).updatePost(input.id, { meta: input.meta }),
+      async handler(_c, input) {
+        const site = await client(input.instanceId);
+        if (!input.allowLive && changesLivePost((await site.getPost(input.id)).status, undefined)) throw new DomainError('CONFLICT', livePostRefusal('cms_b_post_update_meta'));
+        return site.updatePost(input.id, { meta: input.meta });
+      },
     }),
     definePrimitive({
       name: 'cms_b_post_delete',

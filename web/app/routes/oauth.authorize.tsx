@@ -155,7 +155,7 @@ function Consent({ page, error }: { page: ConsentPage; error: string | null }) {
               {tools.map((tool) => (
                 <Checkbox
                   key={tool.name}
-                  className="flex items-start"
+                  className="flex items-start [&>input]:mt-0.5 [&>input]:shrink-0"
                   name="primitive"
                   value={tool.name}
                   defaultChecked={requested.has(tool.name) || requested.has(connector)}

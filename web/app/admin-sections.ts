@@ -15,5 +15,6 @@ export const ADMIN_SECTIONS: { to: string; label: string; end?: boolean }[] = [
   { to: '/administration/assistants/cms-b-widget', label: 'Assistants › CMS-B' },
   { to: '/administration/a2a/clients', label: 'A2A clients' },
   { to: '/administration/a2a/peers', label: 'Remote peers' },
+  { to: '/administration/mcp/connections', label: 'MCP connections' },
   { to: '/administration/audit', label: 'Audit log' },
 ];

@@ -9,6 +9,7 @@ import { runsRouter } from './routers/runs.server.ts';
 import { connectorsRouter } from './routers/connectors.server.ts';
 import { assistantsRouter } from './routers/assistants.server.ts';
 import { importsRouter } from './routers/imports.server.ts';
+import { mcpRouter } from './routers/mcp.server.ts';
 
 export const appRouter = router({
   system: systemRouter,
@@ -21,6 +22,7 @@ export const appRouter = router({
   connectors: connectorsRouter,
   assistants: assistantsRouter,
   imports: importsRouter,
+  mcp: mcpRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -31,8 +31,8 @@ export function mcpEnv(mongodbUri: string, extra: Record<string, string> = {}): 
 }
 
 /** The standalone MCP server in HTTP mode, resolved once it prints its URL. */
-export async function startMcpHttp(env: Record<string, string>): Promise<{ url: string; output(): string; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [MCP_BIN, '--http', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startMcpHttp(env: Record<string, string>, port = 0): Promise<{ url: string; output(): string; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [MCP_BIN, '--http', '--port', String(port)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`mcp-server did not start:\n${output}`)), 30_000);

@@ -120,10 +120,16 @@ describe('OAuth token endpoint', () => {
       issuer: origin,
       token_endpoint: `${origin}/api/oauth/token`,
       jwks_uri: `${origin}/.well-known/jwks.json`,
-      grant_types_supported: ['client_credentials'],
-      token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
-      scopes_supported: ['list', 'read', 'execute'],
-      response_types_supported: [],
+      authorization_endpoint: `${origin}/oauth/authorize`,
+      registration_endpoint: `${origin}/api/oauth/register`,
+      grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
+      token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
+      scopes_supported: ['list', 'read', 'execute', 'mcp'],
+      response_types_supported: ['code'],
+      response_modes_supported: ['query'],
+      code_challenge_methods_supported: ['S256'],
+      client_id_metadata_document_supported: true,
+      authorization_response_iss_parameter_supported: true,
     });
   });
 

@@ -178,7 +178,7 @@ describe('MCP for hosted clients: OAuth with an admin\'s consent', () => {
       await row.getByRole('button', { name: 'Revoke' }).click();
       await page.getByRole('alertdialog').getByRole('button', { name: 'Revoke' }).click();
       await page.getByText('Revoked Client to revoke: its tokens stop working within a second.').waitFor();
-      await expect(row.getByText('Revoked', { exact: true }).isVisible()).resolves.toBe(true);
+      await row.getByText('Revoked', { exact: true }).first().waitFor();
       await page.close();
 
       // Refused at once in the process that revoked it; the SDK's refresh is refused too, so it asks for consent again.
@@ -190,5 +190,31 @@ describe('MCP for hosted clients: OAuth with an admin\'s consent', () => {
       await callback.close();
     }
     expect(errors).toEqual([]);
+  }, 120_000);
+
+  it('refuses, on the page and without redirecting, a metadata document that is too large or names another client', async () => {
+    const callback = await startCallbackServer();
+    let reached = false;
+    void callback.next().then(() => (reached = true));
+    const large = await serveDocumentOverHttps(tls, 'large.json', (url) => ({ client_id: url, client_name: 'Large', redirect_uris: [callback.url], padding: 'x'.repeat(6 * 1024) }));
+    const impostor = await serveDocumentOverHttps(tls, 'impostor.json', () => ({ client_id: 'https://claude.ai/oauth/mcp-client', client_name: 'Claude', redirect_uris: [callback.url] }));
+    try {
+      const page = await watchedPage();
+      for (const [document, reason] of [
+        [large, /larger than 5120 bytes|more than 5120 bytes/],
+        [impostor, /names another client_id than its own URL/],
+      ] as const) {
+        const url = new URL(`${service.url}/oauth/authorize`);
+        url.search = new URLSearchParams({ response_type: 'code', client_id: document.url, redirect_uri: callback.url, code_challenge: 'a'.repeat(43), code_challenge_method: 'S256', state: 's' }).toString();
+        const response = await page.goto(url.href);
+        expect(response?.status()).toBe(400);
+        await expect(page.locator('body').innerText()).resolves.toMatch(reason);
+        expect(await page.locator('input[name="primitive"]').count()).toBe(0);
+      }
+      await page.close();
+      expect(reached).toBe(false);
+    } finally {
+      await Promise.all([callback.close(), large.close(), impostor.close()]);
+    }
   }, 120_000);
 });

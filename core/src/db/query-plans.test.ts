@@ -56,6 +56,14 @@ describe(`query plans of the hot reads (${kind})`, () => {
     await expectIndexed(PushCursor.find({}).sort({ _id: 1 }).limit(1000), { sort: kind !== 'ferretdb2', limit: true });
     await expectIndexed(PushDelivery.find({}).sort({ _id: 1 }).limit(500), { sort: kind !== 'ferretdb2', limit: true });
     await expectIndexed(PushDelivery.find({ _id: { $gte: 'p1/', $lt: 'p10' } }));
+    // OAuth consents: codes and refresh tokens by their digest, registered clients by id, the connections page newest first.
+    const { OauthAuthorizationCode, OauthRefreshToken, OauthRegisteredClient, OauthGrant } = t.db.models;
+    for (const model of [OauthAuthorizationCode, OauthRefreshToken, OauthRegisteredClient, OauthGrant]) await model.collection.insertOne({ _id: 'probe' as never });
+    await expectIndexed(OauthAuthorizationCode.find({ _id: 'c'.repeat(43), grantId: null }));
+    await expectIndexed(OauthRefreshToken.find({ _id: 'r'.repeat(43), usedAt: null }));
+    await expectIndexed(OauthRegisteredClient.findById('mcp_x'));
+    await expectIndexed(OauthGrant.findById(runId));
+    await expectIndexed(OauthGrant.find({}).sort({ _id: -1 }).limit(200), { sort: kind !== 'ferretdb2', limit: true });
   });
 
   it.skipIf(kind === 'ferretdb')(`serves every listing of runs from a compound index (ordered by it on MongoDB; DocumentDB 0.106 sorts what the index selects)${kind === 'ferretdb' ? ` (skipped: ${NO_SECONDARY_INDEX_ON_FERRETDB1})` : ''}`, async () => {

@@ -54,6 +54,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     client: { clientId: client.clientId, name: client.name, kind: client.kind, clientUri: client.clientUri },
     redirectUri,
     resource,
+    /** The scopes as the client asked for them (`mcp`, `mcp:<tool>`; others are ignored). */
+    scope: params.get('scope') ?? 'mcp',
     requested: requestedPrimitives,
     connectors: toolsByConnector(context.services),
     passedOn: REQUEST_PARAMETERS.flatMap((name) => {
@@ -138,6 +140,7 @@ function Consent({ page, error }: { page: ConsentPage; error: string | null }) {
           ...(client.clientUri ? [['Website', <code className="break-all">{client.clientUri}</code>] as [ReactNode, ReactNode]] : []),
           ['Sends you back to', <code className="break-all">{page.redirectUri}</code>],
           ['Resource', <code className="break-all">{page.resource}</code>],
+          ['Asks for', <code className="break-all">{page.scope}</code>],
         ]}
       />
       <Form method="post" className="space-y-4">

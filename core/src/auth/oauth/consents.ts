@@ -1,6 +1,7 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Models } from '../../db/index.ts';
 import { DomainError } from '../../errors/index.ts';
+import { uuidv7 } from '../../ids/index.ts';
 import { isAdmin, type Actor, type UiActor } from '../actor.ts';
 import type { AuditTrail } from '../audit-trail.ts';
 import type { AppClient } from './app-clients.ts';
@@ -128,7 +129,8 @@ export function createConsents(deps: { models: Models; audit: AuditTrail; keepCl
      */
     async redeem(input: { code: string; clientId: string; redirectUri: string | null; verifier: string | null; resource: string | null }): Promise<{ grant: GrantView; refreshToken: string }> {
       const id = digest(input.code);
-      const grantId = randomUUID();
+      // Time-ordered: the connections page is an `_id` range, newest first.
+      const grantId = uuidv7();
       // Claimed by one conditional write: of two redemptions racing, one finds the code unclaimed.
       const row = await OauthAuthorizationCode.findOneAndUpdate({ _id: id, grantId: null }, { $set: { grantId } }, { returnDocument: 'before', lean: true });
       if (!row) {
@@ -177,7 +179,7 @@ export function createConsents(deps: { models: Models; audit: AuditTrail; keepCl
 
     async list(actor: Actor, page: { limit?: number } = {}): Promise<GrantView[]> {
       if (!isAdmin(actor)) throw new DomainError('FORBIDDEN', 'Only an admin may see connected clients');
-      const rows = await OauthGrant.find().sort({ createdAt: -1 }).limit(Math.min(page.limit ?? 200, 500)).lean();
+      const rows = await OauthGrant.find().sort({ _id: -1 }).limit(Math.min(page.limit ?? 200, 500)).lean();
       return rows.map(toView);
     },
 

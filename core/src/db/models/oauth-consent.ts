@@ -22,7 +22,7 @@ export const oauthRegisteredClientSchema = new Schema(
 );
 oauthRegisteredClientSchema.index({ expiresAt: 1 }, { name: 'expires', expireAfterSeconds: 0 });
 
-/** What an admin consented to for one client: the tools it may call on one resource, until revoked. */
+/** What an admin consented to for one client: the tools it may call on one resource, until revoked. `_id` is a UUIDv7 (newest last). */
 export const oauthGrantSchema = new Schema(
   {
     _id: { type: String, required: true },
@@ -41,7 +41,6 @@ export const oauthGrantSchema = new Schema(
   },
   { timestamps: true, collection: 'oauth_grants', versionKey: false },
 );
-oauthGrantSchema.index({ createdAt: -1 }, { name: 'newest' });
 
 /** A one-time authorization code (60 s) and the consent it carries until it is redeemed. */
 export const oauthAuthorizationCodeSchema = new Schema(

@@ -143,17 +143,8 @@ export function createConsents(deps: { models: Models; audit: AuditTrail; keepCl
       if (input.redirectUri !== row.redirectUri) throw new OauthGrantError('invalid_grant', 'redirect_uri does not match the authorization request');
       if (!input.verifier || !verifiesS256(input.verifier, row.codeChallenge)) throw new OauthGrantError('invalid_grant', 'code_verifier does not match the code_challenge');
       if (input.resource !== null && input.resource !== row.resource) throw new OauthGrantError('invalid_target', 'resource differs from the one the code was issued for');
-      await OauthGrant.create({
-        _id: grantId,
-        clientId: row.clientId,
-        clientName: row.clientName,
-        clientKind: row.clientKind,
-        redirectUri: row.redirectUri,
-        resource: row.resource,
-        allowedPrimitives: row.allowedPrimitives,
-        consentedBy: row.consentedBy,
-        consentedByEmail: row.consentedByEmail,
-      });
+      const { _id: _code, codeChallenge: _challenge, grantId: _unclaimed, expiresAt: _expiry, ...consent } = row;
+      await OauthGrant.create({ _id: grantId, ...consent });
       await deps.keepClient(row.clientId);
       const refreshToken = await newRefreshToken(grantId, row.clientId);
       const grant = await OauthGrant.findById(grantId).lean();

@@ -22,19 +22,24 @@ export const oauthRegisteredClientSchema = new Schema(
 );
 oauthRegisteredClientSchema.index({ expiresAt: 1 }, { name: 'expires', expireAfterSeconds: 0 });
 
-/** What an admin consented to for one client: the tools it may call on one resource, until revoked. `_id` is a UUIDv7 (newest last). */
+/** What an admin approved: the same on the code that carries it and on the connection it becomes. */
+const consentFields = {
+  clientId: { type: String, required: true },
+  clientName: { type: String, required: true },
+  /** `metadata-document` (the client id is its metadata URL) or `registered` (RFC 7591). */
+  clientKind: { type: String, required: true },
+  redirectUri: { type: String, required: true },
+  resource: { type: String, required: true },
+  allowedPrimitives: { type: [String], default: [] },
+  consentedBy: { type: String, required: true },
+  consentedByEmail: { type: String, required: true },
+};
+
+/** A connection: what an admin consented to for one client, the tools it may call on one resource, until revoked. `_id` is a UUIDv7 (newest last). */
 export const oauthGrantSchema = new Schema(
   {
     _id: { type: String, required: true },
-    clientId: { type: String, required: true },
-    clientName: { type: String, required: true },
-    /** `metadata-document` (the client id is its metadata URL) or `registered` (RFC 7591). */
-    clientKind: { type: String, required: true },
-    redirectUri: { type: String, required: true },
-    resource: { type: String, required: true },
-    allowedPrimitives: { type: [String], default: [] },
-    consentedBy: { type: String, required: true },
-    consentedByEmail: { type: String, required: true },
+    ...consentFields,
     lastRefreshedAt: { type: Date, default: null },
     revokedAt: { type: Date, default: null },
     revokedReason: { type: String, default: null },
@@ -46,15 +51,8 @@ export const oauthGrantSchema = new Schema(
 export const oauthAuthorizationCodeSchema = new Schema(
   {
     _id: { type: String, required: true },
-    clientId: { type: String, required: true },
-    clientName: { type: String, required: true },
-    clientKind: { type: String, required: true },
-    redirectUri: { type: String, required: true },
+    ...consentFields,
     codeChallenge: { type: String, required: true },
-    resource: { type: String, required: true },
-    allowedPrimitives: { type: [String], default: [] },
-    consentedBy: { type: String, required: true },
-    consentedByEmail: { type: String, required: true },
     /** The grant made when it was redeemed: a second redemption revokes it (RFC 6749 §4.1.2). */
     grantId: { type: String, default: null },
     expiresAt: { type: Date, required: true },

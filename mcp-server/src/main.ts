@@ -15,7 +15,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { startServices } from '@service/core/boot';
 import { DomainError } from '@service/core/errors';
 import { sendWebResponse, toWebRequest } from '@service/core/http';
-import { createProtectedResourceMetadataHandler, PROTECTED_RESOURCE_METADATA_PATH } from '@service/core/auth/oauth';
+import { createProtectedResourceMetadataHandler, PROTECTED_RESOURCE_METADATA_PATH, resourceMetadataUrl } from '@service/core/auth/oauth';
 import { createLogger } from '@service/core/log';
 import { buildMcpServer, connectStdio } from '@service/core/mcp';
 
@@ -85,12 +85,13 @@ async function main() {
   const resource = () => services.config.mcpPublicUrl ?? listening;
   const mcp = services.mcpHandlerFor(resource);
   const resourceMetadata = createProtectedResourceMetadataHandler({ resource, authorizationServer: () => services.config.baseUrl, name: `${services.config.identity.productName} MCP` });
-  const metadataPaths = new Set([PROTECTED_RESOURCE_METADATA_PATH, `${PROTECTED_RESOURCE_METADATA_PATH}/mcp`]);
+  // RFC 9728 §3.1: the root form, and the one suffixed with the resource's own path (`/mcp`, or the public URL's).
+  const metadataPaths = () => new Set([PROTECTED_RESOURCE_METADATA_PATH, new URL(resourceMetadataUrl(resource())).pathname]);
   const server = http.createServer((req, res) => {
     const origin = `http://${req.headers.host ?? `${host}:${port}`}`;
     const path = new URL(req.url ?? '/', origin).pathname;
     const handle =
-      path === '/mcp' ? mcp(toWebRequest(req, origin, res)) : metadataPaths.has(path) ? resourceMetadata(toWebRequest(req, origin, res)) : Promise.resolve(new Response('Not Found', { status: 404 }));
+      path === '/mcp' ? mcp(toWebRequest(req, origin, res)) : metadataPaths().has(path) ? resourceMetadata(toWebRequest(req, origin, res)) : Promise.resolve(new Response('Not Found', { status: 404 }));
     handle
       .then((response) => sendWebResponse(res, response))
       .catch((error: unknown) => {

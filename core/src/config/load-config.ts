@@ -111,7 +111,8 @@ export function loadConfig(env: Env, logger?: Logger, options: { generateSecrets
     mongodbUri: raw.MONGODB_URI,
     dataDir,
     baseUrl: raw.SERVICE_BASE_URL ?? `http://${raw.HOST.includes(':') ? `[${raw.HOST}]` : raw.HOST}:${raw.PORT}`,
-    mcpPublicUrl: raw.SERVICE_MCP_PUBLIC_URL,
+    // Normalised (`https://host` is `https://host/`), as both processes compare it with what clients send.
+    mcpPublicUrl: raw.SERVICE_MCP_PUBLIC_URL ? new URL(raw.SERVICE_MCP_PUBLIC_URL).href : undefined,
     identity: { vendorScope: raw.SERVICE_VENDOR_SCOPE, productName: raw.SERVICE_PRODUCT_NAME },
     masterKeys: { current: masterKey, previous: raw.SERVICE_MASTER_KEYS_PREVIOUS.map((k) => decodeKey(k)!) },
     sessionSecret: raw.SERVICE_SESSION_SECRET!,

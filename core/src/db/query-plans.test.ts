@@ -59,8 +59,8 @@ describe(`query plans of the hot reads (${kind})`, () => {
     // OAuth consents: codes and refresh tokens by their digest, registered clients by id, the connections page newest first.
     const { OauthAuthorizationCode, OauthRefreshToken, OauthRegisteredClient, OauthGrant } = t.db.models;
     for (const model of [OauthAuthorizationCode, OauthRefreshToken, OauthRegisteredClient, OauthGrant]) await model.collection.insertOne({ _id: 'probe' as never });
-    await expectIndexed(OauthAuthorizationCode.find({ _id: 'c'.repeat(43), grantId: null }));
-    await expectIndexed(OauthRefreshToken.find({ _id: 'r'.repeat(43), usedAt: null }));
+    await expectIndexed(OauthAuthorizationCode.findById('c'.repeat(43)));
+    await expectIndexed(OauthRefreshToken.findById('r'.repeat(43)));
     await expectIndexed(OauthRegisteredClient.findById('mcp_x'));
     await expectIndexed(OauthGrant.findById(runId));
     await expectIndexed(OauthGrant.find({}).sort({ _id: -1 }).limit(200), { sort: kind !== 'ferretdb2', limit: true });

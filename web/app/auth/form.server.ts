@@ -5,8 +5,8 @@ import { requireAdmin } from './session.server.ts';
 
 /** An admin form: a few fields and perhaps a pasted run input; uploads have their own cap (upload-form.server.ts). */
 export const MAX_ADMIN_FORM_BYTES = 256 * 1024;
-/** The sign-in form: an email, a password and a redirect path. */
-export const MAX_SIGN_IN_FORM_BYTES = 8 * 1024;
+/** The sign-in form: an email, a password and a redirect path (up to 8 KiB, percent-encoded: an OAuth authorization request). */
+export const MAX_SIGN_IN_FORM_BYTES = 32 * 1024;
 
 /**
  * An admin action's form: the session is checked first (a redirect to sign-in or a 403 is thrown

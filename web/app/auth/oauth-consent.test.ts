@@ -73,6 +73,16 @@ describe('the authorization endpoint', () => {
     expect(refused.data.kind).toBe('refuse');
   });
 
+  it('shows a request error with a link back to the app instead of sending a signed-in admin there (RFC 9700 §4.11.2)', async () => {
+    const { params } = authorizationRequest();
+    params.set('code_challenge_method', 'plain');
+    const shown = asData(await loader({ request: new Request(`${ORIGIN}/oauth/authorize?${params}`, { headers: { cookie: adminCookie } }), context, params: {} })) as unknown as { data: { kind: string; location: string; host: string }; init: { status: number } };
+    expect(shown.init.status).toBe(400);
+    expect(shown.data).toMatchObject({ kind: 'send-back', host: '127.0.0.1:4000' });
+    expect(new URL(shown.data.location).searchParams.get('error')).toBe('invalid_request');
+    expect(new URL(shown.data.location).searchParams.get('state')).toBe('st-1');
+  });
+
   it('refuses to grant a tool the server does not have, and issues no code', async () => {
     const { params } = authorizationRequest();
     const answer = asData(await action({ request: consentPost(params, [['intent', 'approve'], ['primitive', 'service_extensions_search'], ['primitive', 'no_such_tool']]), context, params: {} }));

@@ -84,7 +84,9 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
  * again be a path of this site, not a scheme-relative `//host`.
  */
 export function safeRedirect(target: FormDataEntryValue | string | null | undefined, fallback = '/administration'): string {
-  if (typeof target !== 'string' || target.length > 2048) return fallback;
+  // Long enough for an OAuth authorization request coming back after sign-in (a metadata-document
+  // client id, a redirect URI, PKCE and state can take a few KiB).
+  if (typeof target !== 'string' || target.length > 8192) return fallback;
   if (!target.startsWith('/') || CONTROL.test(target) || target.includes('\\')) return fallback;
   let url: URL;
   try {

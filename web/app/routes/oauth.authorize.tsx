@@ -34,11 +34,18 @@ function toolsByConnector(services: Services) {
   return [...groups].map(([connector, tools]) => ({ connector, tools }));
 }
 
-/** Reads the request; a client error to send back is a redirect to the client, thrown. */
-async function check(services: Services, params: URLSearchParams): Promise<Exclude<AuthorizationCheck, { kind: 'redirect' }>> {
+type SendBack = { kind: 'send-back'; message: string; location: string; host: string };
+
+/**
+ * Reads the request. An error the client is to be told of is shown with a link back to it, not
+ * followed at once: anyone may register a client or publish a metadata document, so its redirect
+ * URI is not one to send a signed-in admin to without a click (RFC 9700 §4.11.2).
+ */
+async function check(services: Services, params: URLSearchParams): Promise<Exclude<AuthorizationCheck, { kind: 'redirect' }> | SendBack> {
   const checked = await services.oauth.authorization.read(params);
-  if (checked.kind === 'redirect') throw redirect(checked.location);
-  return checked;
+  if (checked.kind !== 'redirect') return checked;
+  const location = new URL(checked.location);
+  return { kind: 'send-back', message: location.searchParams.get('error_description') ?? location.searchParams.get('error') ?? 'the request is invalid', location: location.href, host: location.host || location.protocol };
 }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -46,6 +53,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
   const checked = await check(context.services, params);
   if (checked.kind === 'refuse') return refusal(checked.message);
+  if (checked.kind === 'send-back') return data<SendBack>(checked, { status: 400 });
   const { client, redirectUri, resource, requestedPrimitives } = checked.request;
   return {
     kind: 'consent' as const,
@@ -53,6 +61,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     adminEmail: admin.email,
     client: { clientId: client.clientId, name: client.name, kind: client.kind, clientUri: client.clientUri },
     redirectUri,
+    redirectHost: URL.canParse(redirectUri) ? new URL(redirectUri).host || new URL(redirectUri).protocol : redirectUri,
+    loopbackOnly: client.redirectUris.every((uri) => URL.canParse(uri) && ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(uri).hostname)),
+    clientHost: client.kind === 'metadata-document' ? new URL(client.clientId).host : null,
     resource,
     /** The scopes as the client asked for them (`mcp`, `mcp:<tool>`; others are ignored). */
     scope: params.get('scope') ?? 'mcp',
@@ -73,6 +84,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   for (const name of REQUEST_PARAMETERS) for (const value of form.getAll(name)) if (typeof value === 'string') params.append(name, value);
   const checked = await check(context.services, params);
   if (checked.kind === 'refuse') return refusal(checked.message);
+  if (checked.kind === 'send-back') return refusal(`The request is not valid: ${checked.message}. Start again from the app.`);
   const authorization = context.services.oauth.authorization;
   // The redirects go to the client's own (absolute) redirect URI: Remix's JavaScript submission
   // follows them with a document navigation. Without JavaScript the native post would be
@@ -103,7 +115,23 @@ function allowedPrimitives(services: Services, form: FormData): { names: string[
 export default function Authorize() {
   const page = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
-  return <main className="flex min-h-screen items-center justify-center px-4 py-10">{page.kind === 'refuse' ? <Refused message={page.message} /> : <Consent page={page} error={result?.message ?? null} />}</main>;
+  return (
+    <main className="flex min-h-screen items-center justify-center px-4 py-10">
+      {page.kind === 'refuse' ? <Refused message={page.message} /> : page.kind === 'send-back' ? <SendBackPage page={page} /> : <Consent page={page} error={result?.message ?? null} />}
+    </main>
+  );
+}
+
+function SendBackPage({ page }: { page: SendBack }) {
+  return (
+    <Card className="w-full max-w-lg">
+      <PageHeader title="This request cannot be granted" />
+      <Notice tone="danger">{page.message}</Notice>
+      <p className="text-sm text-muted">
+        Nothing was granted. <a href={page.location}>Return to the app at {page.host}</a> to tell it so.
+      </p>
+    </Card>
+  );
 }
 
 function Refused({ message }: { message: string }) {
@@ -116,7 +144,7 @@ function Refused({ message }: { message: string }) {
   );
 }
 
-type ConsentPage = Exclude<ReturnType<typeof useLoaderData<typeof loader>>, Refusal>;
+type ConsentPage = Exclude<ReturnType<typeof useLoaderData<typeof loader>>, Refusal | SendBack>;
 
 function Consent({ page, error }: { page: ConsentPage; error: string | null }) {
   const navigation = useNavigation();
@@ -127,6 +155,16 @@ function Consent({ page, error }: { page: ConsentPage; error: string | null }) {
     <Card className="w-full max-w-2xl">
       <PageHeader eyebrow={page.productName} title={`Connect ${client.name}`} description={<>An MCP app asks to call tools of {page.productName} for you ({page.adminEmail}). Allow only the tools it needs; you can revoke it any time under Administration › MCP connections.</>} />
       {error ? <Notice tone="danger">{error}</Notice> : null}
+      {client.kind === 'registered' ? (
+        <Notice tone="warning">
+          This app registered itself: “{client.name}” is its own claim, not checked by anyone. Allow it only if you started this connection and expected to be sent to <strong>{page.redirectHost}</strong>.
+          {page.loopbackOnly ? ' It runs on your own computer (its redirect is a loopback address).' : null}
+        </Notice>
+      ) : (
+        <Notice tone="info">
+          “{client.name}” is what the document at <strong>{page.clientHost}</strong> says; that host vouches for it.
+        </Notice>
+      )}
       <Facts
         className="mb-4"
         items={[

@@ -132,14 +132,23 @@ export function createAppClients(deps: { models: Models; http: OutboundHttp }) {
     return client;
   }
 
+  async function registered(clientId: string): Promise<AppClient | null> {
+    const row = clientId.length <= 64 ? await OauthRegisteredClient.findById(clientId).lean() : null;
+    if (!row || (row.expiresAt && row.expiresAt.getTime() <= Date.now())) return null;
+    return { clientId: row._id, name: row.name, kind: 'registered', redirectUris: row.redirectUris, authMethod: row.authMethod as AppClient['authMethod'], clientUri: row.clientUri ?? null };
+  }
+
   return {
-    /** The client with this id, or VALIDATION_FAILED naming why there is none. */
+    /** The client with this id (a metadata document is fetched, or read from the cache), or VALIDATION_FAILED naming why there is none. */
     async find(clientId: string): Promise<AppClient> {
       if (isMetadataDocumentUrl(clientId)) return metadataClient(clientId);
-      const row = clientId.length <= 64 ? await OauthRegisteredClient.findById(clientId).lean() : null;
-      if (!row || (row.expiresAt && row.expiresAt.getTime() <= Date.now())) throw new DomainError('VALIDATION_FAILED', 'Unknown client_id: register the client first, or use the URL of its metadata document');
-      return { clientId: row._id, name: row.name, kind: 'registered', redirectUris: row.redirectUris, authMethod: row.authMethod as AppClient['authMethod'], clientUri: row.clientUri ?? null };
+      const client = await registered(clientId);
+      if (!client) throw new DomainError('VALIDATION_FAILED', 'Unknown client_id: register the client first, or use the URL of its metadata document');
+      return client;
     },
+
+    /** A client registered here (RFC 7591) and not lapsed, or null; never fetches anything. */
+    registered,
 
     /** RFC 7591 registration: the stored client and, for a confidential one, its secret (shown once). */
     async register(body: unknown): Promise<{ client: AppClient; clientSecret: string | null; issuedAt: number }> {

@@ -96,11 +96,11 @@ describe('OAuth authorization code flow (MCP clients)', () => {
     const wrongVerifier = await redeem({ ...code, verifier: pkce().verifier });
     expect(wrongVerifier.status).toBe(400);
     expect(await wrongVerifier.json()).toMatchObject({ error: 'invalid_grant' });
-    // The failed try spent the code.
-    expect((await redeem(code)).status).toBe(400);
+    // Nor another client's id (a public client proves nothing but its id): neither guess spends the code.
+    const { body: other } = await registerClient();
+    expect(await (await redeem({ ...code, clientId: other.client_id! })).json()).toMatchObject({ error: 'invalid_grant' });
 
-    const fresh = await consentedCode(['service_extensions_search']);
-    const response = await redeem(fresh);
+    const response = await redeem(code);
     expect(response.status).toBe(200);
     const tokens = (await response.json()) as { access_token: string; refresh_token: string; scope: string };
     expect(tokens.scope).toBe('mcp');
@@ -111,15 +111,52 @@ describe('OAuth authorization code flow (MCP clients)', () => {
     await expect(services.oauth.tokens.verify(tokens.access_token, 'https://mcp.other.example/mcp')).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
   });
 
-  it('redeems a code exactly once when two requests race for it, and a replay revokes what the first one got', async () => {
+  it('redeems a code at most once when two requests race for it, and leaves no working token behind (a race is a replay)', async () => {
     const code = await consentedCode(['*']);
     const answers = await Promise.all([redeem(code), redeem(code)]);
-    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400]);
-    const winner = (await answers.find((answer) => answer.status === 200)!.json()) as { access_token: string };
-    // The loser's presentation is a replay (RFC 6749 §4.1.2): the grant made from the code is revoked.
-    await expect(services.oauth.tokens.verify(winner.access_token, mcpResource)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
-    const [grant] = (await services.oauth.consents.list(admin)).filter((row) => row.clientId === code.clientId);
-    expect(grant).toMatchObject({ revoked: true, revokedReason: 'authorization code used twice' });
+    const statuses = answers.map((answer) => answer.status).sort();
+    // The loser's presentation is a replay (RFC 6749 §4.1.2): whatever the winner got is revoked,
+    // before it answers (it reads the loser's mark) or right after (the loser revokes it).
+    expect([[200, 400], [400, 400]]).toContainEqual(statuses);
+    const winner = answers.find((answer) => answer.status === 200);
+    if (winner) await expect(services.oauth.tokens.verify(((await winner.json()) as { access_token: string }).access_token, mcpResource)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+    const connections = (await services.oauth.consents.list(admin)).filter((row) => row.clientId === code.clientId);
+    expect(connections).toEqual([expect.objectContaining({ revoked: true, revokedReason: 'authorization code used twice' })]);
+  });
+
+  it('revokes the connection when its code is presented again after it was redeemed', async () => {
+    const code = await consentedCode(['*']);
+    const tokens = (await (await redeem(code)).json()) as { access_token: string };
+    expect((await services.oauth.tokens.verify(tokens.access_token, mcpResource)).grants?.allowedPrimitives).toEqual(['*']);
+    expect(await (await redeem(code)).json()).toMatchObject({ error: 'invalid_grant' });
+    await expect(services.oauth.tokens.verify(tokens.access_token, mcpResource)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+  });
+
+  it('takes a token request without redirect_uri when the authorization request had none (RFC 6749 §4.1.3)', async () => {
+    const { body: client } = await registerClient();
+    const { verifier, challenge } = pkce();
+    const check = await services.oauth.authorization.read(new URLSearchParams({ response_type: 'code', client_id: client.client_id!, code_challenge: challenge, code_challenge_method: 'S256' }));
+    if (check.kind !== 'consent') throw new Error(check.kind);
+    expect(check.request.redirectUri).toBe(redirectUri);
+    const code = new URL(await services.oauth.authorization.approve(admin, check.request, [])).searchParams.get('code')!;
+    const response = await services.handlers.oauthToken(form({ grant_type: 'authorization_code', client_id: client.client_id!, code, code_verifier: verifier }));
+    expect(response.status).toBe(200);
+  });
+
+  it('counts only failed token requests against a client id, so naming a public client cannot lock its users out', async () => {
+    const code = await consentedCode(['cms_a']);
+    // 30 failures are allowed in a minute; the 31st is counted and closes the id until the window ends.
+    for (let i = 0; i < 31; i++) await services.handlers.oauthToken(form({ grant_type: 'refresh_token', client_id: code.clientId, refresh_token: `svr_guess${i}` }));
+    const limited = await services.handlers.oauthToken(form({ grant_type: 'refresh_token', client_id: code.clientId, refresh_token: 'svr_guess' }));
+    expect(limited.status).toBe(429);
+    // Another id is not affected; nor, in another window, the owner of a valid code.
+    const other = await consentedCode(['cms_a']);
+    expect((await redeem(other)).status).toBe(200);
+  });
+
+  it('never fetches a metadata document at the token endpoint: such a client is public, and its code must be its own', async () => {
+    const response = await services.handlers.oauthToken(form({ grant_type: 'authorization_code', client_id: 'https://127.0.0.1:1/never-fetched.json', code: 'x', code_verifier: pkce().verifier, redirect_uri: redirectUri }));
+    expect(await response.json()).toMatchObject({ error: 'invalid_grant' });
   });
 
   it('rotates refresh tokens; a spent one presented again revokes the grant', async () => {

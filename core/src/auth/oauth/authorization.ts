@@ -10,6 +10,8 @@ export const AUTHORIZATION_ENDPOINT_PATH = '/oauth/authorize';
 export interface AuthorizationRequest {
   client: AppClient;
   redirectUri: string;
+  /** False when the request left `redirect_uri` out (the client's only registered one is used). */
+  redirectUriSent: boolean;
   state: string | null;
   codeChallenge: string;
   resource: string;
@@ -79,14 +81,14 @@ export function createAuthorization(deps: { appClients: AppClients; consents: Co
     // Scopes this server does not know (offline_access, openid…) are ignored: the token's scope says what was granted.
     const scopes = (params.get('scope') ?? MCP_SCOPE).split(' ').filter(Boolean);
     const requestedPrimitives = [...new Set(scopes.filter((scope) => scope.startsWith(`${MCP_SCOPE}:`)).map((scope) => scope.slice(MCP_SCOPE.length + 1)))];
-    return { kind: 'consent', request: { client, redirectUri, state, codeChallenge, resource, requestedPrimitives, scope: MCP_SCOPE } };
+    return { kind: 'consent', request: { client, redirectUri, redirectUriSent: requested !== null, state, codeChallenge, resource, requestedPrimitives, scope: MCP_SCOPE } };
   }
 
   return {
     read,
     /** The admin approved: a code for the client at its redirect URI. */
     async approve(admin: UiActor, request: AuthorizationRequest, allowedPrimitives: string[]): Promise<string> {
-      const code = await deps.consents.approve(admin, { client: request.client, redirectUri: request.redirectUri, codeChallenge: request.codeChallenge, resource: request.resource, allowedPrimitives });
+      const code = await deps.consents.approve(admin, { client: request.client, redirectUri: request.redirectUri, redirectUriSent: request.redirectUriSent, codeChallenge: request.codeChallenge, resource: request.resource, allowedPrimitives });
       return back(request.redirectUri, { code, state: request.state });
     },
     /** The admin declined: `access_denied` at the client's redirect URI. */

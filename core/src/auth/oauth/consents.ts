@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Models } from '../../db/index.ts';
+import { createClaims, type Models } from '../../db/index.ts';
 import { DomainError } from '../../errors/index.ts';
 import { uuidv7 } from '../../ids/index.ts';
 import { isAdmin, type Actor, type UiActor } from '../actor.ts';
@@ -26,6 +26,8 @@ export interface GrantView {
 export interface Consent {
   client: AppClient;
   redirectUri: string;
+  /** Whether the authorization request named the redirect URI (else the one registered was used). */
+  redirectUriSent: boolean;
   codeChallenge: string;
   resource: string;
   allowedPrimitives: string[];
@@ -80,12 +82,13 @@ function toView(row: {
 /**
  * Consents (grants) of the authorization code flow: the one-time codes an approval makes, the
  * grant a redeemed code becomes, its rotating refresh tokens, and revocation. Every step that must
- * happen once (redeeming a code, using a refresh token) is a single conditional write, so two
- * processes presented the same code or token cannot both succeed; the loser's presentation counts
- * as a replay and revokes the grant (RFC 6749 §4.1.2, RFC 9700 §4.14.2).
+ * happen once (redeeming a code, using a refresh token) is won by inserting a claim row under its
+ * key, so two processes presented the same code or token cannot both succeed; the loser's
+ * presentation counts as a replay and revokes the grant (RFC 6749 §4.1.2, RFC 9700 §4.14.2).
  */
 export function createConsents(deps: { models: Models; audit: AuditTrail; keepClient: (clientId: string) => Promise<void> }) {
   const { OauthGrant, OauthAuthorizationCode, OauthRefreshToken } = deps.models;
+  const claims = createClaims(deps.models);
   const recent = new Map<string, { at: number; view: Promise<GrantView | null> }>();
 
   async function revokeGrant(grantId: string, reason: string, actor: Actor | null) {
@@ -111,6 +114,7 @@ export function createConsents(deps: { models: Models; audit: AuditTrail; keepCl
         clientName: consent.client.name,
         clientKind: consent.client.kind,
         redirectUri: consent.redirectUri,
+        redirectUriSent: consent.redirectUriSent,
         codeChallenge: consent.codeChallenge,
         resource: consent.resource,
         allowedPrimitives: consent.allowedPrimitives,
@@ -129,22 +133,34 @@ export function createConsents(deps: { models: Models; audit: AuditTrail; keepCl
      */
     async redeem(input: { code: string; clientId: string; redirectUri: string | null; verifier: string | null; resource: string | null }): Promise<{ grant: GrantView; refreshToken: string }> {
       const id = digest(input.code);
-      // Time-ordered: the connections page is an `_id` range, newest first.
-      const grantId = uuidv7();
-      // Claimed by one conditional write: of two redemptions racing, one finds the code unclaimed.
-      const row = await OauthAuthorizationCode.findOneAndUpdate({ _id: id, grantId: null }, { $set: { grantId } }, { returnDocument: 'before', lean: true });
-      if (!row) {
+      // Checked before it is claimed: a guess with another client id or verifier (no secret
+      // needed) must not spend the code its owner is about to exchange.
+      const row = await OauthAuthorizationCode.findById(id).lean();
+      if (!row || row.expiresAt.getTime() <= Date.now()) throw new OauthGrantError('invalid_grant', 'the authorization code is unknown, expired or already used');
+      if (row.clientId !== input.clientId) throw new OauthGrantError('invalid_grant', 'the authorization code was issued to another client');
+      // RFC 6749 §4.1.3: required, and equal, when the authorization request carried one.
+      if (row.redirectUriSent ? input.redirectUri !== row.redirectUri : input.redirectUri !== null && input.redirectUri !== row.redirectUri) throw new OauthGrantError('invalid_grant', 'redirect_uri does not match the authorization request');
+      if (!input.verifier || !verifiesS256(input.verifier, row.codeChallenge)) throw new OauthGrantError('invalid_grant', 'code_verifier does not match the code_challenge');
+      if (input.resource !== null && input.resource !== row.resource) throw new OauthGrantError('invalid_target', 'resource differs from the one the code was issued for');
+      // Claimed by inserting a row under the code's key, the one compare-and-set every server here
+      // performs atomically (a conditional update is not, on FerretDB 1.24: ADR 0030).
+      if (!(await claims.once(`oauth-code:${id}`))) {
+        // A replay (RFC 6749 §4.1.2): the connection the first redemption made is revoked, now, or
+        // by that redemption itself when it has not written it yet (it reads this mark after).
+        await OauthAuthorizationCode.updateOne({ _id: id }, { $set: { replayedAt: new Date() } });
         const used = await OauthAuthorizationCode.findById(id, { grantId: 1 }).lean();
         if (used?.grantId) await revokeGrant(used.grantId, 'authorization code used twice', null);
         throw new OauthGrantError('invalid_grant', 'the authorization code is unknown, expired or already used');
       }
-      if (row.expiresAt.getTime() <= Date.now()) throw new OauthGrantError('invalid_grant', 'the authorization code has expired');
-      if (row.clientId !== input.clientId) throw new OauthGrantError('invalid_grant', 'the authorization code was issued to another client');
-      if (input.redirectUri !== row.redirectUri) throw new OauthGrantError('invalid_grant', 'redirect_uri does not match the authorization request');
-      if (!input.verifier || !verifiesS256(input.verifier, row.codeChallenge)) throw new OauthGrantError('invalid_grant', 'code_verifier does not match the code_challenge');
-      if (input.resource !== null && input.resource !== row.resource) throw new OauthGrantError('invalid_target', 'resource differs from the one the code was issued for');
-      const { _id: _code, codeChallenge: _challenge, grantId: _unclaimed, expiresAt: _expiry, ...consent } = row;
+      // Time-ordered: the connections page is an `_id` range, newest first.
+      const grantId = uuidv7();
+      const { _id: _code, codeChallenge: _challenge, grantId: _unclaimed, expiresAt: _expiry, redirectUriSent: _sent, replayedAt: _replayed, ...consent } = row;
       await OauthGrant.create({ _id: grantId, ...consent });
+      await OauthAuthorizationCode.updateOne({ _id: id }, { $set: { grantId } });
+      if ((await OauthAuthorizationCode.findById(id, { replayedAt: 1 }).lean())?.replayedAt) {
+        await revokeGrant(grantId, 'authorization code used twice', null);
+        throw new OauthGrantError('invalid_grant', 'the authorization code was used twice');
+      }
       await deps.keepClient(row.clientId);
       const refreshToken = await newRefreshToken(grantId, row.clientId);
       const grant = await OauthGrant.findById(grantId).lean();
@@ -154,14 +170,15 @@ export function createConsents(deps: { models: Models; audit: AuditTrail; keepCl
     /** The refresh token grant with rotation: the token is spent, a new one returned; a spent one presented again revokes the grant. */
     async refresh(input: { refreshToken: string; clientId: string; resource: string | null }): Promise<{ grant: GrantView; refreshToken: string }> {
       const id = digest(input.refreshToken);
-      const row = await OauthRefreshToken.findOneAndUpdate({ _id: id, usedAt: null }, { $set: { usedAt: new Date() } }, { returnDocument: 'before', lean: true });
-      if (!row) {
-        const spent = await OauthRefreshToken.findById(id, { grantId: 1 }).lean();
-        if (spent) await revokeGrant(spent.grantId, 'refresh token used twice', null);
+      const row = await OauthRefreshToken.findById(id).lean();
+      if (!row || row.expiresAt.getTime() <= Date.now()) throw new OauthGrantError('invalid_grant', 'the refresh token is unknown, expired, revoked or already used');
+      if (row.clientId !== input.clientId) throw new OauthGrantError('invalid_grant', 'the refresh token was issued to another client');
+      // Spent once: by its mark (a later replay) and by the claim (two presentations racing).
+      if (row.usedAt || !(await claims.once(`oauth-refresh:${id}`))) {
+        await revokeGrant(row.grantId, 'refresh token used twice', null);
         throw new OauthGrantError('invalid_grant', 'the refresh token is unknown, expired, revoked or already used');
       }
-      if (row.expiresAt.getTime() <= Date.now()) throw new OauthGrantError('invalid_grant', 'the refresh token has expired');
-      if (row.clientId !== input.clientId) throw new OauthGrantError('invalid_grant', 'the refresh token was issued to another client');
+      await OauthRefreshToken.updateOne({ _id: id }, { $set: { usedAt: new Date() } });
       const grant = await OauthGrant.findOneAndUpdate({ _id: row.grantId, revokedAt: null }, { $set: { lastRefreshedAt: new Date() } }, { returnDocument: 'after', lean: true });
       if (!grant) throw new OauthGrantError('invalid_grant', 'the grant was revoked');
       if (input.resource !== null && input.resource !== grant.resource) throw new OauthGrantError('invalid_target', 'resource differs from the one the grant was made for');

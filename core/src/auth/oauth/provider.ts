@@ -51,7 +51,15 @@ export function createOauthProvider(deps: {
     tokens,
     mcpResource,
     handlers: {
-      token: createTokenEndpoint({ clients, appClients, consents, tokens, rateLimiter: createSharedRateLimiter(deps.counters, { name: 'oauth-token', limit: 30, windowMs: 60_000 }), logger: deps.logger }),
+      token: createTokenEndpoint({
+        clients,
+        appClients,
+        consents,
+        tokens,
+        rateLimiter: createSharedRateLimiter(deps.counters, { name: 'oauth-token', limit: 30, windowMs: 60_000 }),
+        failureLimiter: createSharedRateLimiter(deps.counters, { name: 'oauth-token-failures', limit: 30, windowMs: 60_000 }),
+        logger: deps.logger,
+      }),
       register: createRegistrationEndpoint({ appClients, rateLimiter: createSharedRateLimiter(deps.counters, { name: 'oauth-register', limit: 60, windowMs: 60 * 60_000 }) }),
       jwks: createJwksHandler({ keys }),
       metadata: createAuthorizationServerMetadataHandler({ canonicalOrigin: deps.canonicalOrigin, jwksPath: JWKS_PATH }),

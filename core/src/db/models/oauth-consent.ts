@@ -53,6 +53,9 @@ export const oauthAuthorizationCodeSchema = new Schema(
     _id: { type: String, required: true },
     ...consentFields,
     codeChallenge: { type: String, required: true },
+    redirectUriSent: { type: Boolean, default: true },
+    /** Set when the code is presented again after it was redeemed: the connection made from it is revoked. */
+    replayedAt: { type: Date, default: null },
     /** The grant made when it was redeemed: a second redemption revokes it (RFC 6749 §4.1.2). */
     grantId: { type: String, default: null },
     expiresAt: { type: Date, required: true },

@@ -1,110 +1,15 @@
-import { execFile } from 'node:child_process';
-import { accessSync, constants, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
+import { ensureJaeger as findOrBuild } from '../../scripts/install-jaeger.mjs';
 
-const run = promisify(execFile);
-
-export const JAEGER_MODULE = 'github.com/jaegertracing/jaeger';
-export const JAEGER_VERSION = 'v1.76.0';
-/** The Jaeger v2 program: an OpenTelemetry Collector with Jaeger's storage and query extensions. */
-const JAEGER_PACKAGE = `${JAEGER_MODULE}/cmd/jaeger`;
-/**
- * Jaeger's own go.mod pins sarama with a replace; a module that only requires Jaeger ignores
- * that replace, so the build module repeats it to build what Jaeger's release builds.
- */
-const JAEGER_REPLACES = ['github.com/Shopify/sarama=github.com/Shopify/sarama@v1.33.0'];
-
-/** Versioned, so a build of another version is never taken for this one. */
-export const jaegerBinaryName = (): string => `jaeger-${JAEGER_VERSION}`;
-
-function isExecutable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function onPath(name: string): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    if (dir && isExecutable(path.join(dir, name))) return path.join(dir, name);
-  }
-  return undefined;
-}
-
-/** `go` on PATH, else the official tarball's place (a test runner's PATH often lacks it). */
-function goCommand(): string | undefined {
-  return onPath('go') ?? (isExecutable('/usr/local/go/bin/go') ? '/usr/local/go/bin/go' : undefined);
-}
-
-async function goBinDir(go: string): Promise<string | undefined> {
-  const { stdout } = await run(go, ['env', 'GOBIN', 'GOPATH']);
-  const [gobin, gopath] = stdout.split('\n').map((s) => s.trim());
-  if (gobin) return gobin;
-  return gopath ? path.join(gopath.split(path.delimiter)[0]!, 'bin') : undefined;
-}
-
-/** The built binary on PATH or in the Go bin dir (where FerretDB's build goes too), if it is there. */
-export async function findJaeger(): Promise<string | undefined> {
-  const name = jaegerBinaryName();
-  const found = onPath(name);
-  if (found) return found;
-  const go = goCommand();
-  const bin = go ? await goBinDir(go) : undefined;
-  return bin && isExecutable(path.join(bin, name)) ? path.join(bin, name) : undefined;
-}
-
-/**
- * Builds cmd/jaeger from the Go module proxy into the Go bin dir. Not `go install …@version`:
- * that refuses a module whose go.mod has replace directives, and Jaeger's has one. A throwaway
- * module requires exactly this version instead. The binary is written under a temporary name
- * and renamed, so two test files building at once never run a half-written file.
- */
-export async function installJaeger(log: (line: string) => void): Promise<string> {
-  const go = goCommand();
-  if (!go) throw new Error('cannot build Jaeger: no `go` on PATH (Go 1.24 or later)');
-  const bin = await goBinDir(go);
-  if (!bin) throw new Error('cannot build Jaeger: `go env GOPATH` is empty');
-  const started = Date.now();
-  log(`building Jaeger ${JAEGER_VERSION} from the Go module proxy into ${bin} (first time only; this takes a few minutes)`);
-  const ticker = setInterval(() => log(`still building Jaeger… ${Math.round((Date.now() - started) / 1000)} s`), 30_000);
-  const work = mkdtempSync(path.join(os.tmpdir(), 'jaeger-build-'));
-  try {
-    const env = { ...process.env, GOFLAGS: '-mod=mod', GOTOOLCHAIN: 'local' };
-    await run(go, ['mod', 'init', 'jaeger-build'], { cwd: work, env });
-    await run(go, ['mod', 'edit', `-require=${JAEGER_MODULE}@${JAEGER_VERSION}`, ...JAEGER_REPLACES.map((r) => `-replace=${r}`)], { cwd: work, env });
-    mkdirSync(bin, { recursive: true });
-    const target = path.join(bin, jaegerBinaryName());
-    const partial = `${target}.${process.pid}.partial`;
-    try {
-      await run(go, ['build', '-trimpath', '-ldflags=-s -w', '-o', partial, JAEGER_PACKAGE], { cwd: work, env, maxBuffer: 1 << 26 });
-    } catch (error) {
-      const stderr = (error as { stderr?: string }).stderr ?? '';
-      throw new Error(`building ${JAEGER_PACKAGE}@${JAEGER_VERSION} failed:\n${stderr.slice(-4000)}`, { cause: error });
-    }
-    await run(partial, ['--help']);
-    renameSync(partial, target);
-    log(`built Jaeger ${JAEGER_VERSION} at ${target} in ${Math.round((Date.now() - started) / 1000)} s`);
-    return target;
-  } finally {
-    clearInterval(ticker);
-    rmSync(work, { recursive: true, force: true });
-  }
-}
+export { JAEGER_VERSION } from '../../scripts/install-jaeger.mjs';
 
 let ensured: Promise<string> | undefined;
 
-/** The binary: found, or built once (per process) when Go is present; throws saying why not. */
-export function ensureJaeger(log: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): Promise<string> {
-  ensured ??= (async () => {
-    const found = await findJaeger();
-    if (found) return found;
-    if (!goCommand()) throw new Error(`Jaeger ${JAEGER_VERSION} is not built and there is no \`go\` to build it (\`pnpm jaeger:install\` builds it)`);
-    return installJaeger(log);
-  })();
+/**
+ * The Jaeger v2 binary: found in the Go bin dir, or built there from the Go module proxy once per
+ * test process when Go is present (scripts/install-jaeger.mjs); throws saying why not.
+ */
+export function ensureJaeger(): Promise<string> {
+  ensured ??= findOrBuild((line) => process.stderr.write(`${line}\n`));
   return ensured;
 }
 
@@ -116,6 +21,8 @@ export async function jaegerSkipReason(): Promise<string | undefined> {
   } catch (error) {
     const message = (error as Error).message;
     process.stderr.write(`${message}\n`);
-    return message.split('\n')[0];
+    // The first line says what failed, the last one (Go's own error) why.
+    const lines = message.split('\n').filter((line) => line.trim());
+    return lines.length > 1 ? `${lines[0]} ${lines.at(-1)}` : lines[0];
   }
 }

@@ -5,7 +5,8 @@
 # modules' tests and style), PHP's SQLite, GD, XML, intl and cURL extensions (a real Drupal for the CMS-A
 # tests), Python's venv (the Python A2A SDK interop test) and nginx (several instances behind a proxy). FerretDB, the test
 # database, is built on first use by the test setup through the Go module proxy
-# (`pnpm db:install` does it ahead of time).
+# (`pnpm db:install` does it ahead of time). Jaeger v2, the telemetry tests' trace receiver, is
+# built here from the Go module proxy when Go is present (about 5 minutes cold on 2 cores).
 set -euo pipefail
 
 if ! command -v pnpm >/dev/null 2>&1 || ! pnpm --version 2>/dev/null | grep -q '^10\.'; then
@@ -40,4 +41,12 @@ if [ -n "$packages" ]; then
   $sudo apt-get update -qq
   # shellcheck disable=SC2086
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $packages >/dev/null
+fi
+
+# Jaeger v2 (the telemetry tests' OTLP receiver) into the Go bin dir, once; plain Node, no packages
+# needed yet. Without Go the tests build nothing and are skipped, saying so.
+if command -v go >/dev/null 2>&1 || [ -x /usr/local/go/bin/go ]; then
+  node "$(dirname "$0")/install-jaeger.mjs" || echo "Jaeger could not be built: the telemetry receiver tests will be skipped"
+else
+  echo "no Go here: the telemetry receiver tests (Jaeger) will be skipped"
 fi

@@ -4,6 +4,7 @@ import { A2A_REST_PATHS, a2aRestUnavailableResponse, a2aRpcUnavailableResponse }
 import { mcpUnavailableResponse } from '@service/core/mcp';
 import { createSeamRouter, sendWebResponse, toWebRequest, unavailableResponse, type SeamHandler } from '@service/core/http';
 import type { Logger } from '@service/core/log';
+import { contextFromHeaders, failSpan, inContext, SpanKind, startSpan } from '@service/core/telemetry';
 import { BASE_SECURITY_HEADERS, withSeamSecurityHeaders } from './app/http-security.server.ts';
 import { presentsHeaderCredential, type UnauthenticatedCap } from './app/unauthenticated-cap.server.ts';
 
@@ -93,8 +94,19 @@ export function createSeamListener(services: Services, logger: Logger, unauthent
       res.writeHead(400, { ...BASE_SECURITY_HEADERS, 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'BAD_REQUEST', message: 'Malformed request URL' } }));
       return true;
     }
-    route
-      .handle(request, route.params)
+    // A server span per request, continuing the caller's trace (`traceparent`): a call from another
+    // instance and what it starts here are one trace. It ends when the answer does (streams included).
+    const { span, context: traced } = startSpan(`${req.method ?? 'GET'} ${route.pattern}`, {
+      kind: SpanKind.SERVER,
+      parent: contextFromHeaders(req.headers),
+      attributes: { 'http.request.method': req.method ?? 'GET', 'http.route': route.pattern, 'url.path': path },
+    });
+    res.once('close', () => {
+      span.setAttribute('http.response.status_code', res.statusCode);
+      if (res.statusCode >= 500) failSpan(span, { code: String(res.statusCode) });
+      span.end();
+    });
+    inContext(traced, () => route.handle(request, route.params))
       .then((response) => sendWebResponse(res, withSeamSecurityHeaders(response)))
       .catch((error: unknown) => {
         // A handler that rethrows what a client's leaving did to it (a body cut off) is no failure of ours.

@@ -5,8 +5,11 @@ import type { EmbeddedDatabase, EmbeddedRegistry } from '@service/embedded';
 import { connectDatabase, type Database } from '../db/index.ts';
 import { createExtensionWriter } from '../extensions/index.ts';
 import { createLogger, type Logger } from '../log/index.ts';
+import { createOutboundHttp } from '../http/index.ts';
+import { startTracing, type Tracing } from '../trace-export/index.ts';
+
 import { migrateRunsToLayout2 } from '../migrations/index.ts';
-import { createServices, type Services } from '../index.ts';
+import { createServices, SERVICE_VERSION, type Services } from '../index.ts';
 import { supervise, type Supervised } from '../process/index.ts';
 import { loadEmbeddedExtras } from './embedded-extras.ts';
 import { claimDataDir, dataDirOwner, readDataDirLock, stopOrphanedDatabase, type DataDirClaim } from './data-dir-lock.ts';
@@ -51,6 +54,7 @@ export async function startServices(
   let config = loadConfig(env, bootLogger, { generateSecrets: role !== 'mcp-server' });
   if (options.configure) config = options.configure(config);
   const logger = options.logger ?? createLogger({ level: config.logLevel });
+  const tracing = startTraceExport(env, role, logger);
 
   let embedded: Supervised<EmbeddedDatabase> | undefined;
   let claim: DataDirClaim | undefined;
@@ -140,6 +144,7 @@ export async function startServices(
       async stop() {
         following?.stop();
         await services.audit.flush();
+        await tracing?.shutdown();
         await database.close();
         await registry?.stop();
         await embedded?.stop();
@@ -149,6 +154,7 @@ export async function startServices(
       },
     };
   } catch (error) {
+    await tracing?.shutdown();
     await embedded?.stop();
     claim?.release();
     process.removeListener('exit', stopEmbeddedOnExit);
@@ -207,3 +213,22 @@ function followDataDirDatabase(dataDir: string, joinedUri: string, database: Dat
   return { stop: () => clearInterval(timer) };
 }
 
+
+/**
+ * Traces to the OTLP collector the standard OTEL_* variables name (off when none is set: the
+ * tracing API stays a no-op). Spans go out through the service's outbound client; the collector
+ * is the operator's own configuration, so its address may be private (a sidecar, a cluster service).
+ */
+function startTraceExport(env: Env, role: string, logger: Logger): Tracing | null {
+  let http: ReturnType<typeof createOutboundHttp> | undefined;
+  const tracing = startTracing({
+    env,
+    serviceName: role === 'mcp-server' ? 'service-mcp' : 'service',
+    version: SERVICE_VERSION,
+    role,
+    send: (url, call) => (http ??= createOutboundHttp({ allowPrivate: true })).fetch(url, call),
+    onExportFailure: (message) => logger.warn(message),
+  });
+  if (tracing) logger.info('tracing: spans are exported over OTLP/HTTP', { role });
+  return tracing;
+}

@@ -1,6 +1,7 @@
 import { summariseInput, type AuditLog } from '../audit/index.ts';
 import { mayActorDo, type AgentAccessActor } from '../auth/index.ts';
 import { DomainError, parseOrThrow } from '../errors/index.ts';
+import { inSpan } from '../telemetry/index.ts';
 import type { Primitive } from './primitive.ts';
 
 export const PRIMITIVE_ACCESS_DENIED = 'You do not have access to this primitive';
@@ -22,7 +23,12 @@ export function createPrimitiveRegistry(deps: { primitives: Primitive[]; audit: 
     byName.set(primitive.name, primitive);
   }
 
-  async function call(actor: AgentAccessActor, name: string, rawInput: unknown): Promise<unknown> {
+  /** Each call is an `execute_tool` span (GenAI conventions): the tool, its connector, never its input or output. */
+  function call(actor: AgentAccessActor, name: string, rawInput: unknown): Promise<unknown> {
+    return inSpan(`execute_tool ${name}`, { attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': name, 'service.actor.type': actor.type } }, () => callTool(actor, name, rawInput));
+  }
+
+  async function callTool(actor: AgentAccessActor, name: string, rawInput: unknown): Promise<unknown> {
     const primitive = byName.get(name);
     if (!primitive) throw new DomainError('NOT_FOUND', `No primitive ${name}`);
     if (!mayCallPrimitive(actor, primitive)) throw new DomainError('FORBIDDEN', PRIMITIVE_ACCESS_DENIED);

@@ -2,6 +2,7 @@ import dns, { type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { DomainError } from '../errors/index.ts';
+import { inSpan, SpanKind, withTraceHeaders } from '../telemetry/index.ts';
 import { isNonPublicAddress } from './address-policy.ts';
 import { readBytesLimited } from './body.ts';
 
@@ -120,8 +121,24 @@ export function createOutboundHttp(policy: OutboundPolicy) {
     return new OutboundUnreachableError(`${url.host} is unreachable`, error);
   }
 
+  /**
+   * Each call is a client span (method, server, URL without its query, status), and carries the
+   * trace context (`traceparent`) to the other side, so a call across instances is one trace.
+   */
   async function request(target: string | URL, call: OutboundCall = {}): Promise<Response> {
-    let url = parse(target);
+    const url = parse(target);
+    const method = (call.method ?? 'GET').toUpperCase();
+    const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+    return inSpan(method, { kind: SpanKind.CLIENT, attributes: { 'http.request.method': method, 'server.address': url.hostname, 'server.port': port, 'url.full': `${url.origin}${url.pathname}` } }, async (span) => {
+      const response = await send(url, { ...call, headers: withTraceHeaders({ ...call.headers }) });
+      span.setAttribute('http.response.status_code', response.status);
+      if (response.status >= 500) span.setAttribute('error.type', String(response.status));
+      return response;
+    });
+  }
+
+  async function send(target: URL, call: OutboundCall): Promise<Response> {
+    let url = target;
     const timeoutMs = call.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const timeout = new AbortController();
     let timedOut = false;

@@ -1,6 +1,7 @@
 export type SeamHandler = (request: Request, params: Record<string, string>) => Promise<Response>;
 
 interface CompiledRoute {
+  pattern: string;
   segments: string[];
   handle: SeamHandler;
 }
@@ -11,10 +12,10 @@ interface CompiledRoute {
  * rest must match exactly. Routes are compiled once; a match is a split and a comparison.
  */
 export function createSeamRouter(routes: Record<string, SeamHandler>) {
-  const compiled: CompiledRoute[] = Object.entries(routes).map(([pattern, handle]) => ({ segments: pattern.split('/'), handle }));
+  const compiled: CompiledRoute[] = Object.entries(routes).map(([pattern, handle]) => ({ pattern, segments: pattern.split('/'), handle }));
 
-  /** The route serving `pathname` with its params, or null when none does (the UI serves it). */
-  function match(pathname: string): { handle: SeamHandler; params: Record<string, string> } | null {
+  /** The route serving `pathname` (its pattern, handler and params), or null when none does (the UI serves it). */
+  function match(pathname: string): { pattern: string; handle: SeamHandler; params: Record<string, string> } | null {
     const parts = pathname.split('/');
     for (const route of compiled) {
       if (route.segments.length !== parts.length) continue;
@@ -34,7 +35,7 @@ export function createSeamRouter(routes: Record<string, SeamHandler>) {
           else params[segment.slice(1)] = value;
         } else if (segment !== parts[i]) matched = false;
       }
-      if (matched) return { handle: route.handle, params };
+      if (matched) return { pattern: route.pattern, handle: route.handle, params };
     }
     return null;
   }

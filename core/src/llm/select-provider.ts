@@ -3,11 +3,16 @@ import type { OutboundHttp } from '../http/index.ts';
 import type { Logger } from '../log/index.ts';
 import { createAnthropicProvider } from './anthropic.ts';
 import { createOpenAiCompatibleProvider } from './openai-compatible.ts';
+import { tracedProvider } from './traced-provider.ts';
 import type { LlmProvider } from './provider.ts';
 import { createScriptedProvider } from './scripted-provider.ts';
 
 /** The configured provider; without one, the offline scripted provider, said plainly in the log. */
 export function selectLlmProvider(config: ServiceConfig, logger: Logger, http: OutboundHttp): LlmProvider {
+  return tracedProvider(untracedProvider(config, logger, http));
+}
+
+function untracedProvider(config: ServiceConfig, logger: Logger, http: OutboundHttp): LlmProvider {
   const { provider, apiKey, baseUrl, model } = config.llm;
   // Answers stream: the timeout covers the wait for the first byte (a model may think a while).
   const fetch = http.fetchWith({ streaming: true, timeoutMs: 120_000, maxBytes: 32 * 1024 * 1024 });

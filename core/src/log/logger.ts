@@ -1,3 +1,4 @@
+import { traceIdsForLog } from '../telemetry/index.ts';
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export type LogFields = Record<string, unknown>;
 
@@ -34,7 +35,8 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const base = options.base ?? {};
   const emit = (level: LogLevel) => (message: string, fields: LogFields = {}) => {
     if (LEVELS[level] < threshold) return;
-    sink({ level, message, fields: redact({ ...base, ...fields }) });
+    // While a span records, the line names it (trace_id, span_id): a log line leads to its trace.
+    sink({ level, message, fields: redact({ ...base, ...traceIdsForLog(), ...fields }) });
   };
   return {
     debug: emit('debug'),

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { contextFromTraceparent, currentTraceparent, inSpan } from '../telemetry/index.ts';
 import { screenValidator, type FlowDefinition, type FlowStep } from '../agents/index.ts';
 import { DomainError, isDatabaseUnreachable } from '../errors/index.ts';
 import type { ExtensionReader, ExtensionView } from '../extensions/index.ts';
@@ -22,6 +23,8 @@ export interface RuntimeStep {
   context: { input: string; outputs: Record<string, unknown> };
   /** Names this step of this run: a sub-agent call carries it, so a retried call is recognised (see `callAgent`). */
   stepKey: string;
+  /** The step span's trace context (W3C), handed back on the runtime's host calls: they are part of the step's trace. */
+  traceparent?: string;
 }
 
 /** Where non-HITL steps run when an agent runtime process is attached. */
@@ -145,6 +148,12 @@ export function createRunExecutor(deps: {
     return last;
   }
 
+  /** The step's trace context for the runtime process, which hands it back on the host calls it makes. */
+  const withTraceparent = (): { traceparent?: string } => {
+    const traceparent = currentTraceparent();
+    return traceparent ? { traceparent } : {};
+  };
+
   /** A step's key: the same for every try of this step of this run, and nothing else. */
   const stepKeyOf = (runId: string, index: number, stepId: string) => createHash('sha256').update(`${runId}/${index}/${stepId}`).digest('hex').slice(0, 32);
 
@@ -182,9 +191,11 @@ export function createRunExecutor(deps: {
       }
       if (step.kind === 'call') await append([{ type: 'status', status: status('working', `Calling ${step.agent}`), final: false }]);
       const stepKey = stepKeyOf(run.id, index, step.id);
-      if (runtime) last = await inRuntime(runtime, { flow: { instructions: flow.instructions }, step, context, stepKey });
-      else if (step.kind === 'call') last = await callAgent(step.agent, renderTemplate(step.input, context), signal, 1, stepKey);
-      else last = await llmTurn(flow, renderTemplate(step.prompt, context), signal);
+      last = await inSpan(`step ${step.id}`, { attributes: { 'service.step.id': step.id, 'service.step.kind': step.kind, 'service.step.index': index, ...(step.kind === 'call' ? { 'gen_ai.agent.name': step.agent } : {}) } }, () => {
+        if (runtime) return inRuntime(runtime, { flow: { instructions: flow.instructions }, step, context, stepKey, ...withTraceparent() });
+        if (step.kind === 'call') return callAgent(step.agent, renderTemplate(step.input, context), signal, 1, stepKey);
+        return llmTurn(flow, renderTemplate(step.prompt, context), signal);
+      });
       outputs[step.id] = last;
       // The last step's output goes out with the answer below, in the same insert.
       if (index + 1 < steps.length) await append([{ type: 'step', index, stepId: step.id, output: last }]);
@@ -228,7 +239,10 @@ export function createRunExecutor(deps: {
         }
         run = { ...run, state: 'working', tail };
       }
-      return execute(run, generation, lease, controller.signal);
+      // The run's span continues the trace it was started in (stored with it), whichever process
+      // and however much later it runs: a resumed or taken-over run is a new span of the same trace.
+      const started = run;
+      return inSpan(`invoke_agent ${started.agent}`, { parent: contextFromTraceparent(started.traceparent), attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': started.agent, 'service.run.id': runId, 'service.run.generation': generation, 'service.run.takeover': !!options.takeover } }, () => execute(started, generation, lease, controller.signal));
     };
     return work()
       .catch(async (error: unknown) => {

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Actor } from '../auth/index.ts';
 import { createInsertBatcher, isDuplicateKeyError, readPage, RUN_KEY_TTL_MS, runEventsAfter, type Models, type RunRecord } from '../db/index.ts';
+import { currentTraceparent } from '../telemetry/index.ts';
 import { uuidv7 } from '../ids/index.ts';
 import { listKeyOf, type EventLog, type StoredEvent, type Tail } from './event-log.ts';
 import type { RunLeases } from './leases.ts';
@@ -37,6 +38,7 @@ function summaryOf(row: HeadRow): RunSummary {
     actorId: row.actorId,
     input: fromStored<RunMessage>(row.input),
     remote: (row.remote as RemoteLink | null) ?? null,
+    ...(row.traceparent ? { traceparent: row.traceparent } : {}),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -106,6 +108,7 @@ export function createRunStore(deps: { models: Models; eventLog: EventLog; lease
   async function create(actor: Actor, input: { agent: string; message: RunMessage; idempotencyKey?: string | null; working?: boolean; remote?: RemoteLink }): Promise<{ run: RunView; created: boolean; events: StoredEvent[] }> {
     const runId = uuidv7();
     const now = new Date();
+    const traceparent = currentTraceparent();
     const keys = [...(input.idempotencyKey ? [runKeyId(actor.id, 'key', input.idempotencyKey)] : []), runKeyId(actor.id, 'message', input.message.id)];
     const contextId = input.message.contextId ?? randomUUID();
     const message: RunMessage = { ...input.message, runId, contextId };
@@ -127,6 +130,7 @@ export function createRunStore(deps: { models: Models; eventLog: EventLog; lease
       input: toStored(message),
       status: toStored(current),
       remote: input.remote ?? null,
+      ...(traceparent ? { traceparent } : {}),
       v: RUN_LAYOUT,
       createdAt: now,
       updatedAt: now,

@@ -15,6 +15,8 @@ export interface RunSummary {
   input: RunMessage;
   /** Set for a run bridged from a peer. */
   remote: RemoteLink | null;
+  /** The trace the run was started in (W3C `traceparent`), present only while tracing is on; its execution continues it. */
+  traceparent?: string;
   createdAt: string;
   updatedAt: string;
 }

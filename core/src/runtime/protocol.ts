@@ -7,6 +7,8 @@ export interface StepRequest {
   flow: Pick<FlowDefinition, 'instructions'>;
   step: Exclude<FlowStep, { kind: 'ask' }>;
   context: { input: string; outputs: Record<string, unknown> };
+  /** The step's trace context, when tracing is on: the runtime sends it back on its host calls. */
+  traceparent?: string;
 }
 
 export type StepReply = { type: 'result'; callId: string; output: string } | { type: 'error'; callId: string; message: string };
@@ -24,6 +26,8 @@ export interface HostCall {
   callId: string;
   target: { kind: 'llm' } | { kind: 'agent'; vendor: string; slug: string };
   body: string;
+  /** The step's trace context it came with, so the host's LLM or agent call joins the step's trace. */
+  traceparent?: string;
 }
 
 export type HostAnswer = { type: 'host-answer'; callId: string; value: unknown } | { type: 'host-answer'; callId: string; error: string };

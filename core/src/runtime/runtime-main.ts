@@ -15,28 +15,28 @@ if (!process.send) {
 
 const waiting = new Map<string, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
 
-function host<T>(target: HostCall['target'], body: unknown): Promise<T> {
+function host<T>(target: HostCall['target'], body: unknown, traceparent: string | undefined): Promise<T> {
   const callId = randomUUID();
   return new Promise<T>((resolve, reject) => {
     waiting.set(callId, { resolve: resolve as (value: unknown) => void, reject });
-    process.send!({ type: 'host-call', callId, target, body: JSON.stringify(body) } satisfies HostCall, (error: Error | null) => {
+    process.send!({ type: 'host-call', callId, target, body: JSON.stringify(body), ...(traceparent ? { traceparent } : {}) } satisfies HostCall, (error: Error | null) => {
       if (error && waiting.delete(callId)) reject(error);
     });
   });
 }
 
-async function runStep({ flow, step, context }: StepRequest): Promise<string> {
+async function runStep({ flow, step, context, traceparent }: StepRequest): Promise<string> {
   if (step.kind === 'llm') {
     const { text } = await host<{ text: string }>({ kind: 'llm' }, {
       messages: [
         { role: 'system', content: flow.instructions },
         { role: 'user', content: renderTemplate(step.prompt, context) },
       ],
-    });
+    }, traceparent);
     return text;
   }
   const [vendor, slug] = step.agent.slice(1).split('/');
-  const { output } = await host<{ output: string }>({ kind: 'agent', vendor: vendor!, slug: slug! }, { input: renderTemplate(step.input, context) });
+  const { output } = await host<{ output: string }>({ kind: 'agent', vendor: vendor!, slug: slug! }, { input: renderTemplate(step.input, context) }, traceparent);
   return output;
 }
 

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { DomainError, toDomainError } from '../errors/index.ts';
 import type { Logger } from '../log/index.ts';
 import type { HostAnswer, HostCall, HostCalls, StepReply, StepRequest } from './protocol.ts';
+import { contextFromTraceparent, inContext } from '../telemetry/index.ts';
 import { tsxLoaderUrl } from './tsx-loader.ts';
 
 /** Run from core/dist (built), the runtime is built JavaScript too; from core/src, its TypeScript runs through tsx. */
@@ -73,7 +74,8 @@ export function startAgentRuntime(options: { host: HostCalls; logger: Logger }):
       const answer = (reply: HostAnswer) => {
         if (current.connected) current.send(reply, () => undefined);
       };
-      answerHostCall(options.host, message, calls.signal).then(
+      // In the trace of the step that made the call (its context travelled with the step and back).
+      inContext(contextFromTraceparent(message.traceparent), () => answerHostCall(options.host, message, calls.signal)).then(
         (value) => answer({ type: 'host-answer', callId: message.callId, value }),
         (error: unknown) => answer({ type: 'host-answer', callId: message.callId, error: toDomainError(error, options.logger).toPublicJSON().message }),
       );

@@ -31,6 +31,8 @@ export const runSchema = new Schema(
     status: { type: String, required: true },
     /** A run bridged from a peer: `{ peerId, skillId }`. */
     remote: { type: Schema.Types.Mixed, default: null },
+    /** The W3C traceparent of the request that started the run (only while tracing is on). */
+    traceparent: { type: String },
     /** The storage layout this head is written in (2 since ADR 0019). */
     v: { type: Number, required: true },
     createdAt: { type: Date, required: true },

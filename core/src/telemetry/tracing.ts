@@ -1,0 +1,84 @@
+import { context, propagation, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span } from '@opentelemetry/api';
+
+/**
+ * The service's spans, through the OpenTelemetry API only: until `startTracing` registers a
+ * provider (OTEL_* variables set), every call here is the API's no-op and costs next to nothing.
+ * Asked for at each span, not kept: a tracer taken once would outlive its provider's shutdown.
+ */
+const tracer = () => trace.getTracer('service');
+
+export { SpanKind };
+
+type HeaderBag = Record<string, string | string[] | undefined>;
+
+const headerGetter = {
+  keys: (carrier: HeaderBag) => Object.keys(carrier),
+  get: (carrier: HeaderBag, key: string) => carrier[key.toLowerCase()],
+};
+
+/** The trace context a caller sent (`traceparent`, `tracestate`), as the parent of what this request does. */
+export function contextFromHeaders(headers: HeaderBag | Headers): Context {
+  const bag: HeaderBag = headers instanceof Headers ? Object.fromEntries(headers) : headers;
+  return propagation.extract(context.active(), bag, headerGetter);
+}
+
+/** Adds the active trace context (`traceparent`, `tracestate`) to outgoing headers; nothing when no span is recording. */
+export function withTraceHeaders(headers: Record<string, string>, from: Context = context.active()): Record<string, string> {
+  propagation.inject(from, headers);
+  return headers;
+}
+
+/** The active span's context as a `traceparent` value, to be stored and continued later (a run started now, executed later). */
+export function currentTraceparent(): string | null {
+  const carrier: Record<string, string> = {};
+  propagation.inject(context.active(), carrier);
+  return carrier.traceparent ?? null;
+}
+
+/** The context a stored `traceparent` names, for work that continues a trace begun elsewhere or earlier. */
+export function contextFromTraceparent(traceparent: string | null | undefined): Context {
+  return traceparent ? propagation.extract(context.active(), { traceparent }, headerGetter) : context.active();
+}
+
+/**
+ * Runs `work` in a span (a child of `parent`, by default the active context) and ends it: the
+ * status is an error when `work` throws, with the error's class and message, never its data.
+ */
+export async function inSpan<T>(name: string, options: { kind?: SpanKind; attributes?: Attributes; parent?: Context }, work: (span: Span) => Promise<T>): Promise<T> {
+  const span = tracer().startSpan(name, { kind: options.kind ?? SpanKind.INTERNAL, ...(options.attributes ? { attributes: options.attributes } : {}) }, options.parent ?? context.active());
+  try {
+    return await context.with(trace.setSpan(options.parent ?? context.active(), span), () => work(span));
+  } catch (error) {
+    failSpan(span, error);
+    throw error;
+  } finally {
+    span.end();
+  }
+}
+
+/** Starts a span the caller ends (a request whose answer streams on after the handler returned). */
+export function startSpan(name: string, options: { kind?: SpanKind; attributes?: Attributes; parent?: Context }): { span: Span; context: Context } {
+  const parent = options.parent ?? context.active();
+  const span = tracer().startSpan(name, { kind: options.kind ?? SpanKind.INTERNAL, ...(options.attributes ? { attributes: options.attributes } : {}) }, parent);
+  return { span, context: trace.setSpan(parent, span) };
+}
+
+/** Runs `work` with `ctx` active. */
+export function inContext<T>(ctx: Context, work: () => T): T {
+  return context.with(ctx, work);
+}
+
+export function failSpan(span: Span, error: unknown): void {
+  const name = error instanceof Error ? error.name : 'Error';
+  const code = error && typeof error === 'object' && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+  span.setAttribute('error.type', code ?? name);
+  span.setStatus({ code: SpanStatusCode.ERROR, message: code ?? name });
+}
+
+/** The ids a log line carries while a span is recording (trace_id, span_id), else nothing. */
+export function traceIdsForLog(): { trace_id: string; span_id: string } | undefined {
+  const span = trace.getActiveSpan();
+  if (!span?.isRecording()) return undefined;
+  const { traceId, spanId } = span.spanContext();
+  return { trace_id: traceId, span_id: spanId };
+}

@@ -1,0 +1,102 @@
+import { context, propagation, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { BatchSpanProcessor, TracerProvider, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace';
+import { OutboundOtlpTraceExporter, type ExportFetch, type OtlpTarget } from './otlp-exporter.ts';
+
+type Env = Record<string, string | undefined>;
+
+/** Where traces go per the standard OTEL_* variables, or null when tracing is off (the default). */
+export function otlpTraceTarget(env: Env): OtlpTarget | null {
+  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return null;
+  const exporters = (env.OTEL_TRACES_EXPORTER ?? 'otlp').split(',').map((value) => value.trim().toLowerCase());
+  if (!exporters.includes('otlp')) return null;
+  const signal = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
+  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
+  if (!signal && !base) return null;
+  const url = signal || `${base!.replace(/\/+$/, '')}/v1/traces`;
+  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) throw new Error(`OTEL_EXPORTER_OTLP_${signal ? 'TRACES_' : ''}ENDPOINT: is not an http(s) URL`);
+  const protocol = (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf').trim();
+  if (protocol !== 'http/protobuf' && protocol !== 'http/json') throw new Error(`OTEL_EXPORTER_OTLP_PROTOCOL: "${protocol}" is not supported; use http/protobuf or http/json`);
+  const timeout = Number(env.OTEL_EXPORTER_OTLP_TRACES_TIMEOUT ?? env.OTEL_EXPORTER_OTLP_TIMEOUT ?? 10_000);
+  return { url, protocol, headers: { ...parseHeaders(env.OTEL_EXPORTER_OTLP_HEADERS), ...parseHeaders(env.OTEL_EXPORTER_OTLP_TRACES_HEADERS) }, timeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : 10_000 };
+}
+
+/** `key=value,key2=value2`, values URL-encoded (the OTLP exporter specification). */
+function parseHeaders(raw: string | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const pair of (raw ?? '').split(',')) {
+    const at = pair.indexOf('=');
+    if (at <= 0) continue;
+    try {
+      headers[decodeURIComponent(pair.slice(0, at).trim()).toLowerCase()] = decodeURIComponent(pair.slice(at + 1).trim());
+    } catch {
+      // A malformed pair is skipped, as the SDK does.
+    }
+  }
+  return headers;
+}
+
+/** `OTEL_RESOURCE_ATTRIBUTES` (`k=v,…`, URL-encoded) and `OTEL_SERVICE_NAME`, over the service's own. */
+function resourceAttributes(env: Env, own: { serviceName: string; version: string; role: string }): Record<string, string> {
+  const attributes: Record<string, string> = { 'service.name': own.serviceName, 'service.version': own.version, 'service.namespace': 'agent-platform', 'service.instance.role': own.role };
+  Object.assign(attributes, parseHeaders(env.OTEL_RESOURCE_ATTRIBUTES));
+  if (env.OTEL_SERVICE_NAME?.trim()) attributes['service.name'] = env.OTEL_SERVICE_NAME.trim();
+  return attributes;
+}
+
+export interface Tracing {
+  /** Sends what is buffered (at stop; tests). */
+  flush(): Promise<void>;
+  shutdown(): Promise<void>;
+}
+
+let active: { provider: TracerProvider; manager: AsyncLocalStorageContextManager } | null = null;
+
+/**
+ * Registers the tracer provider, the context manager and the W3C propagators globally. With
+ * `exporter` given (tests: an in-memory one) spans go there; else to the OTLP target of the
+ * environment. Returns null, registering nothing, when tracing is off.
+ */
+export function startTracing(options: { env: Env; serviceName: string; version: string; role: string; send?: ExportFetch; exporter?: SpanExporter; onExportFailure?: (message: string) => void }): Tracing | null {
+  let processor: SpanProcessor;
+  if (options.exporter) {
+    processor = new BatchSpanProcessor({ exporter: options.exporter, scheduledDelayMillis: 50 });
+  } else {
+    const target = otlpTraceTarget(options.env);
+    if (!target || !options.send) return null;
+    let warned = 0;
+    const onFailure = options.onExportFailure ?? (() => undefined);
+    // One line per minute at most: a collector that is down must not flood the log.
+    const report = (message: string) => {
+      if (Date.now() - warned < 60_000) return;
+      warned = Date.now();
+      onFailure(message);
+    };
+    processor = new BatchSpanProcessor({ exporter: new OutboundOtlpTraceExporter(target, options.send, report) });
+  }
+  if (active) void stop();
+  const provider = new TracerProvider({ resource: resourceFromAttributes(resourceAttributes(options.env, options)), spanProcessors: [processor] });
+  const manager = new AsyncLocalStorageContextManager().enable();
+  context.setGlobalContextManager(manager);
+  propagation.setGlobalPropagator(new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }));
+  trace.setGlobalTracerProvider(provider);
+  active = { provider, manager };
+  const registered = active;
+
+  async function stop() {
+    const current = active;
+    if (!current) return;
+    active = null;
+    await current.provider.shutdown();
+    current.manager.disable();
+    trace.disable();
+    context.disable();
+    propagation.disable();
+  }
+  return {
+    flush: () => registered.provider.forceFlush(),
+    shutdown: () => (active === registered ? stop() : Promise.resolve()),
+  };
+}

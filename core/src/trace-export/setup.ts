@@ -38,6 +38,16 @@ function parseHeaders(raw: string | undefined): Record<string, string> {
   return headers;
 }
 
+/** The `OTEL_BSP_*` variables (the trace SDK no longer reads them itself): unset or invalid ones keep the SDK's defaults. */
+function batchOptions(env: Env): { scheduledDelayMillis?: number; maxQueueSize?: number; maxExportBatchSize?: number; exportTimeoutMillis?: number } {
+  const read = (name: string) => {
+    const value = Number(env[name]);
+    return env[name] !== undefined && Number.isInteger(value) && value > 0 ? value : undefined;
+  };
+  const options = { scheduledDelayMillis: read('OTEL_BSP_SCHEDULE_DELAY'), maxQueueSize: read('OTEL_BSP_MAX_QUEUE_SIZE'), maxExportBatchSize: read('OTEL_BSP_MAX_EXPORT_BATCH_SIZE'), exportTimeoutMillis: read('OTEL_BSP_EXPORT_TIMEOUT') };
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+}
+
 /** `OTEL_RESOURCE_ATTRIBUTES` (`k=v,…`, URL-encoded) and `OTEL_SERVICE_NAME`, over the service's own. */
 function resourceAttributes(env: Env, own: { serviceName: string; version: string; role: string }): Record<string, string> {
   const attributes: Record<string, string> = { 'service.name': own.serviceName, 'service.version': own.version, 'service.namespace': 'agent-platform', 'service.instance.role': own.role };
@@ -74,7 +84,7 @@ export function startTracing(options: { env: Env; serviceName: string; version: 
       warned = Date.now();
       onFailure(message);
     };
-    processor = new BatchSpanProcessor({ exporter: new OutboundOtlpTraceExporter(target, options.send, report) });
+    processor = new BatchSpanProcessor({ exporter: new OutboundOtlpTraceExporter(target, options.send, report), ...batchOptions(options.env) });
   }
   if (active) void stop();
   const provider = new TracerProvider({ resource: resourceFromAttributes(resourceAttributes(options.env, options)), spanProcessors: [processor] });

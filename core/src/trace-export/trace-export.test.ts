@@ -128,4 +128,18 @@ describe('OTLP/HTTP export through the outbound client', () => {
       await collector.close();
     }
   });
+
+  it('sends a batch after OTEL_BSP_SCHEDULE_DELAY, without being flushed', async () => {
+    const collector = await recorder();
+    try {
+      const outbound = createOutboundHttp({ allowPrivate: true });
+      tracing = startTracing({ env: { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: '50' }, serviceName: 's', version: '1', role: 'service', send: (url, call) => outbound.fetch(url, call) });
+      await inSpan('scheduled', {}, async () => undefined);
+      for (const deadline = Date.now() + 2_000; collector.received.length === 0 && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 20));
+      // The SDK's default would wait 5 s.
+      expect(collector.received.map((request) => request.url)).toEqual(['/v1/traces']);
+    } finally {
+      await collector.close();
+    }
+  });
 });

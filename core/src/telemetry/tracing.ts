@@ -18,7 +18,11 @@ const headerGetter = {
 
 /** The trace context a caller sent (`traceparent`, `tracestate`), as the parent of what this request does. */
 export function contextFromHeaders(headers: HeaderBag | Headers): Context {
-  const bag: HeaderBag = headers instanceof Headers ? Object.fromEntries(headers) : headers;
+  let bag: HeaderBag = headers as HeaderBag;
+  if (headers instanceof Headers) {
+    bag = {};
+    headers.forEach((value, name) => (bag[name] = value));
+  }
   return propagation.extract(context.active(), bag, headerGetter);
 }
 

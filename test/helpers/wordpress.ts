@@ -177,9 +177,18 @@ require_once ABSPATH . 'wp-settings.php';
  */
 export async function signInToWordPress(page: Page, siteUrl: string, user: string, password: string): Promise<void> {
   await page.goto(`${siteUrl}/wp-login.php`);
-  await page.locator('#user_login').fill(user);
-  await page.locator('#user_pass').fill(password);
-  await page.locator('#wp-submit').click();
+  // Filled and submitted in one task of the page: wp-login.php's own script may clear the password
+  // field from a timer shortly after load, and on a busy machine that timer fired between a fill
+  // and the click ("The password field is empty").
+  await page.locator('#wp-submit').waitFor();
+  await page.evaluate(
+    ([login, secret]) => {
+      (document.getElementById('user_login') as HTMLInputElement).value = login!;
+      (document.getElementById('user_pass') as HTMLInputElement).value = secret!;
+      (document.getElementById('wp-submit') as HTMLInputElement).click();
+    },
+    [user, password],
+  );
   await page.waitForURL(/\/wp-admin\//, { waitUntil: 'commit' }).catch(async (error: unknown) => {
     const message = await page.locator('#login_error').textContent({ timeout: 1_000 }).catch(() => null);
     throw new Error(`signing in as ${user} did not reach wp-admin: the page is at ${page.url()}${message ? ` and says "${message.trim()}"` : ''}`, { cause: error });

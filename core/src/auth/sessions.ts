@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { sha256Url } from '../crypto/index.ts';
 import type { Models } from '../db/index.ts';
 import type { UiActor } from './actor.ts';
 import { databaseUnavailable, type UserStore } from './users.ts';
@@ -16,7 +17,7 @@ export interface SessionStore {
   destroy(sessionId: string): Promise<void>;
 }
 
-const hashId = (sessionId: string) => createHash('sha256').update(sessionId).digest('base64url');
+const hashId = sha256Url;
 
 export function createSessionStore(models: Models, users: UserStore, now: () => Date = () => new Date()): SessionStore {
   const { Session } = models;

@@ -1,2 +1,3 @@
 export { createSealer, keyIdOf, SealedSecretError, type Sealer, type MasterKeys } from './sealer.ts';
 export { constantTimeEqual } from './constant-time.ts';
+export { sha256Url } from './digest.ts';

@@ -46,12 +46,12 @@ export function contextFromTraceparent(traceparent: string | null | undefined): 
 
 /**
  * Runs `work` in a span (a child of `parent`, by default the active context) and ends it: the
- * status is an error when `work` throws, with the error's class and message, never its data.
+ * status is an error when `work` throws, naming its code or class, never its message or data.
  */
 export async function inSpan<T>(name: string, options: { kind?: SpanKind; attributes?: Attributes; parent?: Context }, work: (span: Span) => Promise<T>): Promise<T> {
-  const span = tracer().startSpan(name, { kind: options.kind ?? SpanKind.INTERNAL, ...(options.attributes ? { attributes: options.attributes } : {}) }, options.parent ?? context.active());
+  const { span, context: active } = startSpan(name, options);
   try {
-    return await context.with(trace.setSpan(options.parent ?? context.active(), span), () => work(span));
+    return await context.with(active, () => work(span));
   } catch (error) {
     failSpan(span, error);
     throw error;

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { data, redirect } from '@remix-run/node';
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import type { Services } from '@service/core';
-import type { AuthorizationCheck } from '@service/core/auth/oauth';
+import { isLoopbackHost, type AuthorizationCheck } from '@service/core/auth/oauth';
 import type { ReactNode } from 'react';
 import { readAdminForm } from '~/auth/form.server.ts';
 import { requireAdmin } from '~/auth/session.server.ts';
@@ -62,7 +62,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     client: { clientId: client.clientId, name: client.name, kind: client.kind, clientUri: client.clientUri },
     redirectUri,
     redirectHost: URL.canParse(redirectUri) ? new URL(redirectUri).host || new URL(redirectUri).protocol : redirectUri,
-    loopbackOnly: client.redirectUris.every((uri) => URL.canParse(uri) && ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(uri).hostname)),
+    loopbackOnly: client.redirectUris.every((uri) => URL.canParse(uri) && isLoopbackHost(new URL(uri).hostname)),
     clientHost: client.kind === 'metadata-document' ? new URL(client.clientId).host : null,
     resource,
     /** The scopes as the client asked for them (`mcp`, `mcp:<tool>`; others are ignored). */

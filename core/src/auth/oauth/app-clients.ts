@@ -1,6 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { constantTimeEqual } from '../../crypto/index.ts';
+import { constantTimeEqual, sha256Url } from '../../crypto/index.ts';
 import type { Models } from '../../db/index.ts';
 import { DomainError } from '../../errors/index.ts';
 import type { OutboundHttp } from '../../http/index.ts';
@@ -28,7 +28,12 @@ const DOCUMENT_TTL_MS = 5 * 60_000;
 const FAILURE_TTL_MS = 30_000;
 const REGISTRATION_TTL_MS = 24 * 60 * 60_000;
 
-const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('base64url');
+const hashSecret = sha256Url;
+
+/** The host names a redirect over plain http may use (RFC 8252 §7.3: the client's own machine). */
+export function isLoopbackHost(hostname: string): boolean {
+  return hostname === '127.0.0.1' || hostname === 'localhost' || hostname === '[::1]';
+}
 
 /** A redirect URI a client may register: https anywhere, http only to loopback (RFC 8252 §7.3), a private scheme for native apps; never a fragment. */
 export function redirectUriProblem(value: string): string | null {
@@ -41,7 +46,7 @@ export function redirectUriProblem(value: string): string | null {
   }
   if (url.hash) return 'has a fragment';
   if (url.protocol === 'https:') return null;
-  if (url.protocol === 'http:') return ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname) ? null : 'uses http to a host that is not loopback';
+  if (url.protocol === 'http:') return isLoopbackHost(url.hostname) ? null : 'uses http to a host that is not loopback';
   if (/^(javascript|data|file|vbscript):$/.test(url.protocol)) return `uses the ${url.protocol} scheme`;
   // A private-use scheme (RFC 8252 §7.1) must look like a reversed domain name.
   return /^[a-z][a-z0-9+.-]*\.[a-z0-9+.-]+:$/.test(url.protocol) ? null : 'uses a scheme that is neither https, loopback http nor a reversed domain name';

@@ -1,5 +1,5 @@
 import type { UiActor } from '../actor.ts';
-import type { AppClient, AppClients } from './app-clients.ts';
+import { isLoopbackHost, type AppClient, type AppClients } from './app-clients.ts';
 import type { Consents } from './consents.ts';
 import { isPkceValue } from './pkce.ts';
 import { MCP_SCOPE } from './protected-resource.ts';
@@ -27,15 +27,13 @@ export interface AuthorizationRequest {
  */
 export type AuthorizationCheck = { kind: 'consent'; request: AuthorizationRequest } | { kind: 'redirect'; location: string } | { kind: 'refuse'; message: string };
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
-
 /** Exact match, except that a loopback http redirect may use any port (RFC 8252 §7.3). */
 export function redirectUriMatches(registered: string, requested: string): boolean {
   if (registered === requested) return true;
   try {
     const a = new URL(registered);
     const b = new URL(requested);
-    if (a.protocol !== 'http:' || b.protocol !== 'http:' || !LOOPBACK.has(a.hostname) || a.hostname !== b.hostname) return false;
+    if (a.protocol !== 'http:' || b.protocol !== 'http:' || !isLoopbackHost(a.hostname) || a.hostname !== b.hostname) return false;
     a.port = '';
     b.port = '';
     return a.href === b.href;

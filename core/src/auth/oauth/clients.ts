@@ -1,8 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { constantTimeEqual } from '../../crypto/index.ts';
+import { randomBytes } from 'node:crypto';
+import { constantTimeEqual, sha256Url } from '../../crypto/index.ts';
 import { A2A_PERMISSIONS, type A2aPermission, type Models } from '../../db/index.ts';
 import { DomainError } from '../../errors/index.ts';
 import { isAdmin, type Actor } from '../actor.ts';
+import { recentReads } from './recent-reads.ts';
 import type { AuditTrail } from '../audit-trail.ts';
 
 export interface OauthClientView {
@@ -23,7 +24,7 @@ export interface ClientGrants {
 }
 
 /** Secrets are 256 random bits, so a plain SHA-256 is enough to make the stored value useless. */
-const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('base64url');
+const hashSecret = sha256Url;
 const newSecret = () => `svs_${randomBytes(32).toString('base64url')}`;
 
 function toView(row: {
@@ -70,7 +71,10 @@ const CLIENT_STATE_TTL_MS = 1_000;
 
 export function createOauthClients(deps: { models: Models; audit: AuditTrail }) {
   const { OauthClient } = deps.models;
-  const recent = new Map<string, { at: number; view: Promise<OauthClientView | null> }>();
+  const recent = recentReads(CLIENT_STATE_TTL_MS, async (clientId): Promise<OauthClientView | null> => {
+    const row = await OauthClient.findOne({ clientId }).lean();
+    return row ? toView(row) : null;
+  });
   const requireAdmin = (actor: Actor) => {
     if (!isAdmin(actor)) throw new DomainError('FORBIDDEN', 'Only an admin may manage OAuth clients');
   };
@@ -110,7 +114,7 @@ export function createOauthClients(deps: { models: Models; audit: AuditTrail }) 
       requireAdmin(actor);
       await find(clientId);
       await OauthClient.updateOne({ clientId }, { $set: { revokedAt: new Date() } });
-      recent.delete(clientId);
+      recent.forget(clientId);
       deps.audit.record(actor, { action: 'oauth_client.revoke', resourceType: 'oauth_client', resourceId: clientId });
     },
 
@@ -119,7 +123,7 @@ export function createOauthClients(deps: { models: Models; audit: AuditTrail }) 
       const grants = validateGrants(input);
       await find(clientId);
       const row = await OauthClient.findOneAndUpdate({ clientId }, { $set: grants }, { returnDocument: 'after', lean: true });
-      recent.delete(clientId);
+      recent.forget(clientId);
       deps.audit.record(actor, { action: 'oauth_client.grants', resourceType: 'oauth_client', resourceId: clientId, details: { ...grants } });
       return toView(row!);
     },
@@ -142,14 +146,7 @@ export function createOauthClients(deps: { models: Models; audit: AuditTrail }) 
      * a second; in this process at once, see `forget`).
      */
     current(clientId: string): Promise<OauthClientView | null> {
-      const now = Date.now();
-      const hit = recent.get(clientId);
-      if (hit && now - hit.at < CLIENT_STATE_TTL_MS) return hit.view;
-      const view = OauthClient.findOne({ clientId }).lean().then((row) => (row ? toView(row) : null));
-      if (recent.size >= 1_000) recent.clear();
-      recent.set(clientId, { at: now, view });
-      view.catch(() => recent.delete(clientId));
-      return view;
+      return recent.get(clientId);
     },
   };
 }

@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { sha256Url } from '../../crypto/index.ts';
 import { createClaims, type Models } from '../../db/index.ts';
 import { DomainError } from '../../errors/index.ts';
 import { uuidv7 } from '../../ids/index.ts';
@@ -6,6 +7,7 @@ import { isAdmin, type Actor, type UiActor } from '../actor.ts';
 import type { AuditTrail } from '../audit-trail.ts';
 import type { AppClient } from './app-clients.ts';
 import { verifiesS256 } from './pkce.ts';
+import { recentReads } from './recent-reads.ts';
 
 export interface GrantView {
   grantId: string;
@@ -47,7 +49,7 @@ export const AUTHORIZATION_CODE_TTL_MS = 60_000;
 export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60_000;
 const GRANT_STATE_TTL_MS = 1_000;
 
-const digest = (value: string) => createHash('sha256').update(value).digest('base64url');
+const digest = sha256Url;
 
 function toView(row: {
   _id: string;
@@ -89,12 +91,15 @@ function toView(row: {
 export function createConsents(deps: { models: Models; audit: AuditTrail; keepClient: (clientId: string) => Promise<void> }) {
   const { OauthGrant, OauthAuthorizationCode, OauthRefreshToken } = deps.models;
   const claims = createClaims(deps.models);
-  const recent = new Map<string, { at: number; view: Promise<GrantView | null> }>();
+  const recent = recentReads(GRANT_STATE_TTL_MS, async (grantId): Promise<GrantView | null> => {
+    const row = await OauthGrant.findById(grantId).lean();
+    return row ? toView(row) : null;
+  });
 
   async function revokeGrant(grantId: string, reason: string, actor: Actor | null) {
     const { modifiedCount } = await OauthGrant.updateOne({ _id: grantId, revokedAt: null }, { $set: { revokedAt: new Date(), revokedReason: reason } });
     await OauthRefreshToken.deleteMany({ grantId });
-    recent.delete(grantId);
+    recent.forget(grantId);
     if (modifiedCount) deps.audit.record(actor ?? { type: 'worker', id: 'worker:oauth', job: 'oauth' }, { action: 'oauth_grant.revoke', resourceType: 'oauth_grant', resourceId: grantId, details: { reason } });
   }
 
@@ -155,7 +160,7 @@ export function createConsents(deps: { models: Models; audit: AuditTrail; keepCl
       // Time-ordered: the connections page is an `_id` range, newest first.
       const grantId = uuidv7();
       const { _id: _code, codeChallenge: _challenge, grantId: _unclaimed, expiresAt: _expiry, redirectUriSent: _sent, replayedAt: _replayed, ...consent } = row;
-      await OauthGrant.create({ _id: grantId, ...consent });
+      const created = await OauthGrant.create({ _id: grantId, ...consent });
       await OauthAuthorizationCode.updateOne({ _id: id }, { $set: { grantId } });
       if ((await OauthAuthorizationCode.findById(id, { replayedAt: 1 }).lean())?.replayedAt) {
         await revokeGrant(grantId, 'authorization code used twice', null);
@@ -163,8 +168,7 @@ export function createConsents(deps: { models: Models; audit: AuditTrail; keepCl
       }
       await deps.keepClient(row.clientId);
       const refreshToken = await newRefreshToken(grantId, row.clientId);
-      const grant = await OauthGrant.findById(grantId).lean();
-      return { grant: toView(grant!), refreshToken };
+      return { grant: toView(created.toObject()), refreshToken };
     },
 
     /** The refresh token grant with rotation: the token is spent, a new one returned; a spent one presented again revokes the grant. */
@@ -200,14 +204,7 @@ export function createConsents(deps: { models: Models; audit: AuditTrail; keepCl
 
     /** A grant's current state for a token check: read at most once a second per grant (in this process at once after a revoke). */
     current(grantId: string): Promise<GrantView | null> {
-      const now = Date.now();
-      const hit = recent.get(grantId);
-      if (hit && now - hit.at < GRANT_STATE_TTL_MS) return hit.view;
-      const view = OauthGrant.findById(grantId).lean().then((row) => (row ? toView(row) : null));
-      if (recent.size >= 1_000) recent.clear();
-      recent.set(grantId, { at: now, view });
-      view.catch(() => recent.delete(grantId));
-      return view;
+      return recent.get(grantId);
     },
   };
 }

@@ -5,5 +5,5 @@ export { createTokenEndpoint, createJwksHandler, TOKEN_ENDPOINT_PATH, REGISTRATI
 export { createOauthProvider, type OauthProvider, JWKS_PATH, MCP_RESOURCE_PATH } from './provider.ts';
 export { AUTHORIZATION_ENDPOINT_PATH, redirectUriMatches, type AuthorizationCheck, type AuthorizationRequest } from './authorization.ts';
 export { bearerChallenge, createProtectedResourceMetadataHandler, resourceMetadataUrl, MCP_SCOPE, PROTECTED_RESOURCE_METADATA_PATH } from './protected-resource.ts';
-export { isMetadataDocumentUrl, redirectUriProblem, type AppClient } from './app-clients.ts';
+export { isLoopbackHost, isMetadataDocumentUrl, redirectUriProblem, type AppClient } from './app-clients.ts';
 export { type GrantView } from './consents.ts';

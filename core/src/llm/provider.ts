@@ -24,13 +24,20 @@ export interface LlmToolCall {
 export type LlmStreamPart =
   | { type: 'text-delta'; text: string }
   | { type: 'tool-call'; call: LlmToolCall }
-  | { type: 'finish'; finishReason: string };
+  | { type: 'finish'; finishReason: string; usage?: LlmUsage };
+
+/** Tokens one LLM call used, as the provider reported them (absent when it reported none). */
+export interface LlmUsage {
+  inputTokens: number;
+  outputTokens: number;
+}
 
 export interface LlmResult {
   text: string;
   toolCalls: LlmToolCall[];
   provider: string;
   model: string;
+  usage?: LlmUsage;
 }
 
 /**

@@ -66,6 +66,32 @@ export interface Interrupt {
   remoteRunId?: string;
 }
 
+/** One LLM call made during a step (a sub-agent's own turns included), for usage and cost. */
+export interface StepLlmCall {
+  provider: string;
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+  durationMs: number;
+  /** In US dollars, from the operator's price table when the call was made; absent when the model has no price. */
+  costUsd?: number;
+}
+
+/** A run's LLM usage so far: the sum of its steps' calls. */
+export interface RunUsage {
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  /** Sum of the priced calls' costs; absent when no call had a price. */
+  costUsd?: number;
+}
+
+/** Who did something to a run (started it, answered its pause): an actor type and id, as sessions and tokens name them. */
+export interface RunActor {
+  type: string;
+  id: string;
+}
+
 /** A person's answer to a pause. */
 export interface Answer {
   screenId: string;
@@ -86,12 +112,16 @@ export type RunEvent =
    * `interrupt`; the status that takes an answer carries it (`answer`) and the caller's message
    * (`received`), which joins the run's history before the status message.
    */
-  | { type: 'status'; status: RunStatus; final: boolean; interrupt?: Interrupt; answer?: Answer & { stepId: string; stepIndex: number }; received?: RunMessage; metadata?: Metadata }
+  | { type: 'status'; status: RunStatus; final: boolean; interrupt?: Interrupt; answer?: Answer & { stepId: string; stepIndex: number; by?: RunActor }; received?: RunMessage; metadata?: Metadata }
   | { type: 'artifact'; artifact: RunArtifact; append?: boolean; lastChunk?: boolean; metadata?: Metadata }
   /** A message that is not a status (a peer may stream one). */
   | { type: 'message'; message: RunMessage; metadata?: Metadata }
-  /** Internal: a step finished with this output (the executor continues after it). Never shown. */
-  | { type: 'step'; index: number; stepId: string; output: unknown }
+  /**
+   * Internal: a step finished with this output (the executor continues after it). Never shown to
+   * callers; the run timeline reads its timing and usage. Fields after `output` are absent on
+   * steps stored by earlier versions.
+   */
+  | { type: 'step'; index: number; stepId: string; output: unknown; kind?: 'llm' | 'call'; startedAt?: string; durationMs?: number; attempts?: number; calls?: StepLlmCall[]; remote?: { peerId: string; taskId: string } }
   /** Internal: the executor's position, as a run stored by an earlier version had it. Never shown. */
   | { type: 'progress'; stepIndex: number; outputs: Record<string, unknown> };
 

@@ -1,5 +1,5 @@
 import type { StoredEvent, Tail } from './event-log.ts';
-import type { Interrupt, RemoteLink, RunArtifact, RunMessage, RunState, RunStatus } from './model.ts';
+import type { Interrupt, RemoteLink, RunArtifact, RunMessage, RunState, RunStatus, RunUsage } from './model.ts';
 
 /** A run as listings show it: its head. */
 export interface RunSummary {
@@ -17,6 +17,8 @@ export interface RunSummary {
   remote: RemoteLink | null;
   /** The trace the run was started in (W3C `traceparent`), present only while tracing is on; its execution continues it. */
   traceparent?: string;
+  /** LLM usage rolled up from the run's steps (absent until a step reported some). */
+  usage?: RunUsage;
   createdAt: string;
   updatedAt: string;
 }

@@ -1,4 +1,4 @@
-import { listExamples, loadExample } from '../agents/index.ts';
+import { listExamples, loadExample, type AgentSource } from '../agents/index.ts';
 import type { Actor } from '../auth/index.ts';
 import type { Sealer } from '../crypto/index.ts';
 import type { AuditLog } from '../audit/index.ts';
@@ -15,7 +15,7 @@ import { createPublishJobs } from './publish-jobs.ts';
 import { createPull } from './pull.ts';
 import { createDestinationResolver } from './resolver.ts';
 import { createRegistrySettings } from './settings.ts';
-import { assertMayAuthor, createSourceOperations, type VersionBump } from './source-operations.ts';
+import { assertMayAuthor, createSourceOperations, sameSource, type VersionBump } from './source-operations.ts';
 import type { RegistryDeps } from './deps.ts';
 
 export interface RegistryServiceDeps {
@@ -55,9 +55,9 @@ export function createRegistryService(input: RegistryServiceDeps) {
   return {
     compile: sources.compile,
     /** `agent_source_compile` on one of the shipped example packages, moved into this instance's scope. */
-    async compileExample(actor: Actor, example: string) {
+    async compileExample(actor: Actor, example: string, options: { overwrite?: boolean } = {}) {
       if (!listExamples().includes(example)) throw new DomainError('NOT_FOUND', `No example package named ${example}`);
-      return sources.compile(actor, loadExample(example, deps.identity.vendorScope));
+      return sources.compile(actor, loadExample(example, deps.identity.vendorScope), { unlessPublished: !options.overwrite });
     },
     review: sources.review,
     publish: sources.publish,
@@ -77,15 +77,21 @@ export function createRegistryService(input: RegistryServiceDeps) {
     /**
      * The shipped example agents, compiled into this instance's scope and published to its private
      * destination, one job each, one after another (an agent is published after those it calls).
-     * Resolves with the job ids at once; the jobs run in the background.
+     * Resolves with the job ids at once; the jobs run in the background. An example already
+     * published as shipped starts no job (`jobId: null`, with the version the registry holds).
      */
-    async publishExamples(actor: Actor): Promise<{ jobs: { packageName: string; jobId: string }[] }> {
+    async publishExamples(actor: Actor): Promise<{ jobs: { packageName: string; jobId: string | null; version?: string }[] }> {
       assertMayAuthor(actor);
       await deps.resolver.forPublish(actor, 'private');
+      const started: { packageName: string; jobId: string | null; version?: string }[] = [];
       const compiled = [];
-      for (const name of listExamples()) compiled.push(await sources.compile(actor, loadExample(name, deps.identity.vendorScope)));
+      for (const name of listExamples()) {
+        const source = loadExample(name, deps.identity.vendorScope);
+        const existing = await deps.reader.getByPackageName((source.manifest as { name: string }).name);
+        if (existing?.status === 'published' && sameSource(existing.source as AgentSource, source)) started.push({ packageName: existing.packageName, jobId: null, version: existing.version });
+        else compiled.push(await sources.compile(actor, source));
+      }
       compiled.sort((a, b) => Object.keys(a.compiled.agentDependencies ?? {}).length - Object.keys(b.compiled.agentDependencies ?? {}).length);
-      const started: { packageName: string; jobId: string }[] = [];
       let previous: Promise<void> = Promise.resolve();
       for (const extension of compiled) {
         const after = previous;

@@ -26,13 +26,25 @@ export function assertMayAuthor(actor: Actor): void {
   if (!isAdmin(actor) && actor.type !== 'worker') throw new DomainError('FORBIDDEN', 'Only an admin may author or publish extensions');
 }
 
+/** The same package apart from its version (key order aside): compiling it again would change nothing. */
+export function sameSource(a: AgentSource, b: AgentSource): boolean {
+  const withoutVersion = ({ manifest, flow }: AgentSource) => canonicalJson({ manifest: { ...(manifest as object), version: undefined }, flow });
+  return withoutVersion(a) === withoutVersion(b);
+}
+
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) =>
+    item && typeof item === 'object' && !Array.isArray(item) ? Object.fromEntries(Object.entries(item).filter(([, v]) => v !== undefined).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) : item,
+  );
+}
+
 export function createSourceOperations(deps: RegistryDeps) {
   const { reader, writer, identity } = deps;
 
   const reviewContext = () => reader.reviewContext(identity.vendorScope);
 
   /** `agent_source_compile`: derives the runtime fields and upserts the template record. */
-  async function compile(actor: Actor, source: AgentSource): Promise<ExtensionView> {
+  async function compile(actor: Actor, source: AgentSource, options: { unlessPublished?: boolean } = {}): Promise<ExtensionView> {
     assertMayAuthor(actor);
     const parsed = parseSource(source);
     if (!parsed.ok) throw new DomainError('REVIEW_FAILED', 'The package does not match the extension schema', { details: parsed.findings });
@@ -45,6 +57,21 @@ export function createSourceOperations(deps: RegistryDeps) {
     }
     const existing = await reader.getByPackageName(manifest.name);
     if (existing?.status === 'installed') throw new DomainError('CONFLICT', `${manifest.name} was pulled from a registry; author it under another name`);
+    if (existing?.status === 'published') {
+      if (sameSource(existing.source as AgentSource, source)) return existing;
+      if (options.unlessPublished) {
+        throw new DomainError('CONFLICT', `${manifest.name} is published at ${existing.version} and was changed since; starting from the example replaces its source (your next publish is a new version). Confirm to replace it.`);
+      }
+      // A published record never goes back a version: its next publish bumps from what the registry holds.
+      if (!semver.gt(manifest.version, existing.version)) return upsert({ manifest: { ...(source.manifest as object), version: existing.version }, flow: source.flow }, existing);
+    }
+    return upsert(source, existing);
+  }
+
+  function upsert(source: AgentSource, existing: ExtensionView | null): Promise<ExtensionView> {
+    const parsed = parseSource(source);
+    if (!parsed.ok) throw new DomainError('REVIEW_FAILED', 'The package does not match the extension schema', { details: parsed.findings });
+    const { manifest } = parsed.parsed;
     const compiled = compileParsed(parsed.parsed, existing?.compiled.supportedVersions ?? []);
     const origin = existing && existing.status !== 'draft'
       ? existing.origin

@@ -58,14 +58,19 @@ export default function Overview() {
       {result && 'notice' in result ? <Notice tone="success">{result.notice}</Notice> : null}
       {result && 'published' in result && result.published ? (
         <Notice tone="success">
-          Publishing the example agents:{' '}
-          {result.published.map((job, i) => (
-            <span key={job.jobId}>
-              {i > 0 ? ', ' : ''}
-              <Link to={`/administration/jobs/${job.jobId}`}>{job.packageName}</Link>
-            </span>
-          ))}
-          . They appear in the AgentCard once their jobs succeed.
+          {result.published.some((job) => job.jobId) ? (
+            <>
+              Publishing the example agents:{' '}
+              {result.published.flatMap((job) => (job.jobId ? [job] : [])).map((job, i) => (
+                <span key={job.jobId}>
+                  {i > 0 ? ', ' : ''}
+                  <Link to={`/administration/jobs/${job.jobId}`}>{job.packageName}</Link>
+                </span>
+              ))}
+              . They appear in the AgentCard once their jobs succeed.{' '}
+            </>
+          ) : null}
+          {result.published.some((job) => !job.jobId) ? `Already published as shipped: ${result.published.flatMap((job) => (job.jobId ? [] : [`${job.packageName}@${job.version}`])).join(', ')}.` : null}
         </Notice>
       ) : null}
       <FormErrors id="overview-errors" errors={refusalMessages} fix={fixFrom(result, 'overview')} />

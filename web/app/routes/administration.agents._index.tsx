@@ -2,9 +2,10 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { z } from 'zod';
 import { readAdminForm } from '~/auth/form.server.ts';
-import { Badge, Button, ButtonLink, Card, DataTable, Failure, Notice, PageHeader, VisibilityBadge } from '~/components/ui/index.ts';
+import { Badge, Button, ButtonLink, Card, ConfirmButton, DataTable, Failure, Notice, PageHeader, VisibilityBadge } from '~/components/ui/index.ts';
 import { exampleForm, reviewForm } from '~/forms/agents.ts';
 import { FormErrors, fixFrom, replyFor } from '~/forms/index.ts';
+import { refusalOf } from '~/forms/action-result.server.ts';
 import { submitForm } from '~/forms/submission.server.ts';
 import { serverCaller } from '~/trpc/handler.server.ts';
 
@@ -25,8 +26,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return submitForm('agents', form, actionForm, async (value) => {
     switch (value.intent) {
       case 'example': {
-        const created = await caller.agents.createFromExample({ example: value.example });
-        return { notice: `Compiled ${created.packageName}@${created.version}` };
+        try {
+          const created = await caller.agents.createFromExample({ example: value.example, overwrite: value.overwrite });
+          return { notice: `Compiled ${created.packageName}@${created.version}` };
+        } catch (error) {
+          // A published agent changed since: say what starting over replaces, and ask.
+          const refusal = refusalOf(error);
+          if (refusal?.code === 'CONFLICT' && !value.overwrite) return { replace: { example: value.example, message: refusal.message } };
+          throw error;
+        }
       }
       case 'review': {
         const review = await caller.agents.review({ id: value.id });
@@ -55,6 +63,18 @@ export default function Agents() {
       />
       {result && 'notice' in result ? <Notice tone="success">{result.notice}</Notice> : null}
       <Failure failure={result && 'findings' in result ? result.findings : null} />
+      {result && 'replace' in result && result.replace ? (
+        <Notice tone="warning">
+          <p>{result.replace.message}</p>
+          <Form method="post" className="mt-2">
+            <input type="hidden" name="intent" value="example" />
+            <input type="hidden" name="overwrite" value="on" />
+            <ConfirmButton name="example" value={result.replace.example} variant="danger" size="sm" title={`Replace with the ${result.replace.example} example?`} description="Its source becomes the shipped example's; what is published stays in the registry, and your next publish is a new version." confirmLabel="Replace it">
+              Replace with the example
+            </ConfirmButton>
+          </Form>
+        </Notice>
+      ) : null}
       <FormErrors id="agents-errors" errors={refusalMessages} fix={fixFrom(result, 'agents')} />
       <div className="space-y-6">
         <Card title="Start from an example" description="Compiles one of the example packages shipped with the service into this instance’s scope, as a draft you can review and publish.">

@@ -11,8 +11,8 @@ export const agentsRouter = router({
 
   /** agent_source_compile on one of the shipped example packages, moved into this instance's scope. */
   createFromExample: adminProcedure
-    .input(z.object({ example: exampleName }))
-    .mutation(({ ctx, input }) => ctx.services.registry.compileExample(ctx.actor, input.example)),
+    .input(z.object({ example: exampleName, overwrite: z.boolean().optional() }))
+    .mutation(({ ctx, input }) => ctx.services.registry.compileExample(ctx.actor, input.example, { overwrite: input.overwrite })),
 
   /** agent_source_compile on authored files (package.json and the flow definition). */
   compile: adminProcedure

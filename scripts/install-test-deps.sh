@@ -38,9 +38,10 @@ if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then packages
 if ! python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then packages="$packages python3 python3-venv"; fi
 if [ -n "$packages" ]; then
   echo "installing Debian packages for the tests:$packages"
-  $sudo apt-get update -qq
+  # Wait up to 5 minutes for another apt (unattended-upgrades on a fresh machine) instead of failing at once.
+  $sudo apt-get -o DPkg::Lock::Timeout=300 update -qq
   # shellcheck disable=SC2086
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $packages >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get -o DPkg::Lock::Timeout=300 install -y -qq $packages >/dev/null
 fi
 
 # Jaeger v2 (the telemetry tests' OTLP receiver) into the Go bin dir, once; plain Node, no packages

@@ -81,7 +81,7 @@ export async function installFerretdb(logger: EmbeddedLogger): Promise<string> {
   const bin = await goBinDir();
   if (!bin) throw new Error('cannot install FerretDB: `go env GOPATH` is empty');
   const started = Date.now();
-  logger.info(`installing FerretDB ${FERRETDB_VERSION} from the Go module proxy into ${bin} (first time only; this takes a few minutes)`);
+  logger.info(`installing FerretDB ${FERRETDB_VERSION} from the Go module proxy into ${bin} (first time only; 1 to 8 minutes on a cold Go cache, depending on the machine)`);
   const ticker = setInterval(() => {
     logger.info(`still building FerretDB… ${Math.round((Date.now() - started) / 1000)} s`);
   }, 15_000);

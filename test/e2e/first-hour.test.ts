@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchAccessToken } from '../helpers/a2a.ts';
@@ -12,6 +14,27 @@ import { startService, type RunningService } from '../helpers/service-process.ts
  */
 let service: RunningService;
 let browser: Browser;
+
+/** The shell block of a guide's "first call" section, with its three placeholders set. */
+function firstCallScript(file: string, values: { BASE: string; CLIENT_ID: string; SKILL: string }): string {
+  const text = readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8');
+  const block = /first (?:A2A )?call\n[\s\S]*?```sh\n([\s\S]*?)```/.exec(text)?.[1];
+  if (!block) throw new Error(`${file} has no first-call block`);
+  return block.replace(/^(BASE|CLIENT_ID|SKILL)=\S+/gm, (_line, name: keyof typeof values) => `${name}='${values[name]}'`);
+}
+
+/** Runs a guide's first call as a user pastes it: the secret typed on its standard input. */
+async function runFirstCall(script: string, secret: string): Promise<string> {
+  const child = execFile('bash', ['-e', '-c', script], { timeout: 30_000 });
+  child.stdin!.end(`${secret}\n`);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  if (code !== 0) throw new Error(`the first call exited ${code}: ${stderr}`);
+  return stdout;
+}
 
 beforeAll(async () => {
   // Private addresses refused, as production's default is: the embedded registry is the service's own and stays reachable.
@@ -78,10 +101,26 @@ describe('the first hour on the embedded default', () => {
     });
     expect(((await generic.json()) as { result?: { task: { status: { state: string }; metadata: { agent: string } } } }).result?.task).toMatchObject({ status: { state: 'TASK_STATE_COMPLETED' }, metadata: { agent: '@newcomer/summarizer' } });
 
+    // The guides' copy-and-paste first call works as written (README and docs/a2a.md say the same).
+    const values = { BASE: service.url, CLIENT_ID: clientId, SKILL: '@newcomer/summarizer' };
+    expect(firstCallScript('README.md', values)).toBe(firstCallScript('docs/a2a.md', values));
+    const pasted = JSON.parse(await runFirstCall(firstCallScript('docs/a2a.md', values), secret)) as { result?: { task: { status: { state: string }; artifacts: { parts: { text: string }[] }[] } } };
+    expect(pasted.result?.task.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(pasted.result?.task.artifacts[0]!.parts[0]!.text).toContain('the first call works');
+
     // The Overview counts it all: the client, the runs of the day.
     await page.goto(`${service.url}/administration`);
     expect(await page.getByRole('list', { name: 'Getting started' }).textContent()).toContain('A2A clients registered: 1');
     expect(await page.getByRole('list', { name: 'Getting started' }).textContent()).toContain('Default agent (where an A2A message naming no agent goes): @newcomer/summarizer');
-    expect(await page.getByTestId('overview-counts').textContent()).toMatch(/^2 agents in the AgentCard · 2 runs in the last day$/);
-  }, 120_000);
+    expect(await page.getByTestId('overview-counts').textContent()).toMatch(/^2 agents in the AgentCard · 3 runs in the last day$/);
+
+    // Once more, as a user who presses it again: nothing fails, nothing goes back a version (issue 32).
+    await page.getByRole('button', { name: 'Publish the example agents' }).click();
+    await expect.poll(() => page.getByRole('status').first().textContent()).toMatch(/Already published as shipped: @newcomer\/editorial-review@1\.0\.1, @newcomer\/summarizer@1\.0\.1\./);
+    await page.goto(`${service.url}/administration/agents`);
+    await page.getByRole('button', { name: 'summarizer', exact: true }).click();
+    await expect.poll(() => page.getByRole('status').first().textContent()).toBe('Compiled @newcomer/summarizer@1.0.1');
+    const versions = await page.getByRole('table', { name: 'Authored agents' }).locator('tbody tr').evaluateAll((rows) => rows.map((row) => [row.querySelector('strong')?.textContent, row.children[1]?.textContent]));
+    expect(versions.sort()).toEqual([['@newcomer/editorial-review', '1.0.1'], ['@newcomer/summarizer', '1.0.1']]);
+  }, 180_000);
 });

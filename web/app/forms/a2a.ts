@@ -22,10 +22,22 @@ export const clientActionForm = z.object({
 
 /** Register (or replace) a remote peer; the tRPC procedure `a2a.peers.register` takes the same fields. */
 export const registerPeerForm = z.object({
+  intent: z.literal('register'),
   id: peerId,
   name: peerName,
   baseUrl: peerBaseUrl,
   clientId: peerClientId,
   clientSecret: peerClientSecret,
   protocol: peerProtocol.default('auto'),
+});
+
+/** Change a registered peer: an empty secret keeps the sealed one. */
+export const editPeerForm = registerPeerForm.extend({
+  intent: z.literal('edit'),
+  clientSecret: peerClientSecret.optional(),
+});
+
+export const removePeerForm = z.object({
+  intent: z.literal('remove'),
+  id: peerId,
 });

@@ -7,7 +7,7 @@ import type { SendParams } from '../operations.ts';
 import type { Wire } from '../protocol-v1.ts';
 import { chooseInterface, interfacesOfV03Card, interfacesOfV1Card, type ChosenInterface, type PeerInterface } from './interface-choice.ts';
 import { jsonRpcTransport } from './jsonrpc-transport.ts';
-import type { RemotePeers, RemotePeerView } from './peers.ts';
+import type { PeerOutcome, RemotePeers, RemotePeerView } from './peers.ts';
 import { restTransport } from './rest-transport.ts';
 import { readSse } from './sse-reader.ts';
 import type { A2aTransport, PeerCard, PeerConnection, RemoteReply, StreamKind } from './transport.ts';
@@ -102,6 +102,27 @@ export function createA2aClient(deps: { peers: RemotePeers; logger: Logger; http
   const cards = new Map<string, { at: number; card: PeerCard }>();
   const tokens = new Map<string, { token: string; until: number }>();
 
+  /** The peer's status (last answer, last failure) follows every call; a status write never fails a call. */
+  const note = (peerId: string, outcome: PeerOutcome) => {
+    deps.peers.noteOutcome(peerId, outcome).catch((error: unknown) => deps.logger.warn('could not record a peer status', { peerId, error }));
+  };
+  async function observed<T>(peerId: string, work: () => Promise<T>, answered: (value: T) => PeerOutcome = () => ({ ok: true })): Promise<T> {
+    try {
+      const value = await work();
+      note(peerId, answered(value));
+      return value;
+    } catch (error) {
+      note(peerId, { ok: false, message: error instanceof Error ? error.message : String(error) });
+      throw error;
+    }
+  }
+  const byStatus = (response: Response): PeerOutcome => (response.status >= 500 || response.status === 401 || response.status === 403 ? { ok: false, message: `answered HTTP ${response.status}` } : { ok: true });
+
+  function forget(peerId: string): void {
+    cards.delete(peerId);
+    tokens.delete(peerId);
+  }
+
   async function discover(peer: RemotePeerView): Promise<PeerCard> {
     const current = peer.protocol === '0.3' ? null : await http.fetch(`${peer.baseUrl}/.well-known/agent-card.json`, { headers: { accept: 'application/json', 'a2a-version': '1.0' } }).catch((error: unknown) => {
       if (error instanceof DomainError && error.code === 'OUTBOUND_REFUSED') throw error;
@@ -123,7 +144,7 @@ export function createA2aClient(deps: { peers: RemotePeers; logger: Logger; http
     if (cached && Date.now() - cached.at < CARD_TTL_MS) return cached.card;
     const peer = await deps.peers.get(peerId);
     if (!peer) throw new DomainError('NOT_FOUND', `No remote peer ${peerId}`);
-    const fetched = await discover(peer);
+    const fetched = await observed(peerId, () => discover(peer));
     // Checked once when the card arrives (the interface URL as it was chosen); a card that points elsewhere is never cached or used.
     const pinned: PeerCard = {
       ...fetched,
@@ -139,14 +160,14 @@ export function createA2aClient(deps: { peers: RemotePeers; logger: Logger; http
     const peer = await deps.peers.credentials(peerId);
     if (!peer) throw new DomainError('NOT_FOUND', `No remote peer ${peerId}`);
     const endpoint = (await card(peerId)).authentication.tokenEndpoint;
-    const response = await http.fetch(endpoint, {
+    const response = await observed(peerId, () => http.fetch(endpoint, {
       method: 'POST',
       headers: {
         'content-type': 'application/x-www-form-urlencoded',
         authorization: `Basic ${Buffer.from(`${encodeURIComponent(peer.clientId)}:${encodeURIComponent(peer.clientSecret)}`).toString('base64')}`,
       },
       body: new URLSearchParams({ grant_type: 'client_credentials' }),
-    });
+    }), byStatus);
     if (!response.ok) throw new DomainError('UPSTREAM_FAILED', `${peerId}: token endpoint answered ${response.status}`);
     const body = await http.json<{ access_token: string; expires_in: number }>(response, 64 * 1024, 'token answer');
     if (typeof body.access_token !== 'string' || !Number.isFinite(body.expires_in)) throw new DomainError('UPSTREAM_FAILED', `${peerId}: the token endpoint answered without access_token and expires_in`);
@@ -156,13 +177,18 @@ export function createA2aClient(deps: { peers: RemotePeers; logger: Logger; http
 
   /** The peer as its transport reaches it; `url` is the chosen interface or a path under it, on the pinned origin. */
   async function connection(peerId: string): Promise<{ peer: PeerConnection; transport: A2aTransport }> {
+    // A removed peer is not called again, whatever card or token is still cached for it.
+    if (!(await deps.peers.get(peerId))) {
+      forget(peerId);
+      throw new DomainError('NOT_FOUND', `No remote peer ${peerId}`);
+    }
     const peerCard = await card(peerId);
     const peer: PeerConnection = {
       peerId,
       card: peerCard,
       http,
       async call(url, init) {
-        const send = async (bearer: string) => http.fetch(url, { ...init, headers: { ...init.headers, authorization: `Bearer ${bearer}` }, ...(init.streaming ? {} : { timeoutMs: 120_000 }) });
+        const send = async (bearer: string) => observed(peerId, () => http.fetch(url, { ...init, headers: { ...init.headers, authorization: `Bearer ${bearer}` }, ...(init.streaming ? {} : { timeoutMs: 120_000 }) }), byStatus);
         const response = await send(await token(peerId));
         if (response.status !== 401) return response;
         await response.body?.cancel().catch(() => undefined);
@@ -245,6 +271,8 @@ export function createA2aClient(deps: { peers: RemotePeers; logger: Logger; http
     /** Asks the peer to cancel its task (CancelTask); a peer that cannot answers -32002 (UPSTREAM_FAILED with the code in `details`). */
     cancel: (peerId: string, taskId: string) => taskCall(peerId, 'cancel', taskId),
     forgetToken: (peerId: string) => tokens.delete(peerId),
+    /** Drops what is cached for a peer (its card and token), as after it was changed or removed. */
+    forget,
   };
 }
 

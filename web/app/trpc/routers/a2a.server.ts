@@ -25,8 +25,16 @@ export const a2aRouter = router({
   peers: router({
     list: adminProcedure.query(({ ctx }) => ctx.services.peers.list()),
     register: adminProcedure
-      .input(z.object({ id: peerId, name: peerName, baseUrl: peerBaseUrl, clientId: peerClientId, clientSecret: peerClientSecret, protocol: peerProtocol.optional() }))
-      .mutation(({ ctx, input }) => ctx.services.peers.register(ctx.actor, input)),
+      .input(z.object({ id: peerId, name: peerName, baseUrl: peerBaseUrl, clientId: peerClientId, clientSecret: peerClientSecret.optional(), protocol: peerProtocol.optional() }))
+      .mutation(async ({ ctx, input }) => {
+        const peer = await ctx.services.peers.register(ctx.actor, input);
+        ctx.services.a2aClient.forget(peer.id);
+        return peer;
+      }),
+    remove: adminProcedure.input(z.object({ id: peerId })).mutation(async ({ ctx, input }) => {
+      await ctx.services.peers.remove(ctx.actor, input.id);
+      ctx.services.a2aClient.forget(input.id);
+    }),
     card: adminProcedure.input(z.object({ id: z.string().max(63) })).query(({ ctx, input }) => ctx.services.a2aClient.card(input.id)),
   }),
 });

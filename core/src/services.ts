@@ -237,6 +237,7 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     eventLog,
     executor,
     remote,
+    peers,
     settings,
     registry,
     llm,

@@ -1,6 +1,7 @@
 import { Link } from '@remix-run/react';
 import type { ReactNode } from 'react';
-import { formatDuration, formatTime, formatUsd, type ActorLabel, type BoundedText, type RemoteTask, type RunTimeline, type RunUsage, type TimelineEntry } from '@service/core/runs';
+import type { ActorLabel, BoundedText, RemoteTask, RunTimeline, RunUsage, TimelineEntry } from '@service/core/runs';
+import { formatDuration, formatTime, formatUsd } from '~/components/format.ts';
 import { Badge, Card, Facts, stateTone } from '~/components/ui/index.ts';
 
 /** A time to the second (UTC), the same on the server and in the browser. */

@@ -1,13 +1,17 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, Link, useLoaderData } from '@remix-run/react';
-import { JOB_KINDS, JOB_STATES, type JobKind, type JobState } from '@service/core/jobs';
-import { formatDuration } from '@service/core/runs';
+import type { JobKind, JobState } from '@service/core/jobs';
+import { formatDuration } from '~/components/format.ts';
 import { Badge, Button, ButtonLink, Card, DataTable, Field, inputClasses, PageHeader, Pager, stateTone, When } from '~/components/ui/index.ts';
 import { serverCaller } from '~/trpc/handler.server.ts';
 
 export const meta: MetaFunction = () => [{ title: 'Jobs' }];
 
 type JobFilter = { kind?: JobKind; state?: JobState };
+
+// The kinds and states come from core/src/jobs/job-list.ts; listed here, as the page's bundle does not load core's database modules.
+const JOB_KINDS: readonly JobKind[] = ['publish', 'import', 'sync'];
+const JOB_STATES: readonly JobState[] = ['running', 'awaiting-confirmation', 'succeeded', 'failed', 'discarded'];
 
 /** The page's filters as the address carries them; a value the page does not offer is ignored. */
 function filterOf(params: URLSearchParams): JobFilter {

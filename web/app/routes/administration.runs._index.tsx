@@ -9,7 +9,7 @@ import { FormErrors, fixFrom, replyFor, useSchemaForm } from '~/forms/index.ts';
 import { startRunForm } from '~/forms/start-run.ts';
 import { submitForm } from '~/forms/submission.server.ts';
 import { serverCaller } from '~/trpc/handler.server.ts';
-import { formatUsd } from '@service/core/runs';
+import { formatUsd } from '~/components/format.ts';
 
 export const meta: MetaFunction = () => [{ title: 'Runs' }];
 

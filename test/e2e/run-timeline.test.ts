@@ -1,3 +1,4 @@
+import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { createAuditLog } from '@service/core/audit';
 import { useTestDatabase } from '@service/core/testing';
@@ -8,7 +9,7 @@ import { DomainError } from '@service/core/errors';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installExampleAgents } from '../helpers/a2a.ts';
-import { launchChromium, logCspViolations } from '../helpers/browser.ts';
+import { artifactsDir, launchChromium, logCspViolations } from '../helpers/browser.ts';
 import { signInCookie, startService, type RunningService } from '../helpers/service-process.ts';
 
 /**
@@ -112,6 +113,7 @@ async function open(pathname: string, width: number): Promise<{ page: Page; viol
   const axe = await new AxeBuilder({ page }).analyze();
   const violations = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  await page.screenshot({ path: path.join(artifactsDir, 'pages', `${width}${pathname.split('?')[0]!.replaceAll('/', '_')}.png`), fullPage: true });
   return { page, violations, overflow };
 }
 

@@ -2,7 +2,7 @@ import { Link } from '@remix-run/react';
 import type { ReactNode } from 'react';
 import type { ActorLabel, BoundedText, RemoteTask, RunTimeline, RunUsage, TimelineEntry } from '@service/core/runs';
 import { formatDuration, formatTime, formatUsd } from '~/components/format.ts';
-import { Badge, Card, Facts, stateTone } from '~/components/ui/index.ts';
+import { Badge, Card, stateTone } from '~/components/ui/index.ts';
 
 /** A time to the second (UTC), the same on the server and in the browser. */
 export function Time({ at }: { at: string }) {
@@ -61,9 +61,9 @@ export function Usage({ usage }: { usage: Pick<RunUsage, 'inputTokens' | 'output
   );
 }
 
-/** The run as a whole: when, how long, who, with what, at what cost, and where else to look. */
-export function RunFacts({ timeline }: { timeline: RunTimeline }) {
-  const items: [ReactNode, ReactNode][] = [
+/** The run as a whole: when, how long, who, with what, at what cost, and where else to look (rows for the page's Facts). */
+export function runFacts(timeline: RunTimeline): [ReactNode, ReactNode][] {
+  return [
     ['Started', <Time key="started" at={timeline.startedAt} />],
     ['Ended', timeline.endedAt ? <Time key="ended" at={timeline.endedAt} /> : <span className="text-muted">not yet</span>],
     ...(timeline.durationMs !== null ? ([['Duration', <span key="duration" data-testid="run-duration">{formatDuration(timeline.durationMs)}</span>]] as [ReactNode, ReactNode][]) : []),
@@ -91,7 +91,6 @@ export function RunFacts({ timeline }: { timeline: RunTimeline }) {
         ] as [ReactNode, ReactNode][])
       : []),
   ];
-  return <Facts items={items} />;
 }
 
 function StepEntry({ entry }: { entry: Extract<TimelineEntry, { type: 'step' }> }) {

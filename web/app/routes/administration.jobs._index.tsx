@@ -78,7 +78,7 @@ export default function Jobs() {
         >
           {jobs.map((job) => (
             <tr key={`${job.kind}-${job.id}`} data-job-id={job.id}>
-              <td>
+              <td className="min-w-[10rem]">
                 <Link to={job.href}>{job.title}</Link>
               </td>
               <td>{KIND_LABELS[job.kind]}</td>

@@ -9,7 +9,7 @@ import { serverCaller } from '~/trpc/handler.server.ts';
 import { foundOr404 } from '~/loaders/detail-loader.server.ts';
 import { formAction } from '~/forms/action-result.server.ts';
 import { valuesFrom } from '~/forms/hitl-screen.ts';
-import { RunFacts, TimelineCard } from '~/components/run-timeline.tsx';
+import { runFacts, TimelineCard } from '~/components/run-timeline.tsx';
 
 export const meta: MetaFunction = () => [{ title: 'Run' }];
 
@@ -121,11 +121,9 @@ export default function RunView() {
               </Badge>,
             ],
             ['Task', <code key="task">{run.id}</code>],
+            ...runFacts(timeline),
           ]}
         />
-        <div className="mt-3">
-          <RunFacts timeline={timeline} />
-        </div>
         {cancelable ? (
           <Form method="post" className="mt-4">
             <Button type="submit" name="intent" value="cancel" variant="secondary" size="sm" busy={canceling}>

@@ -19,6 +19,7 @@ import { createMcpHttpHandler, mcpAllowedHostnames } from './mcp/index.ts';
 import { createBundleHandler, createWidgetEdits, createWidgetKeys, createWidgetStatusHandler, createWidgetStreamHandler, createWidgetUndoHandler, type WidgetEdits, type WidgetKeys } from './widget/index.ts';
 import { createOutboundHttp, createRateLimiter, type OutboundHttp } from './http/index.ts';
 import { createImports, type GithubClient, type Imports } from './imports/index.ts';
+import { createJobList, type ListJobs } from './jobs/index.ts';
 import { createCmsBEvents, createCmsBNotifier } from './notifications/index.ts';
 import { createPushConfigs, createPushDispatcher, type PushConfigs, type PushDispatcher } from './a2a/push/index.ts';
 import { callRemoteAgent, createA2aClient, createRemoteBridge, createRemotePeers, type A2aClient, type RemoteBridge, type RemotePeers } from './a2a/client/index.ts';
@@ -45,6 +46,8 @@ export interface Services {
   registry: RegistryService;
   /** Imports from GitHub, a zip or a chat, and the background sync of auto-updating ones. */
   imports: Imports;
+  /** The jobs page: publish, import and sync jobs, newest first. */
+  jobs: { list: ListJobs };
   oauth: OauthProvider;
   llm: LlmProvider;
   runs: RunStore;
@@ -237,6 +240,7 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     eventLog,
     executor,
     remote,
+    peers,
     settings,
     registry,
     llm,
@@ -282,6 +286,7 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     extensions,
     registry,
     imports,
+    jobs: { list: createJobList(database.models) },
     oauth,
     llm,
     runs,

@@ -65,6 +65,7 @@ async function seed(url: string): Promise<void> {
     '/administration/agents',
     `/administration/agents/${extensionId}/publish`,
     `/administration/extensions/${extensionId}`,
+    '/administration/jobs',
     `/administration/jobs/${jobs[0]!.jobId}`,
     `/administration/imports/${importId}`,
     '/administration/environment/registries',

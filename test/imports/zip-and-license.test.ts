@@ -64,6 +64,10 @@ describe('importing a zip', () => {
     expect(job.steps.find((s) => s.id === 'review')).toMatchObject({ state: 'failed' });
     expect(job.error).toMatchObject({ code: 'REVIEW_FAILED', details: [{ path: 'package.json:name', reason: expect.stringMatching(/outside this instance's scope @acme/) }] });
     await nothingWritten();
+    // The failure is in the audit log, once, with the step that failed.
+    await services.audit.flush();
+    const rows = (await services.audit.list({ limit: 50 })).items.filter((row) => row.action === 'import.fail' && row.resourceId === job.id);
+    expect(rows).toEqual([expect.objectContaining({ actor: expect.objectContaining({ id: admin.id }), resourceType: 'import_job', details: expect.objectContaining({ step: 'review', code: 'REVIEW_FAILED' }) })]);
   });
 
   it('refuses a second import of the same package name', async () => {

@@ -92,6 +92,18 @@ export const envSchema = z.object({
     .transform((v) => v === 'true' || v === '1'),
   /** How often each auto-updating GitHub import is checked. */
   SERVICE_IMPORT_SYNC_INTERVAL_MS: z.coerce.number().int().min(200).max(7 * 24 * 3_600_000).default(15 * 60_000),
+  /**
+   * A tracing UI's address for one trace, with `{traceId}` where the trace id goes
+   * (`https://jaeger.example/trace/{traceId}`); the run page links each run's trace there.
+   */
+  SERVICE_TRACE_UI_URL: z
+    .string()
+    .refine((value) => value.includes('{traceId}'), 'must contain {traceId}, e.g. https://jaeger.example/trace/{traceId}')
+    .refine((value) => {
+      const url = URL.canParse(value.replaceAll('{traceId}', '0')) ? new URL(value.replaceAll('{traceId}', '0')) : null;
+      return !!url && /^https?:$/.test(url.protocol) && !url.username && !url.password;
+    }, 'must be an http(s) URL without credentials')
+    .optional(),
   SERVICE_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   /**
    * Whether outbound calls (peers, registries, CMS sites, GitHub, LLMs, webhooks) may reach

@@ -32,6 +32,14 @@ describe('config', () => {
     expect(config.a2aGrpcPort).toBeUndefined();
   });
 
+  it('takes a tracing UI address with {traceId} in it (http or https only)', () => {
+    expect(loadConfig(good).traceUiUrl).toBeUndefined();
+    expect(loadConfig({ ...good, SERVICE_TRACE_UI_URL: 'https://jaeger.example/trace/{traceId}' }).traceUiUrl).toBe('https://jaeger.example/trace/{traceId}');
+    expect(failureFor({ SERVICE_TRACE_UI_URL: 'https://jaeger.example/trace/' }).message).toContain('SERVICE_TRACE_UI_URL');
+    expect(failureFor({ SERVICE_TRACE_UI_URL: 'javascript:alert({traceId})' }).message).toMatch(/SERVICE_TRACE_UI_URL.*http/s);
+    expect(failureFor({ SERVICE_TRACE_UI_URL: 'https://user:pw@jaeger.example/{traceId}' }).message).toContain('SERVICE_TRACE_UI_URL');
+  });
+
   it('turns the A2A gRPC binding on at the port SERVICE_A2A_GRPC_PORT names (0: any free port)', () => {
     expect(loadConfig({ ...good, SERVICE_A2A_GRPC_PORT: '50051' }).a2aGrpcPort).toBe(50051);
     expect(loadConfig({ ...good, SERVICE_A2A_GRPC_PORT: '0' }).a2aGrpcPort).toBe(0);

@@ -21,6 +21,8 @@ export interface ServiceConfig {
   baseUrl: string;
   /** SERVICE_MCP_PUBLIC_URL: where the standalone MCP server is reached, when it takes OAuth tokens of its own. */
   mcpPublicUrl: string | undefined;
+  /** SERVICE_TRACE_UI_URL: a trace's page in a tracing UI, `{traceId}` marking where its id goes; undefined: no trace links. */
+  traceUiUrl: string | undefined;
   identity: { vendorScope: string; productName: string };
   masterKeys: { current: Buffer; previous: Buffer[] };
   sessionSecret: string;
@@ -113,6 +115,7 @@ export function loadConfig(env: Env, logger?: Logger, options: { generateSecrets
     baseUrl: raw.SERVICE_BASE_URL ?? `http://${raw.HOST.includes(':') ? `[${raw.HOST}]` : raw.HOST}:${raw.PORT}`,
     // Normalised (`https://host` is `https://host/`), as both processes compare it with what clients send.
     mcpPublicUrl: raw.SERVICE_MCP_PUBLIC_URL ? new URL(raw.SERVICE_MCP_PUBLIC_URL).href : undefined,
+    traceUiUrl: raw.SERVICE_TRACE_UI_URL,
     identity: { vendorScope: raw.SERVICE_VENDOR_SCOPE, productName: raw.SERVICE_PRODUCT_NAME },
     masterKeys: { current: masterKey, previous: raw.SERVICE_MASTER_KEYS_PREVIOUS.map((k) => decodeKey(k)!) },
     sessionSecret: raw.SERVICE_SESSION_SECRET!,

@@ -43,6 +43,10 @@ describe(`query plans of the hot reads (${kind})`, () => {
     // A whole-collection page: on FerretDB 2 PostgreSQL walks the primary key backwards only once the
     // table has statistics (ANALYZE, not reachable through the wire); on a fresh table it sorts instead.
     await expectIndexed(ImportJob.find({}).sort({ _id: -1 }).limit(20), { sort: kind !== 'ferretdb2', limit: true });
+    // The jobs page unfiltered: each kind's primary key read backwards, below the last job shown.
+    for (const model of [t.db.models.PublishJob, t.db.models.ImportSyncEvent]) await model.collection.insertOne({ probe: true });
+    await expectIndexed(t.db.models.PublishJob.find({ _id: { $lt: new Types.ObjectId() } }).sort({ _id: -1 }).limit(51), { sort: true, limit: true });
+    await expectIndexed(t.db.models.ImportSyncEvent.find({ _id: { $lt: new Types.ObjectId() } }).sort({ _id: -1 }).limit(51), { sort: true, limit: true });
     await expectIndexed(Session.findById('a'.repeat(64)));
     // A widget Undo reads the change its token names, and nothing else.
     await expectIndexed(WidgetEdit.findById('b'.repeat(43)));
@@ -66,7 +70,7 @@ describe(`query plans of the hot reads (${kind})`, () => {
     await expectIndexed(OauthGrant.find({}).sort({ _id: -1 }).limit(200), { sort: kind !== 'ferretdb2', limit: true });
   });
 
-  it.skipIf(kind === 'ferretdb')(`serves every listing of runs from a compound index (ordered by it on MongoDB; DocumentDB 0.106 sorts what the index selects)${kind === 'ferretdb' ? ` (skipped: ${NO_SECONDARY_INDEX_ON_FERRETDB1})` : ''}`, async () => {
+  it.skipIf(kind === 'ferretdb')(`serves every listing of runs and jobs from a compound index (ordered by it on MongoDB; DocumentDB 0.106 sorts what the index selects)${kind === 'ferretdb' ? ` (skipped: ${NO_SECONDARY_INDEX_ON_FERRETDB1})` : ''}`, async () => {
     const { Run, RunKey } = t.db.models;
     // FerretDB 2 orders by the primary key only: a listing's filter is an index range, its order a sort of that range.
     const ordered = kind === 'mongodb';
@@ -86,6 +90,13 @@ describe(`query plans of the hot reads (${kind})`, () => {
     // Expired idempotency keys, and a run's keys when retention deletes it.
     await expectIndexUsed(RunKey.find({ expiresAt: { $lt: new Date() } }), 'expires');
     await expectIndexUsed(RunKey.find({ runId: { $in: ['r'] } }), 'run');
+    // The jobs page filtered by state (a sync's outcomes for it), newest first, and its next page.
+    const { PublishJob, ImportJob, ImportSyncEvent } = t.db.models;
+    const older = { _id: { $lt: new Types.ObjectId() } };
+    await expectIndexUsed(PublishJob.find({ state: 'failed' }).sort({ _id: -1 }).limit(51), 'state_newest', { sort: ordered, limit: ordered });
+    await expectIndexUsed(PublishJob.find({ ...older, state: 'failed' }).sort({ _id: -1 }).limit(51), 'state_newest', { sort: ordered, limit: ordered });
+    await expectIndexUsed(ImportJob.find({ ...older, state: 'running' }).sort({ _id: -1 }).limit(51), 'state_newest', { sort: ordered, limit: ordered });
+    await expectIndexUsed(ImportSyncEvent.find({ ...older, outcome: { $in: ['failed', 'review-failed', 'license-changed'] } }).sort({ _id: -1 }).limit(51), 'outcome_newest');
     // Expired widget changes (their Undo is over), where the server has no TTL index.
     await expectIndexUsed(t.db.models.WidgetEdit.find({ expiresAt: { $lt: new Date() } }), 'expires');
   });

@@ -71,13 +71,21 @@ export function createImportJobs(deps: ImportJobsDeps) {
   const { ImportJob, ExtensionImport, ImportSyncEvent } = deps.models;
   const claims = createClaims(deps.models);
 
-  /** Marks the step in progress and the job failed, with the reason; a failure to record is logged. */
-  async function recordFailure(jobId: string, tracker: StepTracker<ImportStepId>, error: unknown): Promise<void> {
+  /**
+   * Marks the step in progress and the job failed, with the reason, and writes the failure to
+   * the audit log once (only the write that turns the job failed does); a failure to record is logged.
+   */
+  async function recordFailure(actor: Actor, jobId: string, tracker: StepTracker<ImportStepId>, error: unknown): Promise<void> {
     const failure = toDomainError(error, deps.logger).toPublicJSON();
     tracker.failCurrent(failure.message);
-    await ImportJob.updateOne({ _id: jobId }, { $set: { state: 'failed', error: failure, steps: tracker.steps } }).catch((e: unknown) =>
-      deps.logger.error('could not record import failure', { error: e, jobId }),
-    );
+    try {
+      const { modifiedCount } = await ImportJob.updateOne({ _id: jobId, state: { $ne: 'failed' } }, { $set: { state: 'failed', error: failure, steps: tracker.steps } });
+      if (modifiedCount !== 1) return;
+      const step = tracker.steps.find((s) => s.state === 'failed');
+      deps.audit.record(actor, { action: 'import.fail', resourceType: 'import_job', resourceId: jobId, details: { ...(step ? { step: step.id } : {}), code: failure.code, message: failure.message } });
+    } catch (e) {
+      deps.logger.error('could not record import failure', { error: e, jobId });
+    }
   }
 
   async function start(actor: Actor, request: ImportRequest): Promise<{ jobId: string; done: Promise<ImportJobView> }> {
@@ -113,7 +121,7 @@ export function createImportJobs(deps: ImportJobsDeps) {
           await ImportJob.updateOne({ _id: jobId }, { $set: { state: 'succeeded', staged, extensionId: installed.id, steps: tracker.steps } });
         }
       } catch (error) {
-        await recordFailure(jobId, tracker, error);
+        await recordFailure(actor, jobId, tracker, error);
       }
       return (await get(jobId))!;
     })();
@@ -244,7 +252,7 @@ export function createImportJobs(deps: ImportJobsDeps) {
       await tracker.mark('install', 'done', `${installed.packageName}@${installed.version}`);
       await ImportJob.updateOne({ _id: jobId }, { $set: { state: 'succeeded', extensionId: installed.id, steps: tracker.steps } });
     } catch (error) {
-      await recordFailure(jobId, tracker, error);
+      await recordFailure(actor, jobId, tracker, error);
     }
     return (await get(jobId))!;
   }

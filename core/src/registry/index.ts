@@ -124,6 +124,7 @@ export function createRegistryService(input: RegistryServiceDeps) {
 
 export type RegistryService = ReturnType<typeof createRegistryService>;
 export { topologyFlags } from './topology.ts';
+export { createPublishJobs, type PublishJobs } from './publish-jobs.ts';
 export { packSource, type PackedTarball } from './pack.ts';
 export { npmrcAuthKey, withTemporaryNpmrc } from './npmrc.ts';
 export { createNpmRunner, type NpmRunner, type NpmRunOptions } from './npm-cli.ts';

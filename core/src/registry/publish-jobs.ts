@@ -1,3 +1,4 @@
+import type { AuditLog } from '../audit/index.ts';
 import type { Actor } from '../auth/index.ts';
 import type { Models } from '../db/index.ts';
 import { DomainError, toDomainError } from '../errors/index.ts';
@@ -23,7 +24,7 @@ export interface PublishJobView {
  * Runs a publish or promote in the background and keeps its progress in MongoDB, so the UI can
  * show each step live (and after a reload) and a failure names the step and the reason.
  */
-export function createPublishJobs(deps: { models: Models; logger: Logger }) {
+export function createPublishJobs(deps: { models: Models; logger: Logger; audit: AuditLog }) {
   const { PublishJob } = deps.models;
 
   async function start(
@@ -42,10 +43,18 @@ export function createPublishJobs(deps: { models: Models; logger: Logger }) {
     const done = run(progress)
       .then(
         (result) => save({ state: 'succeeded', result: { version: result.version, registryUrl: result.origin.registryUrl } }),
-        (error: unknown) => {
+        async (error: unknown) => {
           const failure = toDomainError(error, deps.logger).toPublicJSON();
           tracker.failCurrent(failure.message);
-          return save({ state: 'failed', error: failure });
+          await save({ state: 'failed', error: failure });
+          // A job fails once: this settles its only run.
+          const step = tracker.steps.find((s) => s.state === 'failed');
+          deps.audit.record(actor, {
+            action: `${input.operation}.fail`,
+            resourceType: 'publish_job',
+            resourceId: jobId,
+            details: { packageName: input.packageName, destination: input.destination, ...(step ? { step: step.id } : {}), code: failure.code, message: failure.message },
+          });
         },
       )
       .catch((error: unknown) => deps.logger.error('could not record publish job progress', { error, jobId }))

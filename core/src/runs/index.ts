@@ -5,3 +5,4 @@ export { createRunExecutor, type RemoteAgentCall, type RunExecutor, type Runtime
 export { createRunLeases, RUN_LEASE_MS, type HeldLease, type Orphan, type RunLeases } from './leases.ts';
 export { fromStored, toStored } from './stored-json.ts';
 export * from './model.ts';
+export { actorLabel, boundedText, buildRunTimeline, namedIn, remoteTask, traceIdOf, traceUrl, type ActorLabel, type BoundedText, type PeerAddress, type RemoteTask, type RunTimeline, type StepUsage, type TimelineEntry } from './run-timeline.ts';

@@ -1,4 +1,4 @@
-import type { RemoteBridge } from '../a2a/client/index.ts';
+import type { RemoteBridge, RemotePeers } from '../a2a/client/index.ts';
 import { createActorNames } from '../auth/index.ts';
 import type { FeatureFlags, ServiceConfig } from '../config/index.ts';
 import type { ConnectorInstances } from '../connectors/index.ts';
@@ -12,7 +12,7 @@ import type { WidgetKeys } from '../widget/index.ts';
 import { createAnswerPause } from './answer-pause.ts';
 import { createDefaultAgent } from './default-agent.ts';
 import { createListRuns } from './list-runs.ts';
-import { createFollowRun, createReadRun } from './read-run.ts';
+import { createFollowRun, createReadRun, createReadRunTimeline } from './read-run.ts';
 import { createStartRun } from './start-run.ts';
 import { createSystemInfo } from './system-info.ts';
 import { cancelAnyRun, createCancelRun } from './cancel-run.ts';
@@ -22,7 +22,7 @@ export { createAnswerPause, type AnswerPause, type AnswerPauseDeps } from './ans
 export { cancelAnyRun, createCancelRun } from './cancel-run.ts';
 export { createDefaultAgent, type DefaultAgent } from './default-agent.ts';
 export { createListRuns, type ListedRun, type ListRuns, type ListRunsOptions } from './list-runs.ts';
-export { createFollowRun, createReadRun, type FollowRun, type ReadRun, type RunFeedItem, type ShownEvent, type ShownRun } from './read-run.ts';
+export { createFollowRun, createReadRun, createReadRunTimeline, TIMELINE_PAGE, type FollowRun, type ReadRun, type ReadRunTimeline, type RunFeedItem, type RunTimelinePage, type ShownEvent, type ShownRun } from './read-run.ts';
 export { createStartRun, textMessage, type StartedRun, type StartRun, type StartRunDeps, type StartRunInput } from './start-run.ts';
 export { createSystemInfo, type SystemInfo, type SystemInfoDeps } from './system-info.ts';
 export { createListWidgetSettings } from './widget-settings.ts';
@@ -38,6 +38,7 @@ export interface UseCaseDeps {
   eventLog: EventLog;
   executor: RunExecutor;
   remote: RemoteBridge;
+  peers: Pick<RemotePeers, 'get'>;
   settings: Settings;
   registry: RegistryService;
   llm: LlmProvider;
@@ -60,6 +61,7 @@ export function createUseCases(deps: UseCaseDeps) {
       cancelById: cancelAnyRun(deps),
       list: createListRuns({ runs: deps.runs, actorNames: createActorNames(deps.models) }),
       read: createReadRun(deps),
+      timeline: createReadRunTimeline({ ...deps, actorNames: createActorNames(deps.models), traceUiUrl: deps.config.traceUiUrl }),
       follow: createFollowRun(deps),
     },
     systemInfo: createSystemInfo({ ...deps, registrySettings: deps.registry.settings.get, status: createOverview(deps.models) }),

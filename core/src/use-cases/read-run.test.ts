@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../index.ts';
 import { installExampleAgents, testServices, useTestDatabase } from '../testing/index.ts';
-import type { RunFeedItem } from './read-run.ts';
+import { TIMELINE_PAGE, type RunFeedItem } from './read-run.ts';
 import { textMessage } from './start-run.ts';
 
 const t = useTestDatabase();
@@ -59,5 +59,28 @@ describe('reading and following a run', () => {
     await expect(services.useCases.runs.read(stranger, run.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(services.useCases.runs.follow(stranger, run.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(services.useCases.runs.read(admin, 'no-such-run')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('shows a run page: the timeline with its steps and pause, the caller by name, someone else’s run as missing', async () => {
+    const run = await pausedRun();
+    const { timeline, events, page } = await services.useCases.runs.timeline(admin, run.id);
+    expect(page).toEqual({ afterSeq: 0, nextAfter: null });
+    expect(timeline.startedBy).toMatchObject({ kind: 'A2A client', raw: 'a2a:oauth:owner' });
+    expect(timeline.entries.map((entry) => entry.type)).toContain('step');
+    expect(timeline.entries.at(-1)).toMatchObject({ type: 'pause', screenId: 'approve-summary', answer: null });
+    expect(events.map(({ event }) => event.type)).not.toContain('step');
+    await expect(services.useCases.runs.timeline(stranger, run.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('reads a long log a page at a time: the page after a point, and where the next one starts', async () => {
+    const { run } = await services.runs.create(owner, { agent: '@acme/editorial-review', message: textMessage('Chatty.'), working: true });
+    // Messages a peer might stream: visible events, appended as the bridge appends them.
+    await services.eventLog.appendAll(run.id, Array.from({ length: TIMELINE_PAGE + 10 }, (_, i) => ({ type: 'message' as const, message: { id: `m${i}`, role: 'agent' as const, parts: [{ type: 'text' as const, text: `line ${i}` }] } })));
+    const first = await services.useCases.runs.timeline(admin, run.id);
+    expect(first.events).toHaveLength(TIMELINE_PAGE);
+    expect(first.page).toEqual({ afterSeq: 0, nextAfter: TIMELINE_PAGE });
+    const second = await services.useCases.runs.timeline(admin, run.id, TIMELINE_PAGE);
+    expect(second.events.map(({ seq }) => seq)).toEqual(Array.from({ length: 12 }, (_, i) => TIMELINE_PAGE + 1 + i));
+    expect(second.page).toEqual({ afterSeq: TIMELINE_PAGE, nextAfter: null });
   });
 });

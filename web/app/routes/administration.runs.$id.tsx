@@ -9,11 +9,15 @@ import { serverCaller } from '~/trpc/handler.server.ts';
 import { foundOr404 } from '~/loaders/detail-loader.server.ts';
 import { formAction } from '~/forms/action-result.server.ts';
 import { valuesFrom } from '~/forms/hitl-screen.ts';
+import { runFacts, TimelineCard } from '~/components/run-timeline.tsx';
 
 export const meta: MetaFunction = () => [{ title: 'Run' }];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  return foundOr404((await serverCaller(request, context.services)).runs.get({ id: params.id ?? '', afterSeq: 0 }), 'No such run');
+  // `after`: a later page of a long log (the timeline reads at most a page of events at once).
+  const after = Number.parseInt(new URL(request.url).searchParams.get('after') ?? '0', 10);
+  const afterSeq = Number.isSafeInteger(after) && after > 0 ? after : 0;
+  return foundOr404((await serverCaller(request, context.services)).runs.timeline({ id: params.id ?? '', afterSeq }), 'No such run');
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
@@ -70,13 +74,13 @@ const FINISHED = ['completed', 'failed', 'canceled', 'rejected'];
  * the page has: each new event arrives once, and the page's data is read again only when the
  * run settles (finished, or waiting for an answer).
  */
-function useLiveEvents(runId: string, loaded: Stored[], loadedState: string): { events: Stored[]; state: string } {
+function useLiveEvents(runId: string, loaded: Stored[], loadedState: string, follow: boolean): { events: Stored[]; state: string } {
   const revalidator = useRevalidator();
   const lastLoaded = loaded.at(-1)?.seq ?? 0;
   const [streamed, setStreamed] = useState<Stored[]>([]);
   useEffect(() => {
     setStreamed([]);
-    if (SETTLED.includes(loadedState)) return;
+    if (!follow || SETTLED.includes(loadedState)) return;
     const source = new EventSource(`/administration/runs/${encodeURIComponent(runId)}/events?after=${lastLoaded}`);
     source.onmessage = (message) => {
       const stored = JSON.parse(message.data as string) as Stored;
@@ -88,18 +92,19 @@ function useLiveEvents(runId: string, loaded: Stored[], loadedState: string): { 
     });
     return () => source.close();
     // revalidator is a new object on every render; the stream depends only on where the page stands.
-  }, [runId, lastLoaded, loadedState]);
+  }, [runId, lastLoaded, loadedState, follow]);
   const events = [...loaded, ...streamed.filter((e) => e.seq > lastLoaded)];
   const latest = [...events].reverse().map((e) => stateOf(e.event)).find(Boolean);
   return { events, state: streamed.length && latest ? latest : loadedState };
 }
 
 export default function RunView() {
-  const { run, events: loaded, remote } = useLoaderData<typeof loader>();
+  const { run, events: loaded, remote, timeline, page } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const busy = navigation.state === 'submitting';
-  const { events, state } = useLiveEvents(run.id, loaded, run.state);
+  // An earlier page of a long log is not followed: new events come after its end.
+  const { events, state } = useLiveEvents(run.id, loaded, run.state, page.nextAfter === null);
   const interrupt = run.state === 'input-required' && state === 'input-required' ? run.interrupt : null;
   const cancelable = !FINISHED.includes(state);
   const canceling = busy && navigation.formData?.get('intent') === 'cancel';
@@ -116,6 +121,7 @@ export default function RunView() {
               </Badge>,
             ],
             ['Task', <code key="task">{run.id}</code>],
+            ...runFacts(timeline),
           ]}
         />
         {cancelable ? (
@@ -130,6 +136,7 @@ export default function RunView() {
       {result && 'answered' in result && !interrupt ? <Notice tone="success">Answer sent: the run continues.</Notice> : null}
       {result && 'canceled' in result ? <Notice tone="success">Run canceled{remote ? ', here and on the peer' : ''}.</Notice> : null}
       {interrupt ? <HitlForm screenId={interrupt.screenId} title={interrupt.title} schema={interrupt.schema} context={interrupt.context} busy={busy} /> : null}
+      <TimelineCard timeline={timeline} page={page} />
       <Card title="Events">
         <ol aria-label="Events" className="space-y-1 text-sm">
           {events.map(({ seq, event }) => (

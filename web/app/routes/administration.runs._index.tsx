@@ -9,6 +9,7 @@ import { FormErrors, fixFrom, replyFor, useSchemaForm } from '~/forms/index.ts';
 import { startRunForm } from '~/forms/start-run.ts';
 import { submitForm } from '~/forms/submission.server.ts';
 import { serverCaller } from '~/trpc/handler.server.ts';
+import { formatUsd } from '~/components/format.ts';
 
 export const meta: MetaFunction = () => [{ title: 'Runs' }];
 
@@ -126,7 +127,7 @@ export default function Runs() {
         <FilterCard filter={filter} skills={skills} states={states} />
         <DataTable
           label="Runs"
-          columns={['Run', 'Agent', 'State', 'Started by', 'Started', 'Updated']}
+          columns={['Run', 'Agent', 'State', 'Started by', 'Started', 'Updated', 'Tokens in / out', 'Cost']}
           isEmpty={runs.length === 0}
           empty={filtered ? 'No runs match these filters.' : 'No runs yet.'}
           pager={<Pager older={older} label="Pages of runs" />}
@@ -159,6 +160,13 @@ export default function Runs() {
               </td>
               <td>
                 <When at={run.updatedAt} />
+              </td>
+              {/* Usage is rolled up on the run head; runs stored before it was recorded have none. */}
+              <td className="whitespace-nowrap" data-testid="run-tokens">
+                {run.usage ? `${run.usage.inputTokens.toLocaleString('en')} / ${run.usage.outputTokens.toLocaleString('en')}` : <span className="text-muted">—</span>}
+              </td>
+              <td className="whitespace-nowrap" data-testid="run-cost">
+                {typeof run.usage?.costUsd === 'number' ? formatUsd(run.usage.costUsd) : <span className="text-muted">—</span>}
               </td>
             </tr>
           ))}

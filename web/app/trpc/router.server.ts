@@ -10,6 +10,7 @@ import { connectorsRouter } from './routers/connectors.server.ts';
 import { assistantsRouter } from './routers/assistants.server.ts';
 import { importsRouter } from './routers/imports.server.ts';
 import { mcpRouter } from './routers/mcp.server.ts';
+import { jobsRouter } from './routers/jobs.server.ts';
 
 export const appRouter = router({
   system: systemRouter,
@@ -23,6 +24,7 @@ export const appRouter = router({
   assistants: assistantsRouter,
   imports: importsRouter,
   mcp: mcpRouter,
+  jobs: jobsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -26,4 +26,7 @@ export const importJobSchema = new Schema(
   { timestamps: true, collection: 'import_jobs', minimize: false },
 );
 
+// The jobs page filtered by state, newest first.
+importJobSchema.index({ state: 1, _id: -1 }, { name: 'state_newest' });
+
 export type ImportJobRecord = InferSchemaType<typeof importJobSchema>;

@@ -16,5 +16,7 @@ export const importSyncEventSchema = new Schema(
   { timestamps: true, collection: 'import_sync_events' },
 );
 importSyncEventSchema.index({ extensionId: 1, createdAt: -1 });
+// The jobs page filtered by outcome (a state stands for some outcomes), newest first.
+importSyncEventSchema.index({ outcome: 1, _id: -1 }, { name: 'outcome_newest' });
 
 export type ImportSyncEventRecord = InferSchemaType<typeof importSyncEventSchema>;

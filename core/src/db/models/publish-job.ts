@@ -17,5 +17,7 @@ export const publishJobSchema = new Schema(
   { timestamps: true, collection: 'publish_jobs' },
 );
 publishJobSchema.index({ extensionId: 1, createdAt: -1 });
+// The jobs page filtered by state, newest first.
+publishJobSchema.index({ state: 1, _id: -1 }, { name: 'state_newest' });
 
 export type PublishJobRecord = InferSchemaType<typeof publishJobSchema>;

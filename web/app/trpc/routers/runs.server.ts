@@ -27,6 +27,11 @@ export const runsRouter = router({
     .input(z.object({ id: runId, afterSeq: z.number().int().min(0).default(0) }))
     .query(({ ctx, input }) => ctx.services.useCases.runs.read(ctx.actor, input.id, input.afterSeq)),
 
+  /** The run page: the run and the timeline of one page of its log after `afterSeq`. */
+  timeline: adminProcedure
+    .input(z.object({ id: runId, afterSeq: z.number().int().min(0).default(0) }))
+    .query(({ ctx, input }) => ctx.services.useCases.runs.timeline(ctx.actor, input.id, input.afterSeq)),
+
   /** Starts a local agent, or a remote one through a registered peer; answers the local run id at once. */
   start: adminProcedure.input(z.object({ agent: runAgent, text: runText, peerId: runPeerId })).mutation(async ({ ctx, input }) => {
     const { run } = await ctx.services.useCases.runs.start(ctx.actor, { agent: input.agent, message: textMessage(input.text), peerId: input.peerId });

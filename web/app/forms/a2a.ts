@@ -10,6 +10,12 @@ export const registerClientForm = z.object({
   permissions: z.array(z.enum(A2A_PERMISSION_NAMES)).max(3).default([]),
 });
 
+/** Change a client's name and grants (the tRPC procedure `a2a.clients.setGrants`). */
+export const editClientForm = registerClientForm.extend({
+  intent: z.literal('edit'),
+  clientId: requiredText('the client id', 100),
+});
+
 export const defaultAgentForm = z.object({
   intent: z.literal('default-agent'),
   agent: z.string().trim().max(214, 'Use at most 214 characters (an npm package name).').optional(),

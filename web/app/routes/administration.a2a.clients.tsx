@@ -3,27 +3,39 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { z } from 'zod';
 import { readAdminForm } from '~/auth/form.server.ts';
-import { Badge, Button, Card, Checkbox, ConfirmButton, DataTable, Notice, PageHeader, SelectField, ShownOnce, TextField } from '~/components/ui/index.ts';
-import { clientActionForm, defaultAgentForm, registerClientForm } from '~/forms/a2a.ts';
+import { Badge, Button, ButtonLink, Card, Checkbox, ConfirmButton, Field, inputClasses, DataTable, Notice, PageHeader, SelectField, ShownOnce, TextField } from '~/components/ui/index.ts';
+import { clientActionForm, defaultAgentForm, editClientForm, registerClientForm } from '~/forms/a2a.ts';
 import { FormErrors, fixFrom, replyFor, useSchemaForm } from '~/forms/index.ts';
 import { submitForm } from '~/forms/submission.server.ts';
 import { serverCaller } from '~/trpc/handler.server.ts';
 
 export const meta: MetaFunction = () => [{ title: 'A2A clients' }];
 
+/** Which clients the list shows: revoked ones are kept for the record, but out of the way. */
+const SHOW = ['active', 'revoked', 'all'] as const;
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const caller = await serverCaller(request, context.services);
-  return { a2aOn: (await context.services.flags()).a2aHttpEnabled, clients: await caller.a2a.clients.list(), defaultAgent: await caller.a2a.defaultAgent.get(), tokenEndpoint: (await context.services.agentCard()).authentication.tokenEndpoint };
+  const query = new URL(request.url).searchParams;
+  const show = SHOW.find((value) => value === query.get('show')) ?? 'active';
+  const all = await caller.a2a.clients.list();
+  const editing = all.find((client) => client.clientId === query.get('edit') && !client.revoked) ?? null;
+  const clients = all.filter((client) => show === 'all' || (show === 'revoked') === client.revoked);
+  return { a2aOn: (await context.services.flags()).a2aHttpEnabled, clients, show, revokedCount: all.filter((client) => client.revoked).length, editing, defaultAgent: await caller.a2a.defaultAgent.get(), tokenEndpoint: (await context.services.agentCard()).authentication.tokenEndpoint };
 }
 
-const actionForm = z.discriminatedUnion('intent', [registerClientForm, defaultAgentForm, clientActionForm]);
+const actionForm = z.discriminatedUnion('intent', [registerClientForm, editClientForm, defaultAgentForm, clientActionForm]);
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readAdminForm(request, context.services);
   const caller = await serverCaller(request, context.services);
   const intent = String(form.get('intent') ?? '');
-  return submitForm(intent === 'register' || intent === 'default-agent' ? intent : 'client', form, actionForm, async (value) => {
+  return submitForm(intent === 'register' || intent === 'default-agent' || intent === 'edit' ? intent : 'client', form, actionForm, async (value) => {
     switch (value.intent) {
+      case 'edit': {
+        const client = await caller.a2a.clients.setGrants({ clientId: value.clientId, name: value.name, allowedAgents: value.allowedAgents, permissions: value.permissions, allowedPrimitives: value.allowedPrimitives });
+        return { notice: `Saved ${client.name}: its next call is checked against these grants.` };
+      }
       case 'register': {
         const { client, clientSecret } = await caller.a2a.clients.register({ name: value.name, allowedAgents: value.allowedAgents, permissions: value.permissions, allowedPrimitives: value.allowedPrimitives });
         return { secret: { clientId: client.clientId, clientSecret } };
@@ -66,13 +78,22 @@ function DefaultAgentCard({ defaultAgent }: { defaultAgent: { agent: string | nu
   );
 }
 
-function RegisterClientCard() {
+function ClientFormCard() {
+  const { editing } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
-  const busy = useNavigation().formData?.get('intent') === 'register';
-  const [form, fields] = useSchemaForm(registerClientForm, { id: 'register', lastResult: replyFor(result, 'register'), defaultValue: { allowedAgents: '*', permissions: [...['list', 'read', 'execute']] } });
+  const intent = editing ? 'edit' : 'register';
+  const busy = useNavigation().formData?.get('intent') === intent;
+  const [form, fields] = useSchemaForm(editing ? editClientForm : registerClientForm, {
+    id: intent,
+    lastResult: replyFor(result, intent),
+    defaultValue: editing
+      ? { name: editing.name, allowedAgents: editing.allowedAgents.join(', '), allowedPrimitives: editing.allowedPrimitives.join(', '), permissions: editing.permissions }
+      : { allowedAgents: '*', permissions: [...['list', 'read', 'execute']] },
+  });
   return (
-    <Card title="Register a client" description="Another instance, or any A2A client, that may call this one.">
+    <Card title={editing ? `Change ${editing.name}` : 'Register a client'} description={editing ? 'Its id and secret stay; its next call is checked against the new grants.' : 'Another instance, or any A2A client, that may call this one.'}>
       <Form method="post" {...getFormProps(form)} className="space-y-4">
+        {editing ? <input type="hidden" name="clientId" value={editing.clientId} /> : null}
         <div className="grid gap-4 sm:grid-cols-2">
           <TextField meta={fields.name} label="Name" help="Shown in the runs list and the audit log." />
           <TextField meta={fields.allowedAgents} label="Allowed agents" placeholder="@scope/agent, … or *" help="Package names separated by commas, or * for every agent." />
@@ -87,17 +108,20 @@ function RegisterClientCard() {
             {fields.permissions.errors ? <p className="mt-1 text-sm text-danger">{fields.permissions.errors.join(' ')}</p> : null}
           </fieldset>
         </div>
-        <FormErrors id={form.errorId} errors={form.errors} fix={fixFrom(result, 'register')} />
-        <Button type="submit" name="intent" value="register" busy={busy}>
-          Register
-        </Button>
+        <FormErrors id={form.errorId} errors={form.errors} fix={fixFrom(result, intent)} />
+        <div className="flex flex-wrap items-center gap-3">
+          <Button type="submit" name="intent" value={intent} busy={busy}>
+            {editing ? 'Save changes' : 'Register'}
+          </Button>
+          {editing ? <Link to="/administration/a2a/clients">Cancel</Link> : null}
+        </div>
       </Form>
     </Card>
   );
 }
 
 export default function Clients() {
-  const { a2aOn, clients, defaultAgent, tokenEndpoint } = useLoaderData<typeof loader>();
+  const { a2aOn, clients, defaultAgent, tokenEndpoint, show, revokedCount, editing } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const clientReply = replyFor(result, 'client');
   return (
@@ -124,8 +148,21 @@ export default function Clients() {
       {clientReply?.error?.[''] ? <FormErrors id="client-errors" errors={clientReply.error['']} /> : null}
       <div className="space-y-6">
         <DefaultAgentCard defaultAgent={defaultAgent} />
-        <RegisterClientCard />
-        <DataTable label="Clients" columns={['Client', 'Agents', 'Permissions', 'Primitives', 'State', '']} isEmpty={clients.length === 0} empty="No clients yet: register one above, then give its id and secret to the other instance.">
+        {/* Mounted anew for each client changed: the form's initial values are its. */}
+        <ClientFormCard key={editing?.clientId ?? 'new'} />
+        <Form method="get" className="flex flex-wrap items-end gap-3" aria-label="Filter clients">
+          <Field id="clients-show" label="Show" className="w-full sm:w-64">
+            <select id="clients-show" name="show" defaultValue={show} className={inputClasses}>
+              <option value="active">Active clients</option>
+              <option value="revoked">Revoked clients ({revokedCount})</option>
+              <option value="all">All clients</option>
+            </select>
+          </Field>
+          <Button type="submit" variant="secondary">
+            Show
+          </Button>
+        </Form>
+        <DataTable label="Clients" columns={['Client', 'Agents', 'Permissions', 'Primitives', 'State', '']} isEmpty={clients.length === 0} empty={show === 'active' && revokedCount === 0 ? 'No clients yet: register one above, then give its id and secret to the other instance.' : `No ${show === 'all' ? '' : `${show} `}clients.`}>
           {clients.map((c) => (
             <tr key={c.clientId}>
               <td>
@@ -144,6 +181,9 @@ export default function Clients() {
                 {c.revoked ? null : (
                   <Form method="post" className="flex flex-wrap gap-2">
                     <input type="hidden" name="clientId" value={c.clientId} />
+                    <ButtonLink to={`?edit=${encodeURIComponent(c.clientId)}`} variant="secondary" size="sm" aria-label={`Change ${c.name}`}>
+                      Change
+                    </ButtonLink>
                     <ConfirmButton name="intent" value="rotate" size="sm" title={`Rotate the secret of ${c.name}?`} description="A new secret is issued and shown once; the old one stops working at once." confirmLabel="Rotate secret">
                       Rotate secret
                     </ConfirmButton>

@@ -118,13 +118,16 @@ export function createOauthClients(deps: { models: Models; audit: AuditTrail }) 
       deps.audit.record(actor, { action: 'oauth_client.revoke', resourceType: 'oauth_client', resourceId: clientId });
     },
 
-    async setGrants(actor: Actor, clientId: string, input: ClientGrants): Promise<OauthClientView> {
+    /** Changes a client's grants, and its name when `name` is given; a revoked client is not changed. */
+    async setGrants(actor: Actor, clientId: string, input: ClientGrants & { name?: string }): Promise<OauthClientView> {
       requireAdmin(actor);
       const grants = validateGrants(input);
-      await find(clientId);
-      const row = await OauthClient.findOneAndUpdate({ clientId }, { $set: grants }, { returnDocument: 'after', lean: true });
+      const name = input.name?.trim();
+      if (name !== undefined && (!name || name.length > 100)) throw new DomainError('VALIDATION_FAILED', 'name must be 1 to 100 characters');
+      if ((await find(clientId)).revokedAt) throw new DomainError('CONFLICT', `OAuth client ${clientId} is revoked; register a new client instead`);
+      const row = await OauthClient.findOneAndUpdate({ clientId }, { $set: { ...grants, ...(name ? { name } : {}) } }, { returnDocument: 'after', lean: true });
       recent.forget(clientId);
-      deps.audit.record(actor, { action: 'oauth_client.grants', resourceType: 'oauth_client', resourceId: clientId, details: { ...grants } });
+      deps.audit.record(actor, { action: 'oauth_client.grants', resourceType: 'oauth_client', resourceId: clientId, details: { ...grants, ...(name ? { name } : {}) } });
       return toView(row!);
     },
 

@@ -15,7 +15,7 @@ export const a2aRouter = router({
     register: adminProcedure.input(grants.extend({ name: z.string().min(1).max(100) })).mutation(({ ctx, input }) => ctx.services.oauth.clients.register(ctx.actor, input)),
     rotate: adminProcedure.input(z.object({ clientId: z.string().max(100) })).mutation(({ ctx, input }) => ctx.services.oauth.clients.rotateSecret(ctx.actor, input.clientId)),
     revoke: adminProcedure.input(z.object({ clientId: z.string().max(100) })).mutation(({ ctx, input }) => ctx.services.oauth.clients.revoke(ctx.actor, input.clientId)),
-    setGrants: adminProcedure.input(grants.extend({ clientId: z.string().max(100) })).mutation(({ ctx, input }) => ctx.services.oauth.clients.setGrants(ctx.actor, input.clientId, input)),
+    setGrants: adminProcedure.input(grants.extend({ clientId: z.string().max(100), name: z.string().min(1).max(100).optional() })).mutation(({ ctx, input }) => ctx.services.oauth.clients.setGrants(ctx.actor, input.clientId, input)),
   }),
   /** The agent a message naming none goes to (`metadata.skillId` absent): null = the only one, if one. */
   defaultAgent: router({

@@ -72,3 +72,27 @@ describe('the remote peers page', () => {
     expect(await page.getByTestId('empty-state').textContent()).toMatch(/No peers yet/);
   }, 120_000);
 });
+
+describe('the A2A clients page', () => {
+  it('changes a client’s name and grants, and keeps revoked clients out of the list unless asked for', async () => {
+    const page = await context.newPage();
+    await page.goto(`${service.url}/administration/a2a/clients`);
+    await page.getByRole('link', { name: 'Change Myself' }).click();
+    await page.getByRole('heading', { name: 'Change Myself' }).waitFor();
+    await page.getByLabel('Name').fill('Myself, narrowed');
+    await page.getByLabel('Allowed agents').fill('@self/summarizer');
+    await page.getByRole('checkbox', { name: 'execute' }).uncheck();
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect.poll(() => page.getByRole('status').first().textContent()).toBe('Saved Myself, narrowed: its next call is checked against these grants.');
+    await expect.poll(() => page.getByRole('table', { name: 'Clients' }).getByRole('row', { name: /Myself, narrowed/ }).textContent()).toMatch(/@self\/summarizer.*list, read(?!, execute)/);
+
+    await page.getByRole('button', { name: 'Revoke' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Revoke' }).click();
+    await expect.poll(() => page.getByRole('status').first().textContent()).toMatch(/^Revoked svc_/);
+    await expect.poll(() => page.getByTestId('empty-state').textContent()).toBe('No active clients.');
+    await page.getByLabel('Show').selectOption('revoked');
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.waitForURL(/show=revoked/);
+    expect(await page.getByRole('table', { name: 'Clients' }).textContent()).toMatch(/Myself, narrowed.*revoked/);
+  }, 120_000);
+});

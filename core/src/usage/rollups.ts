@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { insertAbsorbingDuplicates, type Models } from '../db/index.ts';
 import { DomainError } from '../errors/index.ts';
 import type { Logger } from '../log/index.ts';
@@ -20,7 +21,8 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 export const MAX_USAGE_DAYS = 92;
 
 const dayOf = (at: Date) => at.toISOString().slice(0, 10);
-const rowId = (dimension: UsageDimension, day: string, key: string, runId: string) => `${dimension}/${day}/${key}/${runId}`;
+/** The run named by a digest: the row outlives the run (retention removes runs, totals stay) and keeps nothing of it. */
+const rowId = (dimension: UsageDimension, day: string, key: string, runId: string) => `${dimension}/${day}/${key}/${createHash('sha256').update(runId).digest('hex').slice(0, 24)}`;
 
 /**
  * Usage totals per day per agent and per caller (ADR 0040). A run's end is stored once (the event

@@ -254,7 +254,8 @@ export function createRunExecutor(deps: {
     const text = typeof last === 'string' ? last : JSON.stringify(last);
     const answer: RunEvent = { type: 'artifact', artifact: { id: crypto.randomUUID(), name: 'answer', parts: [{ type: 'text', text }] }, lastChunk: true };
     const completed = status('completed', text);
-    await append([...(finalStep ? [finalStep] : []), answer, { type: 'status', status: completed, final: true }], usage);
+    // The run's usage rides on its final status, so a caller's stream ends with it (A2A `metadata.usage`).
+    await append([...(finalStep ? [finalStep] : []), answer, { type: 'status', status: completed, final: true, ...(usage ? { metadata: { usage } } : {}) }], usage);
     return { ...run, state: 'completed', status: completed, artifacts: [...run.artifacts, (answer as Extract<RunEvent, { type: 'artifact' }>).artifact], history: [...run.history, completed.message!], lastSeq: tail.seq, tail, updatedAt: completed.timestamp, interrupt: null, progress: { stepIndex: steps.length, outputs }, ...(usage ? { usage } : {}) };
   }
 
@@ -397,7 +398,7 @@ export function createRunExecutor(deps: {
       active.get(runId)?.abort();
       try {
         // Stored once, like every ending: if the run ended elsewhere first, that ending stands.
-        await eventLog.append(runId, { type: 'status', status: status('canceled', 'Canceled'), final: true });
+        await eventLog.append(runId, { type: 'status', status: status('canceled', 'Canceled'), final: true, ...(run.usage ? { metadata: { usage: run.usage } } : {}) });
       } catch (error) {
         if (!(error instanceof RunEndedError)) throw error;
         throw new DomainError('TASK_NOT_CANCELABLE', `The task is already ${error.state}`);

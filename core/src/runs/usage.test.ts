@@ -81,14 +81,15 @@ describe('a run’s steps and usage', () => {
     expect(paused.state).toBe('input-required');
     const call = (await storedEvents(run.id)).map((e) => e.event).find((e) => e.type === 'step' && e.stepId === 'summary');
     expect(call).toMatchObject({ kind: 'call', attempts: 1, calls: [{ provider: 'scripted', inputTokens: 1_000, outputTokens: 200, costUsd: 0.006 }] });
-    expect((await headOf(run.id))?.usage).toEqual({ calls: 1, inputTokens: 1_000, outputTokens: 200, costUsd: 0.006 });
+    await expect.poll(async () => (await headOf(run.id))?.usage).toEqual({ calls: 1, inputTokens: 1_000, outputTokens: 200, costUsd: 0.006 });
 
     await services.executor.resume(run.id, { screenId: 'approve-summary', values: { approved: true, notes: 'ok' } });
     const done = await settled(run.id, ['completed', 'failed']);
     expect(done).toMatchObject({ state: 'completed', usage: { calls: 2, inputTokens: 2_000, outputTokens: 400, costUsd: 0.012 }, progress: { stepIndex: 3 } });
     const steps = (await storedEvents(run.id)).map((e) => e.event).filter((e) => e.type === 'step');
     expect(steps.map((s) => s.type === 'step' && [s.stepId, s.kind])).toEqual([['summary', 'call'], ['teaser', 'llm']]);
-    expect((await headOf(run.id))?.usage).toEqual({ calls: 2, inputTokens: 2_000, outputTokens: 400, costUsd: 0.012 });
+    // The head is moved forward right after the log (which the wait above read).
+    await expect.poll(async () => (await headOf(run.id))?.usage).toEqual({ calls: 2, inputTokens: 2_000, outputTokens: 400, costUsd: 0.012 });
   });
 
   it('counts each run end once toward the day’s totals per agent and per caller', async () => {

@@ -10,6 +10,7 @@ import { connectorsRouter } from './routers/connectors.server.ts';
 import { assistantsRouter } from './routers/assistants.server.ts';
 import { importsRouter } from './routers/imports.server.ts';
 import { mcpRouter } from './routers/mcp.server.ts';
+import { usageRouter } from './routers/usage.server.ts';
 
 export const appRouter = router({
   system: systemRouter,
@@ -22,6 +23,7 @@ export const appRouter = router({
   connectors: connectorsRouter,
   assistants: assistantsRouter,
   imports: importsRouter,
+  usage: usageRouter,
   mcp: mcpRouter,
 });
 

@@ -11,7 +11,7 @@ import { ACTIVE_STATES, agentMessage, isTerminal, textOf, type Answer, type Inte
 import type { RunStore } from './run-store.ts';
 import type { RunView } from './run-view.ts';
 import { renderTemplate } from '../step-template/index.ts';
-import { addCalls, reportedCalls } from '../usage/usage.ts';
+import { addCalls, reportedCalls } from './usage-sum.ts';
 
 const TEMPLATE_CACHE_MS = 1_000;
 /** Each earlier step's output shown with a pause is cut at this many characters. */

@@ -4,4 +4,5 @@ export { foldRun, type RunProgress, type RunSummary, type RunView } from './run-
 export { createRunExecutor, type RemoteAgentCall, type RemoteAnswer, type RunExecutor, type RuntimeStep, type RuntimeStepOutcome, type StepRecorder, type StepRuntime } from './executor.ts';
 export { createRunLeases, RUN_LEASE_MS, type HeldLease, type Orphan, type RunLeases } from './leases.ts';
 export { fromStored, toStored } from './stored-json.ts';
+export { addCalls, reportedCalls, roundUsd } from './usage-sum.ts';
 export * from './model.ts';

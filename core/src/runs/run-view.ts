@@ -1,6 +1,6 @@
 import type { StoredEvent, Tail } from './event-log.ts';
 import type { Interrupt, RemoteLink, RunArtifact, RunMessage, RunState, RunStatus, RunUsage } from './model.ts';
-import { addCalls } from '../usage/usage.ts';
+import { addCalls } from './usage-sum.ts';
 
 /** A run as listings show it: its head. */
 export interface RunSummary {

@@ -1,6 +1,6 @@
 import type { Actor } from '../auth/index.ts';
 import { DomainError } from '../errors/index.ts';
-import type { StepLlmCall } from '../runs/model.ts';
+import type { StepLlmCall } from '../runs/index.ts';
 import type { Settings } from '../settings/index.ts';
 
 /** The `settings` document holding the operator's LLM price table. */

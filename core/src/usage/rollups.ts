@@ -2,8 +2,7 @@ import { createHash } from 'node:crypto';
 import { insertAbsorbingDuplicates, type Models } from '../db/index.ts';
 import { DomainError } from '../errors/index.ts';
 import type { Logger } from '../log/index.ts';
-import type { RunUsage } from '../runs/model.ts';
-import { roundUsd } from './usage.ts';
+import { roundUsd, type RunUsage } from '../runs/index.ts';
 
 export type UsageDimension = 'agent' | 'caller';
 

@@ -1,4 +1,4 @@
-import type { RunUsage, StepLlmCall } from '../runs/model.ts';
+import type { RunUsage, StepLlmCall } from './model.ts';
 
 /** `usage` with `calls` added. */
 export function addCalls(usage: RunUsage | undefined, calls: readonly StepLlmCall[]): RunUsage | undefined {

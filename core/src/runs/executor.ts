@@ -255,7 +255,9 @@ export function createRunExecutor(deps: {
     const answer: RunEvent = { type: 'artifact', artifact: { id: crypto.randomUUID(), name: 'answer', parts: [{ type: 'text', text }] }, lastChunk: true };
     const completed = status('completed', text);
     // The run's usage rides on its final status, so a caller's stream ends with it (A2A `metadata.usage`).
-    await append([...(finalStep ? [finalStep] : []), answer, { type: 'status', status: completed, final: true, ...(usage ? { metadata: { usage } } : {}) }], usage);
+    // The last step's record goes after them in the same insert: the events a caller sees keep the
+    // sequence numbers they had before steps were recorded (the record is internal, never sent).
+    await append([answer, { type: 'status', status: completed, final: true, ...(usage ? { metadata: { usage } } : {}) }, ...(finalStep ? [finalStep] : [])], usage);
     return { ...run, state: 'completed', status: completed, artifacts: [...run.artifacts, (answer as Extract<RunEvent, { type: 'artifact' }>).artifact], history: [...run.history, completed.message!], lastSeq: tail.seq, tail, updatedAt: completed.timestamp, interrupt: null, progress: { stepIndex: steps.length, outputs }, ...(usage ? { usage } : {}) };
   }
 

@@ -52,7 +52,7 @@ describe('a run’s steps and usage', () => {
       const { run } = await services.runs.create(client, { agent: '@acme/summarizer', message: message('Summarize this.'), working: true });
       const done = await services.executor.start(run.id, run);
       expect(done?.state).toBe('completed');
-      expect(appended.at(-1)).toEqual(['step', 'artifact', 'status']);
+      expect(appended.at(-1)).toEqual(['artifact', 'status', 'step']);
       const steps = (await storedEvents(run.id)).map((e) => e.event).filter((e) => e.type === 'step');
       expect(steps).toEqual([
         {

@@ -4,6 +4,12 @@ import { createScriptedProvider } from '../llm/index.ts';
 import { createMemoryLogger } from '../log/index.ts';
 import { createServices, type Services } from '../index.ts';
 import { installExampleAgents, testConfig, useTestDatabase } from '../testing/index.ts';
+import { compileSource, loadExample } from '../agents/index.ts';
+import { createExtensionReader, createExtensionWriter } from '../extensions/index.ts';
+import { createEventLog } from './event-log.ts';
+import { createRunExecutor } from './executor.ts';
+import { createRunLeases } from './leases.ts';
+import { createRunStore } from './run-store.ts';
 import type { RunEvent, RunMessage } from './model.ts';
 
 /**
@@ -104,5 +110,29 @@ describe('a run’s steps and usage', () => {
     expect(await services.usageRollups.totals('caller', day, day)).toEqual([{ day, key: 'a2a:usage-client', runs: 3, calls: 4, inputTokens: 4_000, outputTokens: 800, costUsd: 0.024 }]);
     // Another day's page has none of it.
     expect(await services.usageRollups.totals('agent', '2001-01-01', '2001-01-31')).toEqual([]);
+  });
+
+  it('names the peer task that answered a call step', async () => {
+    const example = loadExample('summarizer', '@acme');
+    const base = example.manifest as { service: Record<string, unknown> };
+    const manifest = { ...base, name: '@acme/caller', service: { ...base.service, agentDependencies: { '@globex/far-away': '^1.0.0' } } };
+    const flow = { ...(example.flow as Record<string, unknown>), id: 'caller', type: 'flow', steps: [{ kind: 'call', id: 'ask-peer', agent: '@globex/far-away', input: '{{input}}' }] };
+    await createExtensionWriter(t.db.models).install({ source: { manifest, flow } as never, compiled: compileSource({ manifest, flow } as never), origin: { packageName: '@acme/caller', version: '1.0.0', destinationId: null, scope: '@acme', visibility: 'public', registryUrl: 'http://registry.invalid/' } });
+    const leases = createRunLeases(t.db.models, { profile: t.db.profile, serverTime: t.db.serverTime });
+    const eventLog = createEventLog(t.db.models, { finished: leases.finished });
+    const runs = createRunStore({ models: t.db.models, eventLog, leases });
+    const executor = createRunExecutor({
+      runs,
+      eventLog,
+      extensions: createExtensionReader(t.db.models, testConfig({ SERVICE_VENDOR_SCOPE: '@acme' }).identity),
+      llm: createScriptedProvider(),
+      logger: createMemoryLogger(),
+      leases,
+      remoteAgent: async (_agent, input) => ({ output: `peer: ${input}`, remote: { peerId: 'globex', taskId: 'task-on-globex' } }),
+    });
+    const { run } = await runs.create(client, { agent: '@acme/caller', message: message('Ask the peer.'), working: true });
+    expect((await executor.start(run.id, run))?.state).toBe('completed');
+    const step = (await storedEvents(run.id)).map((e) => e.event).find((e) => e.type === 'step');
+    expect(step).toMatchObject({ kind: 'call', output: 'peer: Ask the peer.', remote: { peerId: 'globex', taskId: 'task-on-globex' }, calls: [] });
   });
 });

@@ -112,6 +112,19 @@ describe('a run’s steps and usage', () => {
     expect(await services.usageRollups.totals('agent', '2001-01-01', '2001-01-31')).toEqual([]);
   });
 
+  it('ends a canceled run with its usage on the canceled status, and counts it', async () => {
+    const day = new Date().toISOString().slice(0, 10);
+    const counted = async () => (await services.usageRollups.totals('agent', day, day)).find((total) => total.key === '@acme/editorial-review');
+    const before = await counted();
+    const { run } = await services.runs.create(client, { agent: '@acme/editorial-review', message: message('Cancel me after the summary.'), working: true });
+    await services.executor.start(run.id, run);
+    expect((await settled(run.id)).state).toBe('input-required');
+    await services.executor.cancel(run.id);
+    const ending = (await storedEvents(run.id)).map((e) => e.event).findLast((e) => e.type === 'status');
+    expect(ending).toMatchObject({ status: { state: 'canceled' }, metadata: { usage: { calls: 1, inputTokens: 1_000, outputTokens: 200, costUsd: 0.006 } } });
+    await expect.poll(counted).toMatchObject({ runs: (before?.runs ?? 0) + 1, calls: (before?.calls ?? 0) + 1 });
+  });
+
   it('names the peer task that answered a call step', async () => {
     const example = loadExample('summarizer', '@acme');
     const base = example.manifest as { service: Record<string, unknown> };

@@ -7,7 +7,9 @@ import { Schema, type InferSchemaType } from 'mongoose';
  * outlives the run without naming it): the run makes the row's insert the one
  * decision (a second insert for the same run end is a duplicate and absorbed: exactly once),
  * and the prefix makes a page of days of one dimension one `_id` range. Only ever inserted,
- * never updated: FerretDB 1.24 loses concurrent `$inc`s (ADR 0030).
+ * never updated: FerretDB 1.24 loses concurrent `$inc`s (ADR 0030). A closed day's rows are
+ * folded into one document `day/<dimension>/<day>` holding `totals` (every key's UsageTotal) and
+ * `at`, and then deleted (usage/rollups.ts).
  */
 export const usageRowSchema = new Schema(
   {

@@ -10,6 +10,7 @@ import { createRegistryService, type NpmRunner, type RegistryService } from './r
 import { createOauthProvider, SIGNING_ALG, TOKEN_ENDPOINT_PATH, type OauthProvider } from './auth/oauth/index.ts';
 import { agentCardV1, buildAgentCard, createA2aGrpcServer, createA2aHandler, createA2aRestHandler, type A2aGrpcServer, createAgentCardHandler, createAgentCardV1Handler, createAguiResumeHandler, type AgentCard } from './a2a/index.ts';
 import { createFeatureFlagStore, createSettings, DEFAULT_AGENT_SETTING, type FeatureFlagStore, type Settings } from './settings/index.ts';
+import { createPriceTable, createUsageRollups, type PriceTable, type UsageRollups } from './usage/index.ts';
 import { A2A_PERMISSIONS, createWindowCounters, type WindowCounters } from './db/index.ts';
 import { createEventLog, createRunExecutor, createRunLeases, createRunStore, type EventLog, type RunExecutor, type RunStore } from './runs/index.ts';
 import { selectLlmProvider, type LlmProvider } from './llm/index.ts';
@@ -57,6 +58,10 @@ export interface Services {
   /** The v1.0 card of the host, or of one agent (null when it is not here). */
   cardV1(agent: string | null): Promise<Record<string, unknown> | null>;
   settings: Settings;
+  /** The operator's LLM price table (usage/prices.ts). */
+  prices: PriceTable;
+  /** Usage totals per day per agent and caller (usage/rollups.ts). */
+  usageRollups: UsageRollups;
   peers: RemotePeers;
   a2aClient: A2aClient;
   remote: RemoteBridge;
@@ -181,7 +186,15 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
   });
   // One lease holder per process: runs it creates are leased to it from their first write.
   const leases = createRunLeases(database.models, { profile: database.profile, serverTime: database.serverTime, logger: logger.child({ component: 'runs' }) });
-  const eventLog = createEventLog(database.models, { finished: leases.finished, logger: logger.child({ component: 'runs' }) });
+  const usageRollups = createUsageRollups({ models: database.models, logger: logger.child({ component: 'usage' }) });
+  const eventLog = createEventLog(database.models, {
+    finished: async (runId, usage) => {
+      // Counted beside the lease's release, not before the end is reported: it never slows an answer.
+      void usageRollups.countEnded(runId, usage);
+      await leases.finished(runId);
+    },
+    logger: logger.child({ component: 'runs' }),
+  });
   const runs = createRunStore({ models: database.models, eventLog, leases });
   const peers = createRemotePeers({ models: database.models, sealer, audit });
   const a2aClient = createA2aClient({ peers, logger: logger.child({ component: 'a2a-client' }), http: outbound });
@@ -193,8 +206,10 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     logger: logger.child({ component: 'runs' }),
     leases,
     remoteAgent: (agent, input, options) => callRemoteAgent({ peers, client: a2aClient }, agent, input, options),
+    price: (calls) => prices.price(calls),
   });
   const settings = createSettings({ models: database.models, audit });
+  const prices = createPriceTable({ settings });
   const featureFlags = createFeatureFlagStore({ settings });
   const flags = () => featureFlags.read();
   // The card is read on every A2A call (which agent, may this client use it); rebuilding it from
@@ -295,6 +310,8 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     agentCard,
     cardV1,
     settings,
+    prices,
+    usageRollups,
     peers,
     a2aClient,
     remote,

@@ -1,3 +1,4 @@
+import { runEventsAfter } from '@service/core/db';
 import { useTestDatabase } from '@service/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startA2aHost } from '../helpers/a2a.ts';
@@ -47,6 +48,12 @@ describe('the agent runtime process', () => {
     const results = text.split('\n').filter((l) => l.startsWith('data: ')).map((l) => (JSON.parse(l.slice(6)) as { result: { kind: string; status?: { state: string }; artifact?: { parts: { text: string }[] } } }).result);
     expect(results.at(-1)).toMatchObject({ kind: 'status-update', status: { state: 'completed' } });
     expect(results.find((r) => r.kind === 'artifact-update')!.artifact!.parts[0]!.text).toBe('[scripted] Summarize: Crash the runtime. Then recover.');
+
+    // The step's record: run twice (the crash, then the runtime after it), with the LLM call the
+    // runtime's reply reported for the try that answered.
+    const runId = (results[0] as unknown as { id: string }).id;
+    const steps = (await t.db.models.RunEvent.find({ _id: runEventsAfter(runId, 0) }).sort({ _id: 1 }).lean()).map((row) => JSON.parse(row.event) as { type: string }).filter((event) => event.type === 'step');
+    expect(steps).toEqual([expect.objectContaining({ stepId: 'summarize', kind: 'llm', attempts: 2, calls: [{ provider: 'scripted', model: 'scripted-v1', inputTokens: 0, outputTokens: 0, durationMs: expect.any(Number) }] })]);
 
     expect(service.output()).toContain('agent runtime exited');
     expect(service.output()).toContain('agent runtime crashed during a step; running it again');

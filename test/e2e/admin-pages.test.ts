@@ -71,6 +71,7 @@ async function seed(url: string): Promise<void> {
     '/administration/environment/registries',
     '/administration/runs',
     `/administration/runs/${runId}`,
+    '/administration/usage',
     '/administration/connectors/cms-a-widget',
     '/administration/connectors/cms-b-widget',
     '/administration/assistants/cms-a-widget',

@@ -38,7 +38,7 @@ describe.each(cases)('%s provider against its wire format', (name, wire, make, s
     wire().next({ kind: 'text', chunks: ['Short', 'er ', 'title'] });
     const streamed = await parts(make());
     expect(streamed.filter((p) => p.type === 'text-delta').map((p) => (p as { text: string }).text)).toEqual(['Short', 'er ', 'title']);
-    expect(streamed.at(-1)).toEqual({ type: 'finish', finishReason: 'stop' });
+    expect(streamed.at(-1)).toMatchObject({ type: 'finish', finishReason: 'stop' });
     const request = wire().requests.at(-1)!;
     expect(systemOf(request)).toEqual(['You edit posts.']);
     expect(JSON.stringify(request)).toContain('set_fields');
@@ -48,6 +48,15 @@ describe.each(cases)('%s provider against its wire format', (name, wire, make, s
     wire().next({ kind: 'tool', name: 'set_fields', argumentChunks: ['{"edits":[{"op":"set",', '"field":"title","value":"New"}]}'] });
     const result = await make().complete(turn);
     expect(result).toMatchObject({ provider: name, model: 'test-model', toolCalls: [{ toolName: 'set_fields', input: { edits: [{ op: 'set', field: 'title', value: 'New' }] } }] });
+  });
+
+  it('reports the tokens the wire said the call used', async () => {
+    wire().next({ kind: 'text', chunks: ['Done'], usage: { input: 1234, output: 56 } });
+    const result = await make().complete(turn);
+    expect(result.usage).toEqual({ inputTokens: 1234, outputTokens: 56 });
+    wire().next({ kind: 'tool', name: 'set_fields', argumentChunks: ['{"edits":[]}'], usage: { input: 7, output: 11 } });
+    const streamed = await parts(make());
+    expect(streamed.at(-1)).toEqual({ type: 'finish', finishReason: 'tool-calls', usage: { inputTokens: 7, outputTokens: 11 } });
   });
 
   it.each([429, 500])('surfaces an upstream %i as a clean error', async (status) => {
@@ -71,5 +80,11 @@ describe('the offline scripted provider', () => {
     ]);
     expect(await scripted.complete({ messages: [{ role: 'user', content: instructions }], tools })).toEqual(result);
     expect((await scripted.complete({ messages: [{ role: 'user', content: 'Hello there. How are you?' }] })).text).toBe('[scripted] Hello there. How are you?');
+  });
+
+  it('reports the usage it was given, and none otherwise', async () => {
+    const metered = createScriptedProvider({ usage: { inputTokens: 10, outputTokens: 2 } });
+    expect((await metered.complete({ messages: [{ role: 'user', content: 'Hi.' }] })).usage).toEqual({ inputTokens: 10, outputTokens: 2 });
+    expect((await createScriptedProvider().complete({ messages: [{ role: 'user', content: 'Hi.' }] })).usage).toBeUndefined();
   });
 });

@@ -10,6 +10,7 @@ export const ADMIN_SECTIONS: { to: string; label: string; end?: boolean }[] = [
   { to: '/administration/environment/registries', label: 'Environment › Registries' },
   { to: '/administration/runs', label: 'Runs' },
   { to: '/administration/jobs', label: 'Jobs' },
+  { to: '/administration/usage', label: 'LLM usage' },
   { to: '/administration/connectors/cms-a-widget', label: 'Connectors › CMS-A' },
   { to: '/administration/connectors/cms-b-widget', label: 'Connectors › CMS-B' },
   { to: '/administration/assistants/cms-a-widget', label: 'Assistants › CMS-A' },

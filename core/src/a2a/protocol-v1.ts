@@ -171,7 +171,7 @@ export function taskToV1(run: RunView, options: { historyLength?: number; artifa
     status: statusToV1(run.status, run.id, run.interrupt),
     ...(artifacts.length ? { artifacts: artifacts.map(artifactToV1) } : {}),
     ...(history.length ? { history: history.map(messageToV1) } : {}),
-    metadata: { agent: run.agent },
+    metadata: { agent: run.agent, ...(run.usage ? { usage: run.usage } : {}) },
   };
 }
 

@@ -4,7 +4,7 @@ import { DomainError, parseOrThrow } from '../errors/index.ts';
 import type { AgentCard } from '../a2a/index.ts';
 import type { LlmProvider } from '../llm/index.ts';
 import type { Logger } from '../log/index.ts';
-import type { RunExecutor } from '../runs/index.ts';
+import type { RunExecutor, StepRecorder } from '../runs/index.ts';
 import { bridgeTokenRefusal } from './bridge-token.ts';
 
 const MAX_BODY = 512 * 1024;
@@ -49,11 +49,13 @@ export function createBridgeCalls(deps: BridgeDeps) {
   };
   return {
     skillOf,
-    /** `{ input }` → `{ agent, output }`: the agent run to its answer. */
+    /** `{ input }` → `{ agent, output, calls }`: the agent run to its answer, and the LLM calls it made. */
     async agent(vendor: string, slug: string, body: string, signal?: AbortSignal) {
       const { agent } = await skillOf(vendor, slug);
       const { input } = parseBody(sized(body), agentCallSchema);
-      return { agent, output: await deps.executor.callAgent(agent, input, signal) };
+      const recorder: StepRecorder = { calls: [] };
+      const output = await deps.executor.callAgent(agent, input, signal, undefined, recorder);
+      return { agent, output, calls: recorder.calls };
     },
     /** `{ messages }` → the LLM turn's result. */
     async llm(body: string, signal?: AbortSignal) {
@@ -77,7 +79,8 @@ export function createAgentBridgeHandler(deps: BridgeDeps) {
       const { skill } = await calls.skillOf(params.vendor, params.slug);
       if (request.method === 'GET') return json(skill);
       if (request.method !== 'POST') return json({ error: { code: 'METHOD_NOT_ALLOWED', message: 'Use GET or POST' } }, { status: 405 });
-      return json(await calls.agent(params.vendor, params.slug, await readBodyLimited(request, MAX_BODY), request.signal));
+      const { agent, output } = await calls.agent(params.vendor, params.slug, await readBodyLimited(request, MAX_BODY), request.signal);
+      return json({ agent, output });
     } catch (error) {
       return errorResponse(error, deps.logger);
     }

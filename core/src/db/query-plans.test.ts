@@ -101,6 +101,15 @@ describe(`query plans of the hot reads (${kind})`, () => {
     await expectIndexUsed(t.db.models.WidgetEdit.find({ expiresAt: { $lt: new Date() } }), 'expires');
   });
 
+  it('serves the usage totals page (a range of days of one dimension) from the primary key', async () => {
+    const { UsageRow } = t.db.models;
+    await UsageRow.collection.insertOne({ _id: 'agent/2026-11-27/@acme/a/0190f5e4-0000-7000-8000-000000000001' as never, calls: 1, inputTokens: 1, outputTokens: 1, at: new Date() });
+    // As usage/rollups.ts `totals` issues it.
+    await expectIndexed(UsageRow.find({ _id: { $gt: 'agent/2026-11-01/', $lt: 'agent/2026-11-280' } }).sort({ _id: 1 }), { sort: true });
+    // The folded days of the page (one document a day).
+    await expectIndexed(UsageRow.find({ _id: { $gte: 'day/agent/2026-11-01', $lte: 'day/agent/2026-11-28' } }).sort({ _id: 1 }), { sort: true });
+  });
+
   it('answers _id ranges, $in and sorts exactly as MongoDB does', async () => {
     const { Claim } = t.db.models;
     const ids = Array.from({ length: 30 }, (_, i) => `k/${String(i).padStart(3, '0')}`);

@@ -1,6 +1,6 @@
-import { APICallError, jsonSchema, streamText, tool, type LanguageModel, type ToolSet } from 'ai';
+import { APICallError, jsonSchema, streamText, tool, type LanguageModel, type LanguageModelUsage, type ToolSet } from 'ai';
 import { DomainError } from '../errors/index.ts';
-import { collect, type LlmProvider, type LlmStreamPart, type LlmTurn } from './provider.ts';
+import { collect, type LlmProvider, type LlmStreamPart, type LlmTurn, type LlmUsage } from './provider.ts';
 
 /**
  * A provider backed by the Vercel AI SDK (ADR 0006): the SDK speaks the vendor's wire format;
@@ -28,7 +28,7 @@ export function createAiSdkProvider(name: string, modelId: string, model: Langua
     for await (const part of result.stream) {
       if (part.type === 'text-delta') yield { type: 'text-delta', text: part.text };
       else if (part.type === 'tool-call') yield { type: 'tool-call', call: { toolCallId: part.toolCallId, toolName: part.toolName, input: part.input } };
-      else if (part.type === 'finish') yield { type: 'finish', finishReason: part.finishReason };
+      else if (part.type === 'finish') yield { type: 'finish', finishReason: part.finishReason, ...usageOf(part.totalUsage) };
       else if (part.type === 'error') throw upstreamError(name, part.error);
     }
   }
@@ -40,6 +40,12 @@ export function createAiSdkProvider(name: string, modelId: string, model: Langua
     complete: (turn, signal) => collect(provider, turn, signal),
   };
   return provider;
+}
+
+/** The SDK's usage as ours; absent when the provider reported no token counts. */
+function usageOf(usage: LanguageModelUsage | undefined): { usage?: LlmUsage } {
+  if (usage?.inputTokens === undefined && usage?.outputTokens === undefined) return {};
+  return { usage: { inputTokens: usage.inputTokens ?? 0, outputTokens: usage.outputTokens ?? 0 } };
 }
 
 function upstreamError(provider: string, error: unknown): DomainError {

@@ -55,9 +55,16 @@ export interface LlmProvider {
 export async function collect(provider: Pick<LlmProvider, 'name' | 'model' | 'stream'>, turn: LlmTurn, signal?: AbortSignal): Promise<LlmResult> {
   let text = '';
   const toolCalls: LlmToolCall[] = [];
+  let usage: LlmUsage | undefined;
   for await (const part of provider.stream(turn, signal)) {
     if (part.type === 'text-delta') text += part.text;
     if (part.type === 'tool-call') toolCalls.push(part.call);
+    if (part.type === 'finish' && part.usage) usage = addUsage(usage, part.usage);
   }
-  return { text, toolCalls, provider: provider.name, model: provider.model };
+  return { text, toolCalls, provider: provider.name, model: provider.model, ...(usage ? { usage } : {}) };
+}
+
+/** Two usages summed; `undefined` counts as none. */
+export function addUsage(a: LlmUsage | undefined, b: LlmUsage): LlmUsage {
+  return { inputTokens: (a?.inputTokens ?? 0) + b.inputTokens, outputTokens: (a?.outputTokens ?? 0) + b.outputTokens };
 }

@@ -1,4 +1,4 @@
-import { collect, type LlmProvider, type LlmStreamPart, type LlmTurn } from './provider.ts';
+import { collect, type LlmProvider, type LlmStreamPart, type LlmTurn, type LlmUsage } from './provider.ts';
 
 export interface ScriptedEdit {
   op: 'set' | 'replace' | 'append';
@@ -50,9 +50,11 @@ export function scriptedPhrasesHint(fields: readonly string[]): string {
  * The offline provider used when no LLM is configured: deterministic, no network, named
  * "scripted" wherever a provider is shown. Offered a tool and given edit instructions, it calls
  * the first tool with `{ edits: [...] }`; otherwise it answers with the first sentences of the
- * last user message, marked as scripted.
+ * last user message, marked as scripted. With `usage`, each finish part reports those tokens
+ * (a test's stand-in for a metered provider).
  */
-export function createScriptedProvider(options: { delayMs?: number } = {}): LlmProvider {
+export function createScriptedProvider(options: { delayMs?: number; usage?: LlmUsage } = {}): LlmProvider {
+  const usage = options.usage ? { usage: { ...options.usage } } : {};
   async function* stream(turn: LlmTurn, signal?: AbortSignal): AsyncGenerator<LlmStreamPart> {
     if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
     if (signal?.aborted) throw new Error('aborted');
@@ -62,12 +64,12 @@ export function createScriptedProvider(options: { delayMs?: number } = {}): LlmP
     if (tool && edits.length > 0) {
       yield { type: 'text-delta', text: `[scripted] Applying ${edits.length} edit${edits.length === 1 ? '' : 's'}.` };
       yield { type: 'tool-call', call: { toolCallId: 'scripted-1', toolName: tool.name, input: { edits } } };
-      yield { type: 'finish', finishReason: 'tool-calls' };
+      yield { type: 'finish', finishReason: 'tool-calls', ...usage };
       return;
     }
     const sentences = last.replace(/\s+/g, ' ').trim().match(/[^.!?]+[.!?]?/g) ?? [''];
     yield { type: 'text-delta', text: `[scripted] ${sentences.slice(0, 2).map((s) => s.trim()).join(' ').slice(0, 400)}` };
-    yield { type: 'finish', finishReason: 'stop' };
+    yield { type: 'finish', finishReason: 'stop', ...usage };
   }
   const provider: LlmProvider = {
     name: 'scripted',

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { createInsertBatcher, createUpdateBatcher, isDuplicateKeyError, readPage, runEventId, runEventsAfter, type Models } from '../db/index.ts';
 import { DomainError } from '../errors/index.ts';
 import type { Logger } from '../log/index.ts';
-import { isFinalEvent, isSettled, isTerminal, isVisible, stateAfter, type RunEvent, type RunState, type RunStatus } from './model.ts';
+import { isFinalEvent, isSettled, isTerminal, isVisible, stateAfter, type RunEvent, type RunState, type RunStatus, type RunUsage } from './model.ts';
 import { createRunWatcher, type RunWatcherOptions } from './run-watcher.ts';
 import { fromStored, toStored } from './stored-json.ts';
 
@@ -54,6 +54,8 @@ export interface AppendOptions {
   expect?: (tail: Tail) => void;
   /** The tail as the caller knows it (it just wrote it), so it need not be read. */
   knownTail?: Tail;
+  /** The run's LLM usage once these events are stored (its steps' calls summed), for the run head. */
+  usage?: RunUsage;
 }
 
 /**
@@ -72,7 +74,7 @@ export interface AppendOptions {
  * before anyone is told, appends to one run are still serialised here, and a collision of one
  * run in a batch is that run's alone (the runs after it in the batch are sent again).
  */
-export function createEventLog(models: Models, hooks: { finished?: (runId: string) => Promise<void>; logger?: Logger; watch?: RunWatcherOptions } = {}) {
+export function createEventLog(models: Models, hooks: { finished?: (runId: string, usage?: RunUsage) => Promise<void>; logger?: Logger; watch?: RunWatcherOptions } = {}) {
   const { Run, RunEvent } = models;
   const appended = new EventEmitter();
   appended.setMaxListeners(0);
@@ -166,8 +168,9 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
     }
     if (events.some(isFinalEvent)) tails.delete(runId);
     else tails.set(runId, tail);
-    await project(runId, events, seqs);
-    if (isTerminal(tail.state)) await hooks.finished?.(runId);
+    await project(runId, events, seqs, options.usage);
+    // Only the writer whose insert stored the run's end gets here with a terminal tail: the end is told once.
+    if (isTerminal(tail.state)) await hooks.finished?.(runId, options.usage);
     storedHere.emit(runId, storedEvents);
     appended.emit(runId, tail.seq);
     return tail;
@@ -177,19 +180,28 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
    * Moves the run head to the latest status among `events` (stored under `seqs`). The filter
    * keeps the head from going back when two processes project at once; a projection lost to a
    * crash (or, on FerretDB 1.x, to a concurrent write) is made good by the next reader that
-   * folds the log (run-store.ts).
+   * folds the log (run-store.ts). `usage` (the run's after these events) goes with it; stored
+   * steps with no status among them set only the usage, under the same filter, so it too never
+   * goes back past a later status's.
    */
-  async function project(runId: string, events: RunEvent[], seqs: number[]): Promise<void> {
+  async function project(runId: string, events: RunEvent[], seqs: number[], usage?: RunUsage): Promise<void> {
     const index = events.findLastIndex((event) => event.type === 'status' || event.type === 'created');
-    if (index < 0) return;
+    const failed = (seq: number) => (error: unknown) => hooks.logger?.warn('run head not moved forward; the next reader of the run does it', { runId, seq, error });
+    if (index < 0) {
+      const step = events.findLastIndex((event) => event.type === 'step');
+      if (step < 0 || !usage) return;
+      const seq = seqs[step]!;
+      await headUpdates.updateOne({ _id: runId, lastSeq: { $lt: seq } }, { $set: { usage } }).catch(failed(seq));
+      return;
+    }
     const event = events[index] as Extract<RunEvent, { status: RunStatus }>;
     const seq = seqs[index]!;
-    await projectStatus(runId, seq, event.status).catch((error: unknown) => hooks.logger?.warn('run head not moved forward; the next reader of the run does it', { runId, seq, error }));
+    await projectStatus(runId, seq, event.status, usage).catch(failed(seq));
   }
 
-  async function projectStatus(runId: string, seq: number, status: RunStatus): Promise<void> {
+  async function projectStatus(runId: string, seq: number, status: RunStatus, usage?: RunUsage): Promise<void> {
     const at = Date.parse(status.timestamp) || Date.now();
-    await headUpdates.updateOne({ _id: runId, lastSeq: { $lt: seq } }, { $set: { lastSeq: seq, state: status.state, status: toStored(status), updatedAt: new Date(at), listKey: listKeyOf(at, runId) } });
+    await headUpdates.updateOne({ _id: runId, lastSeq: { $lt: seq } }, { $set: { lastSeq: seq, state: status.state, status: toStored(status), updatedAt: new Date(at), listKey: listKeyOf(at, runId), ...(usage ? { usage } : {}) } });
   }
 
   /** Events after `afterSeq`, in order, at most `limit` (default: all): `_id` range reads of READ_BATCH each. */

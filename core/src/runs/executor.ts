@@ -7,10 +7,11 @@ import type { LlmProvider } from '../llm/index.ts';
 import type { Logger } from '../log/index.ts';
 import { LeaseLostError, RunEndedError, type EventLog, type Tail } from './event-log.ts';
 import type { HeldLease, Orphan, RunLeases } from './leases.ts';
-import { ACTIVE_STATES, agentMessage, isTerminal, textOf, type Answer, type Interrupt, type RunEvent, type RunMessage, type RunStatus } from './model.ts';
+import { ACTIVE_STATES, agentMessage, isTerminal, textOf, type Answer, type Interrupt, type RunEvent, type RunMessage, type RunStatus, type StepLlmCall } from './model.ts';
 import type { RunStore } from './run-store.ts';
 import type { RunView } from './run-view.ts';
 import { renderTemplate } from '../step-template/index.ts';
+import { addCalls, reportedCalls } from './usage-sum.ts';
 
 const TEMPLATE_CACHE_MS = 1_000;
 /** Each earlier step's output shown with a pause is cut at this many characters. */
@@ -27,13 +28,31 @@ export interface RuntimeStep {
   traceparent?: string;
 }
 
+/** What the runtime answers a step with: its output and the LLM calls it made (absent from runtimes that report none). */
+export interface RuntimeStepOutcome {
+  output: string;
+  calls?: unknown;
+}
+
 /** Where non-HITL steps run when an agent runtime process is attached. */
 export interface StepRuntime {
-  runStep(request: RuntimeStep): Promise<string>;
+  runStep(request: RuntimeStep): Promise<string | RuntimeStepOutcome>;
+}
+
+/** A peer's answer to a sub-agent call, with the task on the peer that gave it. */
+export interface RemoteAnswer {
+  output: string;
+  remote?: { peerId: string; taskId: string };
 }
 
 /** A sub-agent call to a peer: `idempotencyKey` is the same for every try of one step. */
-export type RemoteAgentCall = (agent: string, input: string, options: { idempotencyKey: string }) => Promise<string | null>;
+export type RemoteAgentCall = (agent: string, input: string, options: { idempotencyKey: string }) => Promise<string | RemoteAnswer | null>;
+
+/** What one step gathers while it runs: every LLM call (a sub-agent's included) and the peer task that answered it. */
+export interface StepRecorder {
+  calls: StepLlmCall[];
+  remote?: { peerId: string; taskId: string };
+}
 
 export interface RunExecutor {
   /**
@@ -49,8 +68,8 @@ export interface RunExecutor {
    */
   resume(runId: string, answer: Answer, message?: RunMessage): Promise<number>;
   cancel(runId: string): Promise<RunView>;
-  /** Runs an agent that asks no human to its answer (sub-agent calls, the runtime bridge). */
-  callAgent(agent: string, input: string, signal?: AbortSignal, stepKey?: string): Promise<string>;
+  /** Runs an agent that asks no human to its answer (sub-agent calls, the runtime bridge); its LLM calls go to `recorder`. */
+  callAgent(agent: string, input: string, signal?: AbortSignal, stepKey?: string, recorder?: StepRecorder): Promise<string>;
   /** Takes over runs whose worker died (lease lapsed) and continues them from their last stored step. */
   recoverOrphans(): Promise<string[]>;
   /** From now on, LLM and call steps run in the agent runtime process. */
@@ -77,6 +96,8 @@ export function createRunExecutor(deps: {
   leases: RunLeases;
   /** Runs an agent that is not installed here on a registered peer that offers it; null when none does. */
   remoteAgent?: RemoteAgentCall;
+  /** Prices LLM calls as they are recorded (the operator's price table); calls stay unpriced without it. */
+  price?: (calls: StepLlmCall[]) => Promise<StepLlmCall[]>;
 }): RunExecutor {
   const active = new Map<string, AbortController>();
   let runtime: StepRuntime | undefined;
@@ -117,8 +138,10 @@ export function createRunExecutor(deps: {
 
   const stepsOf = (flow: FlowDefinition): FlowStep[] => (flow.steps.length ? flow.steps : [{ kind: 'llm', id: 'answer', prompt: '{{input}}' }]);
 
-  async function llmTurn(flow: FlowDefinition, prompt: string, signal: AbortSignal): Promise<string> {
+  async function llmTurn(flow: FlowDefinition, prompt: string, signal: AbortSignal, recorder: StepRecorder): Promise<string> {
+    const started = performance.now();
     const result = await deps.llm.complete({ messages: [{ role: 'system', content: flow.instructions }, { role: 'user', content: prompt }] }, signal);
+    recorder.calls.push({ provider: result.provider, model: result.model, inputTokens: result.usage?.inputTokens ?? 0, outputTokens: result.usage?.outputTokens ?? 0, durationMs: Math.round(performance.now() - started) });
     return result.text;
   }
 
@@ -126,14 +149,19 @@ export function createRunExecutor(deps: {
    * Runs a leaf agent to its answer (flows with a pause are not callable inline). A call to a
    * peer carries `stepKey` as its idempotency key: a step run again after a crash sends the same
    * key, and the peer answers with the task the first try started instead of starting another.
-   * LLM turns are not keyed: they write nothing outside the service.
+   * LLM turns are not keyed: they write nothing outside the service. Every LLM call, nested ones
+   * included, goes to `recorder`; so does the peer task of a direct call to a peer (`depth` 1).
    */
-  async function callAgent(agent: string, input: string, signal: AbortSignal, depth: number, stepKey: string): Promise<string> {
+  async function callAgent(agent: string, input: string, signal: AbortSignal, depth: number, stepKey: string, recorder: StepRecorder): Promise<string> {
     if (depth > 8) throw new DomainError('BAD_REQUEST', 'agent calls nest too deep');
     const local = await templateRecord(agent);
     if (!local && deps.remoteAgent) {
-      const output = await deps.remoteAgent(agent, input, { idempotencyKey: stepKey });
-      if (output !== null) return output;
+      const answer = await deps.remoteAgent(agent, input, { idempotencyKey: stepKey });
+      if (typeof answer === 'string') return answer;
+      if (answer !== null) {
+        if (answer.remote && depth === 1) recorder.remote = answer.remote;
+        return answer.output;
+      }
     }
     const flow = await flowOf(agent);
     let last = input;
@@ -141,8 +169,8 @@ export function createRunExecutor(deps: {
     for (const step of stepsOf(flow)) {
       if (step.kind === 'ask') throw new DomainError('UNSUPPORTED_OPERATION', `${agent} asks a human and cannot be called inline`);
       last = step.kind === 'llm'
-        ? await llmTurn(flow, renderTemplate(step.prompt, { input, outputs }), signal)
-        : await callAgent(step.agent, renderTemplate(step.input, { input, outputs }), signal, depth + 1, `${stepKey}/${step.id}`);
+        ? await llmTurn(flow, renderTemplate(step.prompt, { input, outputs }), signal, recorder)
+        : await callAgent(step.agent, renderTemplate(step.input, { input, outputs }), signal, depth + 1, `${stepKey}/${step.id}`, recorder);
       outputs[step.id] = last;
     }
     return last;
@@ -157,11 +185,19 @@ export function createRunExecutor(deps: {
   /** A step's key: the same for every try of this step of this run, and nothing else. */
   const stepKeyOf = (runId: string, index: number, stepId: string) => createHash('sha256').update(`${runId}/${index}/${stepId}`).digest('hex').slice(0, 32);
 
-  /** A step whose runtime crashed under it is run again once the runtime is back (twice at most). */
-  async function inRuntime(target: StepRuntime, request: RuntimeStep): Promise<string> {
+  /**
+   * A step whose runtime crashed under it is run again once the runtime is back (twice at most).
+   * The runtime's reported calls are kept to a step event's shape (it is another process) and
+   * priced here; `attempts` counts the tries.
+   */
+  async function inRuntime(target: StepRuntime, request: RuntimeStep, recorder: StepRecorder, attempts: { count: number }): Promise<string> {
     for (let attempt = 0; ; attempt++) {
+      attempts.count = attempt + 1;
       try {
-        return await target.runStep(request);
+        const outcome = await target.runStep(request);
+        if (typeof outcome === 'string') return outcome;
+        recorder.calls.push(...reportedCalls(outcome.calls));
+        return outcome.output;
       } catch (error) {
         if (attempt >= 2 || (error as Error).name !== 'RuntimeCrashedError') throw error;
         deps.logger.warn('agent runtime crashed during a step; running it again', { step: request.step.id, attempt });
@@ -172,7 +208,10 @@ export function createRunExecutor(deps: {
   /** Runs the flow from where the run stands, writing under `generation`; resolves to the finished run when it completed here. */
   async function execute(run: RunView, generation: number, lease: HeldLease, signal: AbortSignal): Promise<RunView | null> {
     let tail = run.tail;
-    const append = async (events: RunEvent[]) => (tail = await eventLog.appendAll(run.id, events, { fence: generation }));
+    /** The run's usage so far (its earlier steps', as folded from its log), carried to the head with each step stored. */
+    let usage = run.usage;
+    let finalStep: RunEvent | undefined;
+    const append = async (events: RunEvent[], known = usage) => (tail = await eventLog.appendAll(run.id, events, { fence: generation, ...(known ? { usage: known } : {}) }));
     const flow = await flowOf(run.agent);
     const input = textOf(run.input);
     const outputs = { ...run.progress.outputs };
@@ -191,21 +230,35 @@ export function createRunExecutor(deps: {
       }
       if (step.kind === 'call') await append([{ type: 'status', status: status('working', `Calling ${step.agent}`), final: false }]);
       const stepKey = stepKeyOf(run.id, index, step.id);
+      const recorder: StepRecorder = { calls: [] };
+      const attempts = { count: 1 };
+      const startedAt = new Date();
+      const started = performance.now();
       last = await inSpan(`step ${step.id}`, { attributes: { 'service.step.id': step.id, 'service.step.kind': step.kind, 'service.step.index': index, ...(step.kind === 'call' ? { 'gen_ai.agent.name': step.agent } : {}) } }, () => {
-        if (runtime) return inRuntime(runtime, { flow: { instructions: flow.instructions }, step, context, stepKey, ...withTraceparent() });
-        if (step.kind === 'call') return callAgent(step.agent, renderTemplate(step.input, context), signal, 1, stepKey);
-        return llmTurn(flow, renderTemplate(step.prompt, context), signal);
+        if (runtime) return inRuntime(runtime, { flow: { instructions: flow.instructions }, step, context, stepKey, ...withTraceparent() }, recorder, attempts);
+        if (step.kind === 'call') return callAgent(step.agent, renderTemplate(step.input, context), signal, 1, stepKey, recorder);
+        return llmTurn(flow, renderTemplate(step.prompt, context), signal, recorder);
       });
       outputs[step.id] = last;
-      // The last step's output goes out with the answer below, in the same insert.
-      if (index + 1 < steps.length) await append([{ type: 'step', index, stepId: step.id, output: last }]);
+      const calls = deps.price ? await deps.price(recorder.calls) : recorder.calls;
+      usage = addCalls(usage, calls);
+      const stepEvent: RunEvent = {
+        type: 'step', index, stepId: step.id, output: last, kind: step.kind, startedAt: startedAt.toISOString(), durationMs: Math.round(performance.now() - started), attempts: attempts.count, calls,
+        ...(recorder.remote ? { remote: recorder.remote } : {}),
+      };
+      // The last step's event goes out with the answer below, in the same insert.
+      if (index + 1 < steps.length) await append([stepEvent], usage);
+      else finalStep = stepEvent;
     }
     if (signal.aborted) return null;
     const text = typeof last === 'string' ? last : JSON.stringify(last);
     const answer: RunEvent = { type: 'artifact', artifact: { id: crypto.randomUUID(), name: 'answer', parts: [{ type: 'text', text }] }, lastChunk: true };
     const completed = status('completed', text);
-    await append([answer, { type: 'status', status: completed, final: true }]);
-    return { ...run, state: 'completed', status: completed, artifacts: [...run.artifacts, (answer as Extract<RunEvent, { type: 'artifact' }>).artifact], history: [...run.history, completed.message!], lastSeq: tail.seq, tail, updatedAt: completed.timestamp, interrupt: null };
+    // The run's usage rides on its final status, so a caller's stream ends with it (A2A `metadata.usage`).
+    // The last step's record goes after them in the same insert: the events a caller sees keep the
+    // sequence numbers they had before steps were recorded (the record is internal, never sent).
+    await append([answer, { type: 'status', status: completed, final: true, ...(usage ? { metadata: { usage } } : {}) }, ...(finalStep ? [finalStep] : [])], usage);
+    return { ...run, state: 'completed', status: completed, artifacts: [...run.artifacts, (answer as Extract<RunEvent, { type: 'artifact' }>).artifact], history: [...run.history, completed.message!], lastSeq: tail.seq, tail, updatedAt: completed.timestamp, interrupt: null, progress: { stepIndex: steps.length, outputs }, ...(usage ? { usage } : {}) };
   }
 
   /**
@@ -338,7 +391,7 @@ export function createRunExecutor(deps: {
       runtime = target;
     },
     recoverOrphans,
-    callAgent: (agent, input, signal, stepKey) => callAgent(agent, input, signal ?? new AbortController().signal, 1, stepKey ?? crypto.randomUUID()),
+    callAgent: (agent, input, signal, stepKey, recorder) => callAgent(agent, input, signal ?? new AbortController().signal, 1, stepKey ?? crypto.randomUUID(), recorder ?? { calls: [] }),
     resume,
 
     async cancel(runId) {
@@ -347,7 +400,7 @@ export function createRunExecutor(deps: {
       active.get(runId)?.abort();
       try {
         // Stored once, like every ending: if the run ended elsewhere first, that ending stands.
-        await eventLog.append(runId, { type: 'status', status: status('canceled', 'Canceled'), final: true });
+        await eventLog.append(runId, { type: 'status', status: status('canceled', 'Canceled'), final: true, ...(run.usage ? { metadata: { usage: run.usage } } : {}) });
       } catch (error) {
         if (!(error instanceof RunEndedError)) throw error;
         throw new DomainError('TASK_NOT_CANCELABLE', `The task is already ${error.state}`);

@@ -5,7 +5,7 @@ import { currentTraceparent } from '../telemetry/index.ts';
 import { uuidv7 } from '../ids/index.ts';
 import { listKeyOf, type EventLog, type StoredEvent, type Tail } from './event-log.ts';
 import type { RunLeases } from './leases.ts';
-import { type RemoteLink, type RunEvent, type RunMessage, type RunState, type RunStatus } from './model.ts';
+import { type RemoteLink, type RunEvent, type RunMessage, type RunState, type RunStatus, type RunUsage } from './model.ts';
 import { foldRun, type RunSummary, type RunView } from './run-view.ts';
 import { fromStored, toStored } from './stored-json.ts';
 
@@ -39,6 +39,7 @@ function summaryOf(row: HeadRow): RunSummary {
     input: fromStored<RunMessage>(row.input),
     remote: (row.remote as RemoteLink | null) ?? null,
     ...(row.traceparent ? { traceparent: row.traceparent } : {}),
+    ...(row.usage ? { usage: row.usage as RunUsage } : {}),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

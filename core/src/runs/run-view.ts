@@ -1,5 +1,6 @@
 import type { StoredEvent, Tail } from './event-log.ts';
 import type { Interrupt, RemoteLink, RunArtifact, RunMessage, RunState, RunStatus, RunUsage } from './model.ts';
+import { addCalls } from './usage-sum.ts';
 
 /** A run as listings show it: its head. */
 export interface RunSummary {
@@ -44,11 +45,13 @@ export interface RunProgress {
 
 /**
  * Folds a run's events (the whole log, in order) onto its head: the log decides state, status,
- * history, artifacts, the pending pause and the executor's position; the head contributes what
- * never changes (caller, agent, input).
+ * history, artifacts, the pending pause, the executor's position and the usage (the steps' LLM
+ * calls summed); the head contributes what never changes (caller, agent, input).
  */
 export function foldRun(head: RunSummary, events: StoredEvent[]): RunView {
   const view: RunView = { ...head, history: [], artifacts: [], interrupt: null, progress: { stepIndex: 0, outputs: {} }, tail: { seq: 0, state: head.state, generation: 0 } };
+  /** Whether `view.usage` is summed from the log's steps yet (until then it is the head's). */
+  let fromSteps = false;
   for (const { seq, event, state, generation } of events) {
     view.tail = { seq, state, generation };
     switch (event.type) {
@@ -78,6 +81,8 @@ export function foldRun(head: RunSummary, events: StoredEvent[]): RunView {
       case 'step':
         view.progress.outputs[event.stepId] = event.output;
         view.progress.stepIndex = event.index + 1;
+        if (event.calls?.length) view.usage = addCalls(fromSteps ? view.usage : undefined, event.calls);
+        fromSteps = true;
         break;
       case 'progress':
         view.progress = { stepIndex: event.stepIndex, outputs: { ...event.outputs } };

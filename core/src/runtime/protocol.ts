@@ -11,7 +11,20 @@ export interface StepRequest {
   traceparent?: string;
 }
 
-export type StepReply = { type: 'result'; callId: string; output: string } | { type: 'error'; callId: string; message: string };
+/**
+ * `calls`: the LLM calls the step made (its sub-agents' included), as the host's answers to its
+ * host calls described them; a runtime of an earlier version sends none.
+ */
+export type StepReply = { type: 'result'; callId: string; output: string; calls?: ReportedLlmCall[] } | { type: 'error'; callId: string; message: string };
+
+/** One LLM call as the runtime reports it back (the host keeps it to this shape and prices it). */
+export interface ReportedLlmCall {
+  provider: string;
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+  durationMs: number;
+}
 
 export interface RuntimeReady {
   type: 'ready';
@@ -32,7 +45,10 @@ export interface HostCall {
 
 export type HostAnswer = { type: 'host-answer'; callId: string; value: unknown } | { type: 'host-answer'; callId: string; error: string };
 
-/** What the host answers the runtime's calls with (bridge/handlers.ts `createBridgeCalls`). */
+/**
+ * What the host answers the runtime's calls with (bridge/handlers.ts `createBridgeCalls`): an LLM
+ * turn's result (its `provider`, `model` and `usage` included), an agent's `{ output, calls }`.
+ */
 export interface HostCalls {
   llm(body: string, signal?: AbortSignal): Promise<unknown>;
   agent(vendor: string, slug: string, body: string, signal?: AbortSignal): Promise<unknown>;

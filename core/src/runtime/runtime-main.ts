@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { renderTemplate } from '../step-template/index.ts';
-import type { HostAnswer, HostCall, StepReply, StepRequest } from './protocol.ts';
+import type { HostAnswer, HostCall, ReportedLlmCall, StepReply, StepRequest } from './protocol.ts';
 
 if (!process.send) {
   process.stderr.write('the agent runtime must be started by its host (IPC channel)\n');
@@ -25,19 +25,22 @@ function host<T>(target: HostCall['target'], body: unknown, traceparent: string 
   });
 }
 
-async function runStep({ flow, step, context, traceparent }: StepRequest): Promise<string> {
+/** A step's output and the LLM calls it made, as the host's answers described them. */
+async function runStep({ flow, step, context, traceparent }: StepRequest): Promise<{ output: string; calls: ReportedLlmCall[] }> {
   if (step.kind === 'llm') {
-    const { text } = await host<{ text: string }>({ kind: 'llm' }, {
+    const started = performance.now();
+    const result = await host<{ text: string; provider?: string; model?: string; usage?: { inputTokens: number; outputTokens: number } }>({ kind: 'llm' }, {
       messages: [
         { role: 'system', content: flow.instructions },
         { role: 'user', content: renderTemplate(step.prompt, context) },
       ],
     }, traceparent);
-    return text;
+    const call = { provider: result.provider ?? 'unknown', model: result.model ?? 'unknown', inputTokens: result.usage?.inputTokens ?? 0, outputTokens: result.usage?.outputTokens ?? 0, durationMs: Math.round(performance.now() - started) };
+    return { output: result.text, calls: [call] };
   }
   const [vendor, slug] = step.agent.slice(1).split('/');
-  const { output } = await host<{ output: string }>({ kind: 'agent', vendor: vendor!, slug: slug! }, { input: renderTemplate(step.input, context) }, traceparent);
-  return output;
+  const { output, calls } = await host<{ output: string; calls?: ReportedLlmCall[] }>({ kind: 'agent', vendor: vendor!, slug: slug! }, { input: renderTemplate(step.input, context) }, traceparent);
+  return { output, calls: calls ?? [] };
 }
 
 process.on('message', (message: StepRequest | HostAnswer) => {
@@ -51,7 +54,7 @@ process.on('message', (message: StepRequest | HostAnswer) => {
   }
   if (message?.type !== 'step') return;
   runStep(message).then(
-    (output) => process.send!({ type: 'result', callId: message.callId, output } satisfies StepReply),
+    ({ output, calls }) => process.send!({ type: 'result', callId: message.callId, output, calls } satisfies StepReply),
     (error: unknown) => process.send!({ type: 'error', callId: message.callId, message: error instanceof Error ? error.message : String(error) } satisfies StepReply),
   );
 });

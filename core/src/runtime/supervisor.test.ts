@@ -18,12 +18,12 @@ beforeAll(async () => {
       async llm(body: string) {
         const { messages } = JSON.parse(body) as { messages: { content: string }[] };
         hostCalls.push({ kind: 'llm', body: JSON.parse(body) });
-        return { text: `echo: ${messages.at(-1)!.content}` };
+        return { text: `echo: ${messages.at(-1)!.content}`, provider: 'openai-compatible', model: 'gpt-test', usage: { inputTokens: 12, outputTokens: 3 } };
       },
       async agent(vendor: string, slug: string, body: string) {
         hostCalls.push({ kind: `agent @${vendor}/${slug}`, body: JSON.parse(body) });
         if (slug === 'missing') throw new DomainError('NOT_FOUND', `No agent @${vendor}/${slug} on this host`);
-        return { output: `called with ${(JSON.parse(body) as { input: string }).input}` };
+        return { output: `called with ${(JSON.parse(body) as { input: string }).input}`, calls: [{ provider: 'anthropic', model: 'claude-test', inputTokens: 40, outputTokens: 9, durationMs: 5 }] };
       },
     },
     logger,
@@ -34,7 +34,8 @@ afterAll(async () => {
   await runtime?.stop();
 });
 
-const step = (prompt: string) => runtime.runStep({ flow: { instructions: 'x' }, step: { kind: 'llm', id: 'a', prompt }, context: { input: '', outputs: {} } });
+const runLlmStep = (prompt: string) => runtime.runStep({ flow: { instructions: 'x' }, step: { kind: 'llm', id: 'a', prompt }, context: { input: '', outputs: {} } });
+const step = async (prompt: string) => (await runLlmStep(prompt)).output;
 
 /** As the executor does: a step whose runtime crashed under it is run again, twice at most. */
 async function stepWithRetries(prompt: string): Promise<string> {
@@ -50,11 +51,18 @@ async function stepWithRetries(prompt: string): Promise<string> {
 describe('the agent runtime supervisor', () => {
   it("answers the runtime's LLM turns and sub-agent calls over its IPC channel (it has no address or token of the host)", async () => {
     expect(await step('over the channel')).toBe('echo: over the channel');
-    const call = (agent: string) => runtime.runStep({ flow: { instructions: 'x' }, step: { kind: 'call', id: 'c', agent, input: 'in {{input}}' }, context: { input: 'put', outputs: {} } });
+    const call = async (agent: string) => (await runtime.runStep({ flow: { instructions: 'x' }, step: { kind: 'call', id: 'c', agent, input: 'in {{input}}' }, context: { input: 'put', outputs: {} } })).output;
     expect(await call('@acme/helper')).toBe('called with in put');
     await expect(call('@acme/missing')).rejects.toThrow('No agent @acme/missing on this host');
     expect(hostCalls.map((c) => c.kind)).toEqual(['llm', 'agent @acme/helper', 'agent @acme/missing']);
     expect(hostCalls[0]!.body).toEqual({ messages: [{ role: 'system', content: 'x' }, { role: 'user', content: 'over the channel' }] });
+  });
+
+  it('replies to a step with the LLM calls it made, as the host answered them (an LLM turn, a sub-agent run)', async () => {
+    const turn = await runLlmStep('count me');
+    expect(turn.calls).toEqual([{ provider: 'openai-compatible', model: 'gpt-test', inputTokens: 12, outputTokens: 3, durationMs: expect.any(Number) }]);
+    const called = await runtime.runStep({ flow: { instructions: 'x' }, step: { kind: 'call', id: 'c', agent: '@acme/helper', input: '{{input}}' }, context: { input: 'go', outputs: {} } });
+    expect(called.calls).toEqual([{ provider: 'anthropic', model: 'claude-test', inputTokens: 40, outputTokens: 9, durationMs: 5 }]);
   });
 
   it('a step sent as the runtime dies fails as a crash (never an unhandled EPIPE in the host), and its retry reaches the next runtime', async () => {

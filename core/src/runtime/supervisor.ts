@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { DomainError, toDomainError } from '../errors/index.ts';
 import type { Logger } from '../log/index.ts';
-import type { HostAnswer, HostCall, HostCalls, StepReply, StepRequest } from './protocol.ts';
+import type { HostAnswer, HostCall, HostCalls, ReportedLlmCall, StepReply, StepRequest } from './protocol.ts';
 import { contextFromTraceparent, inContext } from '../telemetry/index.ts';
 import { tsxLoaderUrl } from './tsx-loader.ts';
 
@@ -19,8 +19,14 @@ export class RuntimeCrashedError extends DomainError {
   }
 }
 
+/** A step's output and the LLM calls the runtime reported for it (none from a runtime that reports none). */
+export interface StepOutcome {
+  output: string;
+  calls: ReportedLlmCall[];
+}
+
 export interface AgentRuntime {
-  runStep(request: Omit<StepRequest, 'type' | 'callId'>): Promise<string>;
+  runStep(request: Omit<StepRequest, 'type' | 'callId'>): Promise<StepOutcome>;
   pid(): number | undefined;
   restarts(): number;
   stop(): Promise<void>;
@@ -46,7 +52,7 @@ export function startAgentRuntime(options: { host: HostCalls; logger: Logger }):
     if (stopping || respawned) return;
     ready = new Promise<void>((resolve) => (respawned = resolve));
   };
-  const pending = new Map<string, { resolve: (output: string) => void; reject: (error: Error) => void; timer: NodeJS.Timeout }>();
+  const pending = new Map<string, { resolve: (outcome: StepOutcome) => void; reject: (error: Error) => void; timer: NodeJS.Timeout }>();
 
   const spawn = () => {
     const current = fork(RUNTIME_MAIN, [], {
@@ -86,7 +92,7 @@ export function startAgentRuntime(options: { host: HostCalls; logger: Logger }):
       if (!waiter) return;
       pending.delete(reply.callId);
       clearTimeout(waiter.timer);
-      if (reply.type === 'result') waiter.resolve(reply.output);
+      if (reply.type === 'result') waiter.resolve({ output: reply.output, calls: Array.isArray(reply.calls) ? reply.calls : [] });
       else waiter.reject(new DomainError('UPSTREAM_FAILED', reply.message));
     });
     // A send to a child that just died fails with EPIPE on the child process object: without a
@@ -135,7 +141,7 @@ export function startAgentRuntime(options: { host: HostCalls; logger: Logger }):
         if (!target?.connected) throw new RuntimeCrashedError();
       }
       const callId = randomUUID();
-      return new Promise<string>((resolve, reject) => {
+      return new Promise<StepOutcome>((resolve, reject) => {
         const timer = setTimeout(() => {
           pending.delete(callId);
           reject(new DomainError('UPSTREAM_FAILED', 'The agent step timed out'));

@@ -11,6 +11,7 @@ import { assistantsRouter } from './routers/assistants.server.ts';
 import { importsRouter } from './routers/imports.server.ts';
 import { mcpRouter } from './routers/mcp.server.ts';
 import { jobsRouter } from './routers/jobs.server.ts';
+import { usageRouter } from './routers/usage.server.ts';
 
 export const appRouter = router({
   system: systemRouter,
@@ -23,6 +24,7 @@ export const appRouter = router({
   connectors: connectorsRouter,
   assistants: assistantsRouter,
   imports: importsRouter,
+  usage: usageRouter,
   mcp: mcpRouter,
   jobs: jobsRouter,
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DomainError } from '../../errors/index.ts';
-import { textOf } from '../../runs/index.ts';
+import { textOf, type RemoteAnswer } from '../../runs/index.ts';
 import type { A2aClient } from './a2a-client.ts';
 import type { RemotePeers } from './peers.ts';
 
@@ -9,18 +9,18 @@ import type { RemotePeers } from './peers.ts';
  * AgentCard offers it runs it with `message/send`; the answer is the task's artifact text.
  * Null when no peer offers the agent. `idempotencyKey` (the step's key) is sent as the message
  * id and the Idempotency-Key header, so a step run again after a crash gets the task its first
- * try started instead of starting a second one.
+ * try started instead of starting a second one. The answer names the peer and its task.
  */
-export async function callRemoteAgent(deps: { peers: RemotePeers; client: A2aClient }, agent: string, input: string, options: { idempotencyKey?: string } = {}): Promise<string | null> {
+export async function callRemoteAgent(deps: { peers: RemotePeers; client: A2aClient }, agent: string, input: string, options: { idempotencyKey?: string } = {}): Promise<RemoteAnswer | null> {
   for (const peer of await deps.peers.list()) {
     const card = await deps.client.card(peer.id).catch(() => null);
     if (!card?.skills.some((skill) => skill.id === agent)) continue;
     const reply = await deps.client.send(peer.id, { message: { id: options.idempotencyKey ?? randomUUID(), role: 'user', parts: [{ type: 'text', text: input }], metadata: { skillId: agent } } }, options);
-    if (reply.kind === 'message') return textOf(reply.message);
+    if (reply.kind === 'message') return { output: textOf(reply.message) };
     if (reply.status.state !== 'completed') {
       throw new DomainError('UPSTREAM_FAILED', `${agent} on ${peer.name} ended ${reply.status.state}; only agents that answer without asking can be called as a step`);
     }
-    return reply.artifacts.map((artifact) => textOf(artifact)).join('\n');
+    return { output: reply.artifacts.map((artifact) => textOf(artifact)).join('\n'), remote: { peerId: peer.id, taskId: reply.id } };
   }
   return null;
 }

@@ -27,6 +27,7 @@ import { rateLimitSlotSchema } from './rate-limit-slot.ts';
 import { pushConfigSchema } from './push-config.ts';
 import { pushDeliverySchema } from './push-delivery.ts';
 import { pushCursorSchema } from './push-cursor.ts';
+import { usageRowSchema } from './usage-row.ts';
 
 /** Binds every model to one connection; each collection's schema lives in its own file. */
 export function bindModels(connection: Connection) {
@@ -62,6 +63,7 @@ export function bindModels(connection: Connection) {
     PushConfig: connection.model('PushConfig', pushConfigSchema),
     PushDelivery: connection.model('PushDelivery', pushDeliverySchema),
     PushCursor: connection.model('PushCursor', pushCursorSchema),
+    UsageRow: connection.model('UsageRow', usageRowSchema),
   };
 }
 

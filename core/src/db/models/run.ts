@@ -33,6 +33,8 @@ export const runSchema = new Schema(
     remote: { type: Schema.Types.Mixed, default: null },
     /** The W3C traceparent of the request that started the run (only while tracing is on). */
     traceparent: { type: String },
+    /** LLM usage so far (`RunUsage`: calls, inputTokens, outputTokens, costUsd), moved forward as steps are stored (ADR 0040). */
+    usage: { type: Schema.Types.Mixed },
     /** The storage layout this head is written in (2 since ADR 0019). */
     v: { type: Number, required: true },
     createdAt: { type: Date, required: true },

@@ -184,7 +184,7 @@ export function taskTo03(run: RunView, options: { historyLength?: number; artifa
     status: statusTo03(run.status, run.id, run.interrupt),
     history: length === undefined ? history : length === 0 ? [] : history.slice(-length),
     artifacts: options.artifacts === false ? [] : run.artifacts.map(artifactTo03),
-    metadata: { agent: run.agent },
+    metadata: { agent: run.agent, ...(run.usage ? { usage: run.usage } : {}) },
   };
 }
 

@@ -1,0 +1,32 @@
+import type { RunUsage, StepLlmCall } from './model.ts';
+
+/** `usage` with `calls` added. */
+export function addCalls(usage: RunUsage | undefined, calls: readonly StepLlmCall[]): RunUsage | undefined {
+  if (calls.length === 0) return usage;
+  const sum: RunUsage = { calls: usage?.calls ?? 0, inputTokens: usage?.inputTokens ?? 0, outputTokens: usage?.outputTokens ?? 0, ...(usage?.costUsd !== undefined ? { costUsd: usage.costUsd } : {}) };
+  for (const call of calls) {
+    sum.calls++;
+    sum.inputTokens += call.inputTokens;
+    sum.outputTokens += call.outputTokens;
+    if (call.costUsd !== undefined) sum.costUsd = roundUsd((sum.costUsd ?? 0) + call.costUsd);
+  }
+  return sum;
+}
+
+export const roundUsd = (usd: number) => Math.round(usd * 1e8) / 1e8;
+
+const count = (value: unknown, max: number) => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.min(Math.round(value), max) : 0);
+const name = (value: unknown) => (typeof value === 'string' ? value.slice(0, 200) : 'unknown');
+
+/**
+ * LLM calls as another process reported them (the agent runtime's step reply), kept to the
+ * shape and sizes a step event stores: at most 1 000 calls, counts as non-negative integers,
+ * costs left out (the host prices calls itself).
+ */
+export function reportedCalls(value: unknown): StepLlmCall[] {
+  if (!Array.isArray(value)) return [];
+  return value.slice(0, 1_000).map((raw) => {
+    const call = (raw ?? {}) as Record<string, unknown>;
+    return { provider: name(call.provider), model: name(call.model), inputTokens: count(call.inputTokens, 1e9), outputTokens: count(call.outputTokens, 1e9), durationMs: count(call.durationMs, 864e5) };
+  });
+}

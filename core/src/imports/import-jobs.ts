@@ -5,6 +5,7 @@ import { DomainError, toDomainError } from '../errors/index.ts';
 import type { ExtensionReader, ExtensionView, ExtensionWriter, ImportedFrom } from '../extensions/index.ts';
 import { stepViews, trackSteps, type JobStep, type StepTracker } from '../jobs/index.ts';
 import type { Logger } from '../log/index.ts';
+import { recordJobFailure } from '../telemetry/index.ts';
 import { licenseTextHash } from './license.ts';
 import { compileStaged, IMPORT_STEPS, stagePackage, type ImportStepId, type PackageOrigin, type ShownFile, type StageDeps, type StagedPackage } from './stage.ts';
 
@@ -75,6 +76,7 @@ export function createImportJobs(deps: ImportJobsDeps) {
   async function recordFailure(jobId: string, tracker: StepTracker<ImportStepId>, error: unknown): Promise<void> {
     const failure = toDomainError(error, deps.logger).toPublicJSON();
     tracker.failCurrent(failure.message);
+    recordJobFailure('import');
     await ImportJob.updateOne({ _id: jobId }, { $set: { state: 'failed', error: failure, steps: tracker.steps } }).catch((e: unknown) =>
       deps.logger.error('could not record import failure', { error: e, jobId }),
     );

@@ -3,6 +3,7 @@ import type { Models } from '../db/index.ts';
 import { DomainError, toDomainError } from '../errors/index.ts';
 import { stepViews, trackSteps, type JobStep, type StepTracker } from '../jobs/index.ts';
 import type { Logger } from '../log/index.ts';
+import { recordJobFailure } from '../telemetry/index.ts';
 import { PUBLISH_STEPS, type Progress, type PublishStepId } from './source-operations.ts';
 
 const PROMOTE_STEPS = PUBLISH_STEPS.filter((s) => ['resolve', 'pack', 'publish', 'record', 'audit'].includes(s.id));
@@ -45,6 +46,7 @@ export function createPublishJobs(deps: { models: Models; logger: Logger }) {
         (error: unknown) => {
           const failure = toDomainError(error, deps.logger).toPublicJSON();
           tracker.failCurrent(failure.message);
+          recordJobFailure('publish');
           return save({ state: 'failed', error: failure });
         },
       )

@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { createInsertBatcher, createUpdateBatcher, isDuplicateKeyError, readPage, runEventId, runEventsAfter, type Models } from '../db/index.ts';
 import { DomainError } from '../errors/index.ts';
 import type { Logger } from '../log/index.ts';
+import { recordRunAppend } from '../telemetry/index.ts';
 import { isFinalEvent, isSettled, isTerminal, isVisible, stateAfter, type RunEvent, type RunState, type RunStatus } from './model.ts';
 import { createRunWatcher, type RunWatcherOptions } from './run-watcher.ts';
 import { fromStored, toStored } from './stored-json.ts';
@@ -167,6 +168,7 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
     if (events.some(isFinalEvent)) tails.delete(runId);
     else tails.set(runId, tail);
     await project(runId, events, seqs);
+    recordRunAppend(events, isTerminal(tail.state) ? tail.state : null);
     if (isTerminal(tail.state)) await hooks.finished?.(runId);
     storedHere.emit(runId, storedEvents);
     appended.emit(runId, tail.seq);

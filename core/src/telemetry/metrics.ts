@@ -1,4 +1,4 @@
-import { metrics, type BatchObservableCallback, type Counter, type Histogram, type Meter, type MeterProvider, type UpDownCounter } from '@opentelemetry/api';
+import { metrics, ValueType, type BatchObservableCallback, type Counter, type Histogram, type Meter, type MeterProvider, type UpDownCounter } from '@opentelemetry/api';
 import { performance } from 'node:perf_hooks';
 
 /**
@@ -25,13 +25,13 @@ type Instruments = ReturnType<typeof createInstruments>;
 function createInstruments(meter: Meter) {
   return {
     httpServerDuration: meter.createHistogram('http.server.request.duration', { unit: 's', description: 'Duration of machine-facing (seam) HTTP requests', advice: { explicitBucketBoundaries: HTTP_SECONDS } }) as Histogram,
-    runsStarted: meter.createCounter('service.runs.started', { unit: '{run}', description: 'Runs created' }) as Counter,
-    runsEnded: meter.createCounter('service.runs.ended', { unit: '{run}', description: 'Runs that reached a terminal state, by state' }) as Counter,
+    runsStarted: meter.createCounter('service.runs.started', { unit: '{run}', valueType: ValueType.INT, description: 'Runs created' }) as Counter,
+    runsEnded: meter.createCounter('service.runs.ended', { unit: '{run}', valueType: ValueType.INT, description: 'Runs that reached a terminal state, by state' }) as Counter,
     stepDuration: meter.createHistogram('service.run.step.duration', { unit: 's', description: 'Duration of finished run steps, by kind', advice: { explicitBucketBoundaries: GEN_AI_SECONDS } }) as Histogram,
     llmDuration: meter.createHistogram('gen_ai.client.operation.duration', { unit: 's', description: 'Duration of LLM calls', advice: { explicitBucketBoundaries: GEN_AI_SECONDS } }) as Histogram,
-    llmTokens: meter.createHistogram('gen_ai.client.token.usage', { unit: '{token}', description: 'Tokens used per LLM call, by gen_ai.token.type', advice: { explicitBucketBoundaries: GEN_AI_TOKENS } }) as Histogram,
-    sseOpen: meter.createUpDownCounter('service.sse.streams.open', { unit: '{stream}', description: 'Event streams open now, by kind' }) as UpDownCounter,
-    jobFailures: meter.createCounter('service.jobs.failed', { unit: '{job}', description: 'Background jobs (publish, import, import sync) that failed, by kind' }) as Counter,
+    llmTokens: meter.createHistogram('gen_ai.client.token.usage', { unit: '{token}', valueType: ValueType.INT, description: 'Tokens used per LLM call, by gen_ai.token.type', advice: { explicitBucketBoundaries: GEN_AI_TOKENS } }) as Histogram,
+    sseOpen: meter.createUpDownCounter('service.sse.streams.open', { unit: '{stream}', valueType: ValueType.INT, description: 'Event streams open now, by kind' }) as UpDownCounter,
+    jobFailures: meter.createCounter('service.jobs.failed', { unit: '{job}', valueType: ValueType.INT, description: 'Background jobs (publish, import, import sync) that failed, by kind' }) as Counter,
   };
 }
 

@@ -91,7 +91,7 @@ export function recordJobFailure(kind: 'publish' | 'import' | 'import-sync'): vo
  */
 export function observeHealth(source: { databaseUp: () => boolean }): () => void {
   const meter = metrics.getMeter('service');
-  const database = meter.createObservableGauge('service.database.up', { unit: '1', description: '1 while the database answers and has room for writes, else 0' });
+  const database = meter.createObservableGauge('service.database.up', { description: '1 while the database answers and has room for writes, else 0' });
   const eventLoop = meter.createObservableGauge('nodejs.eventloop.utilization', { unit: '1', description: 'Event loop utilization since the previous collection' });
   const memory = meter.createObservableUpDownCounter('process.memory.usage', { unit: 'By', description: 'Resident memory of the process' });
   let last = performance.eventLoopUtilization();

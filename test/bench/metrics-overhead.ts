@@ -5,26 +5,18 @@
  * local collector that takes and drops them), interleaved. Goal: metrics on cost at most 10% of a
  * send's p50.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { startA2aHost } from '../helpers/a2a.ts';
+import { randomBytes } from 'node:crypto';
+import { sendCompletedV1, startA2aHost } from '../helpers/a2a.ts';
+import { startHttpRecorder } from '@service/core/testing';
 import { benchDatabase } from './bench-environment.ts';
 import { report, sideBySide } from './harness.ts';
 import { recordFigure } from './results.ts';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 150);
 const database = await benchDatabase('bench_metrics');
-let exported = 0;
-const collector = http.createServer((req, res) => {
-  req.on('data', () => undefined);
-  req.on('end', () => {
-    if (req.url === '/v1/metrics') exported++;
-    res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
-  });
-});
-await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
-const collectorUrl = `http://127.0.0.1:${(collector.address() as AddressInfo).port}`;
+const collector = await startHttpRecorder();
+const collectorUrl = collector.url;
+const exported = () => collector.received.filter((request) => request.url === '/v1/metrics').length;
 // Both services open the same sealed signing key, so they share a master key.
 const shared = { SERVICE_MASTER_KEY: randomBytes(32).toString('base64') };
 const scrapeToken = randomBytes(32).toString('base64url');
@@ -37,32 +29,23 @@ const on = await startA2aHost(database.db, {
 });
 
 try {
-  const sendV1 = async (url: string, bearer: string) => {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'a2a-version': '1.0', authorization: `Bearer ${bearer}` },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'Echo this. Now.' }] } } }),
-    });
-    const body = (await response.json()) as { result?: { task?: { status: { state: string } } } };
-    if (body.result?.task?.status.state !== 'TASK_STATE_COMPLETED') throw new Error(`unexpected reply: ${JSON.stringify(body)}`);
-  };
   const result = await sideBySide(
     'A2A v1.0 SendMessage, metrics on vs off',
     { iterations: ITERATIONS, warmup: 10 },
-    { name: 'metrics off (default)', run: () => sendV1(`${off.service.url}/api/a2a`, off.token) },
-    { name: 'metrics on (Prometheus scrape and OTLP/HTTP export every 1 s)', run: () => sendV1(`${on.service.url}/api/a2a`, on.token) },
+    { name: 'metrics off (default)', run: () => sendCompletedV1(`${off.service.url}/api/a2a`, off.token) },
+    { name: 'metrics on (Prometheus scrape and OTLP/HTTP export every 1 s)', run: () => sendCompletedV1(`${on.service.url}/api/a2a`, on.token) },
   );
   report(result, 1.1);
   const scraped = await fetch(`${on.service.url}/metrics`, { headers: { authorization: `Bearer ${scrapeToken}` } });
   const text = await scraped.text();
   const sends = /^http_server_request_duration_seconds_count\{http_request_method="POST",http_route="\/api\/a2a",http_response_status_code="200"\} (\d+)$/m.exec(text)?.[1];
-  recordFigure({ name: 'OTLP metrics export requests received during the run', value: exported });
+  recordFigure({ name: 'OTLP metrics export requests received during the run', value: exported() });
   recordFigure({ name: 'Prometheus scrape size (bytes)', value: Buffer.byteLength(text) });
-  console.log(`  metrics export requests the collector received: ${exported}; the scrape counts ${sends ?? 'no'} sends (${Buffer.byteLength(text)} bytes)`);
-  if (exported === 0 || !sends) throw new Error(`the metered service recorded or exported nothing: the comparison would be of two services without metrics\n${on.service.output().split('\n').filter((line) => /metrics/.test(line)).join('\n')}`);
+  console.log(`  metrics export requests the collector received: ${exported()}; the scrape counts ${sends ?? 'no'} sends (${Buffer.byteLength(text)} bytes)`);
+  if (exported() === 0 || !sends) throw new Error(`the metered service recorded or exported nothing: the comparison would be of two services without metrics\n${on.service.output().split('\n').filter((line) => /metrics/.test(line)).join('\n')}`);
 } finally {
   await off.service.stop();
   await on.service.stop();
-  collector.close();
+  await collector.close();
   await database.stop();
 }

@@ -1,5 +1,3 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { metrics } from '@opentelemetry/api';
 import { AggregationTemporality, DataPointType, InMemoryMetricExporter, PeriodicExportingMetricReader, type MetricData } from '@opentelemetry/sdk-metrics';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -9,7 +7,7 @@ import { meteredProvider } from '../llm/metered-provider.ts';
 import type { LlmProvider, LlmResult } from '../llm/index.ts';
 import { createEventLog, createRunLeases, createRunStore, type RunMessage } from '../runs/index.ts';
 import { observeHealth, recordHttpServerRequest, recordJobFailure, streamOpened } from '../telemetry/index.ts';
-import { useTestDatabase } from '../testing/index.ts';
+import { startHttpRecorder, useTestDatabase } from '../testing/index.ts';
 import { otlpTarget } from '../trace-export/index.ts';
 import { createMetricsScrapeHandler, prometheusScrape, startMetrics, type Metrics } from './index.ts';
 
@@ -212,21 +210,12 @@ describe('the Prometheus scrape (GET /metrics)', () => {
 
 describe('OTLP/HTTP metrics export through the outbound client', () => {
   it('posts the metrics to <endpoint>/v1/metrics as OTLP JSON with the collector headers', async () => {
-    const received: { url: string; headers: http.IncomingHttpHeaders; body: string }[] = [];
-    const collector = http.createServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      req.on('end', () => {
-        received.push({ url: req.url ?? '', headers: req.headers, body });
-        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-      });
-    });
-    await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
+    const collector = await startHttpRecorder();
     try {
       const outbound = createOutboundHttp({ allowPrivate: true });
       const failures: string[] = [];
       started = startMetrics({
-        env: { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(collector.address() as AddressInfo).port}`, OTEL_EXPORTER_OTLP_METRICS_PROTOCOL: 'http/json', OTEL_EXPORTER_OTLP_HEADERS: 'authorization=Bearer%20collector-key' },
+        env: { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_EXPORTER_OTLP_METRICS_PROTOCOL: 'http/json', OTEL_EXPORTER_OTLP_HEADERS: 'authorization=Bearer%20collector-key' },
         prometheus: false,
         serviceName: 'service',
         version: '1',
@@ -238,14 +227,14 @@ describe('OTLP/HTTP metrics export through the outbound client', () => {
       recordJobFailure('publish');
       await started!.flush();
       expect(failures).toEqual([]);
-      const request = received.at(-1)!;
+      const request = collector.received.at(-1)!;
       expect(request.url).toBe('/v1/metrics');
       expect(request.headers).toMatchObject({ 'content-type': 'application/json', authorization: 'Bearer collector-key' });
       const body = JSON.parse(request.body) as { resourceMetrics: { scopeMetrics: { metrics: { name: string; sum?: { dataPoints: { asInt?: number | string }[] } }[] }[] }[] };
       const failed = body.resourceMetrics.flatMap((resource) => resource.scopeMetrics.flatMap((scope) => scope.metrics)).find((metric) => metric.name === 'service.jobs.failed');
       expect(Number(failed?.sum?.dataPoints[0]?.asInt)).toBe(1);
     } finally {
-      await new Promise<void>((resolve) => collector.close(() => resolve()));
+      await collector.close();
     }
   });
 });

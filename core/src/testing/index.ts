@@ -6,3 +6,4 @@ export { expectIndexed, expectIndexUsed, NO_SECONDARY_INDEX_ON_FERRETDB1, type S
 export { runsLayout1 } from './runs-layout-1.ts';
 export { startInProcessPeer, type InProcessPeer } from './in-process-peer.ts';
 export { recordSpans } from './recorded-spans.ts';
+export { startHttpRecorder, type RecordedRequest } from './http-recorder.ts';

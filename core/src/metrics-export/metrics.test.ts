@@ -1,10 +1,9 @@
 import { metrics } from '@opentelemetry/api';
 import { AggregationTemporality, DataPointType, InMemoryMetricExporter, PeriodicExportingMetricReader, type MetricData } from '@opentelemetry/sdk-metrics';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sseResponse } from '../a2a/sse.ts';
+import { sseResponse } from '../a2a/index.ts';
 import { createOutboundHttp } from '../http/index.ts';
-import { meteredProvider } from '../llm/metered-provider.ts';
-import type { LlmProvider, LlmResult } from '../llm/index.ts';
+import { meteredProvider, type LlmProvider, type LlmResult } from '../llm/index.ts';
 import { createEventLog, createRunLeases, createRunStore, type RunMessage } from '../runs/index.ts';
 import { observeHealth, recordHttpServerRequest, recordJobFailure, streamOpened } from '../telemetry/index.ts';
 import { startHttpRecorder, useTestDatabase } from '../testing/index.ts';

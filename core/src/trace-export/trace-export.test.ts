@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createOutboundHttp } from '../http/index.ts';
 import { createMemoryLogger } from '../log/index.ts';
 import { inSpan } from '../telemetry/index.ts';
-import { startHttpRecorder } from '../testing/http-recorder.ts';
+import { startHttpRecorder } from '../testing/index.ts';
 import { otlpTraceTarget, startTracing, type Tracing } from './index.ts';
 
 let tracing: Tracing | null = null;

@@ -1,5 +1,5 @@
 import { errorType, recordLlmCall } from '../telemetry/index.ts';
-import { GEN_AI_PROVIDER_NAMES } from './traced-provider.ts';
+import { genAiProviderName } from './gen-ai-names.ts';
 import type { LlmProvider, LlmUsage } from './provider.ts';
 
 /**
@@ -8,7 +8,7 @@ import type { LlmProvider, LlmUsage } from './provider.ts';
  * the provider reported (nothing when it reported none). A no-op while metrics are off.
  */
 export function meteredProvider(provider: LlmProvider): LlmProvider {
-  const attributes = (errorType?: string) => ({ provider: GEN_AI_PROVIDER_NAMES[provider.name] ?? provider.name, model: provider.model, ...(errorType ? { errorType } : {}) });
+  const attributes = (errorType?: string) => ({ provider: genAiProviderName(provider.name), model: provider.model, ...(errorType ? { errorType } : {}) });
   const seconds = (started: number) => (performance.now() - started) / 1000;
   return {
     name: provider.name,

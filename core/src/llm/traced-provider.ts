@@ -1,8 +1,7 @@
 import { inSpan, SpanKind, startSpan, failSpan, inContext } from '../telemetry/index.ts';
 import type { LlmProvider } from './provider.ts';
 
-/** `gen_ai.provider.name` of each provider kind. */
-export const GEN_AI_PROVIDER_NAMES: Record<string, string> = { 'openai-compatible': 'openai', anthropic: 'anthropic', scripted: 'scripted' };
+const SYSTEMS: Record<string, string> = { 'openai-compatible': 'openai', anthropic: 'anthropic', scripted: 'scripted' };
 
 /**
  * Each LLM turn is a span named by the OpenTelemetry GenAI conventions (`chat <model>`, with
@@ -10,7 +9,7 @@ export const GEN_AI_PROVIDER_NAMES: Record<string, string> = { 'openai-compatibl
  * call is its child. No prompt or answer text is recorded.
  */
 export function tracedProvider(provider: LlmProvider): LlmProvider {
-  const attributes = () => ({ 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': GEN_AI_PROVIDER_NAMES[provider.name] ?? provider.name, 'gen_ai.request.model': provider.model });
+  const attributes = () => ({ 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': SYSTEMS[provider.name] ?? provider.name, 'gen_ai.request.model': provider.model });
   return {
     name: provider.name,
     model: provider.model,

@@ -168,10 +168,10 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
     if (events.some(isFinalEvent)) tails.delete(runId);
     else tails.set(runId, tail);
     await project(runId, events, seqs);
-    recordRunAppend(events, isTerminal(tail.state) ? tail.state : null);
     if (isTerminal(tail.state)) await hooks.finished?.(runId);
     storedHere.emit(runId, storedEvents);
     appended.emit(runId, tail.seq);
+    recordRunAppend(events, isTerminal(tail.state) ? tail.state : null);
     return tail;
   }
 

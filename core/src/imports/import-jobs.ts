@@ -76,7 +76,6 @@ export function createImportJobs(deps: ImportJobsDeps) {
   async function recordFailure(jobId: string, tracker: StepTracker<ImportStepId>, error: unknown): Promise<void> {
     const failure = toDomainError(error, deps.logger).toPublicJSON();
     tracker.failCurrent(failure.message);
-    recordJobFailure('import');
     await ImportJob.updateOne({ _id: jobId }, { $set: { state: 'failed', error: failure, steps: tracker.steps } }).catch((e: unknown) =>
       deps.logger.error('could not record import failure', { error: e, jobId }),
     );
@@ -95,7 +94,7 @@ export function createImportJobs(deps: ImportJobsDeps) {
       actorId: actor.id,
     });
     const jobId = String(job._id);
-    const tracker = trackSteps<ImportStepId>(IMPORT_STEPS, (steps) => ImportJob.updateOne({ _id: jobId }, { $set: { steps } }));
+    const tracker = trackSteps<ImportStepId>(IMPORT_STEPS, (steps) => ImportJob.updateOne({ _id: jobId }, { $set: { steps } }), undefined, () => recordJobFailure('import'));
     const done = (async () => {
       try {
         const staged = await stagePackage(deps.stage, request.from, (step, state, detail) => tracker.mark(step, state, detail), request.target);
@@ -218,7 +217,7 @@ export function createImportJobs(deps: ImportJobsDeps) {
     await ImportJob.updateOne({ _id: jobId }, { $set: { state: 'running' } });
     const row = await ImportJob.findById(jobId).lean();
     const staged = row!.staged as StagedPackage;
-    const tracker = trackSteps<ImportStepId>(IMPORT_STEPS, (steps) => ImportJob.updateOne({ _id: jobId }, { $set: { steps } }), stepViews(row!.steps));
+    const tracker = trackSteps<ImportStepId>(IMPORT_STEPS, (steps) => ImportJob.updateOne({ _id: jobId }, { $set: { steps } }), stepViews(row!.steps), () => recordJobFailure('import'));
     try {
       if (needsAcknowledgement) {
         deps.audit.record(actor, {

@@ -1,42 +1,26 @@
 import { metrics } from '@opentelemetry/api';
-import { AggregationTemporality, DataPointType, InMemoryMetricExporter, PeriodicExportingMetricReader, type MetricData } from '@opentelemetry/sdk-metrics';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sseResponse } from '../a2a/index.ts';
 import { createOutboundHttp } from '../http/index.ts';
 import { meteredProvider, type LlmProvider, type LlmResult } from '../llm/index.ts';
 import { createEventLog, createRunLeases, createRunStore, type RunMessage } from '../runs/index.ts';
 import { observeHealth, recordHttpServerRequest, recordJobFailure, streamOpened } from '../telemetry/index.ts';
-import { startHttpRecorder, useTestDatabase } from '../testing/index.ts';
+import { recordMetrics, startHttpRecorder, useTestDatabase } from '../testing/index.ts';
 import { otlpTarget } from '../trace-export/index.ts';
 import { createMetricsScrapeHandler, prometheusScrape, startMetrics, type Metrics } from './index.ts';
 
 const t = useTestDatabase();
 
 let started: Metrics | null = null;
+let recorder: ReturnType<typeof recordMetrics> | null = null;
 afterEach(async () => {
   await started?.shutdown();
-  started = null;
+  await recorder?.stop();
+  started = recorder = null;
 });
 
-/** Metrics on, with the SDK's in-memory exporter as a reader (cumulative), and what it holds after a flush. */
 function inMemory(options: { prometheus?: boolean } = {}) {
-  const exporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
-  started = startMetrics({ env: {}, prometheus: options.prometheus ?? false, serviceName: 'service', version: '1.2.3', role: 'service', readers: [new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 3_600_000 })] });
-  return {
-    async collected(name: string): Promise<MetricData | undefined> {
-      await started!.flush();
-      const last = exporter.getMetrics().at(-1);
-      return last?.scopeMetrics.flatMap((scope) => scope.metrics).find((metric) => metric.descriptor.name === name);
-    },
-  };
-}
-
-/** Each data point's attributes and value (a histogram's count and sum). */
-function points(metric: MetricData | undefined): { attributes: Record<string, unknown>; value: number | { count: number; sum: number | undefined } }[] {
-  if (!metric) return [];
-  if (metric.dataPointType === DataPointType.HISTOGRAM) return metric.dataPoints.map((point) => ({ attributes: point.attributes, value: { count: point.value.count, sum: point.value.sum } }));
-  if (metric.dataPointType === DataPointType.SUM || metric.dataPointType === DataPointType.GAUGE) return metric.dataPoints.map((point) => ({ attributes: point.attributes, value: point.value }));
-  return [];
+  return (recorder = recordMetrics(options));
 }
 
 const message = (text: string): RunMessage => ({ id: crypto.randomUUID(), role: 'user', parts: [{ type: 'text', text }] });
@@ -70,9 +54,7 @@ describe('each instrument moves', () => {
     recordHttpServerRequest({ method: 'POST', route: '/api/a2a', status: 200 }, 0.02);
     recordHttpServerRequest({ method: 'POST', route: '/api/a2a', status: 200 }, 0.04);
     recordHttpServerRequest({ method: 'GET', route: '/api/agents/:slug/status', status: 404 }, 0.001);
-    const metric = await reader.collected('http.server.request.duration');
-    expect(metric?.descriptor.unit).toBe('s');
-    expect(points(metric)).toEqual(
+    expect(await reader.points('http.server.request.duration')).toEqual(
       expect.arrayContaining([
         { attributes: { 'http.request.method': 'POST', 'http.route': '/api/a2a', 'http.response.status_code': 200 }, value: { count: 2, sum: expect.closeTo(0.06, 6) } },
         { attributes: { 'http.request.method': 'GET', 'http.route': '/api/agents/:slug/status', 'http.response.status_code': 404 }, value: { count: 1, sum: 0.001 } },
@@ -87,18 +69,18 @@ describe('each instrument moves', () => {
     const runs = createRunStore({ models: t.db.models, eventLog, leases });
     const { run } = await runs.create(client, { agent: '@acme/summarizer', message: message('one'), working: true });
     const { run: other } = await runs.create(client, { agent: '@acme/summarizer', message: message('two') });
-    expect(points(await reader.collected('service.runs.started'))).toEqual([{ attributes: {}, value: 2 }]);
+    expect(await reader.points('service.runs.started')).toEqual([{ attributes: {}, value: 2 }]);
     await eventLog.append(run.id, { type: 'step', index: 0, stepId: 'draft', output: 'x', kind: 'llm', durationMs: 1_500 });
     await eventLog.appendAll(run.id, [{ type: 'step', index: 1, stepId: 'ask', output: 'y', kind: 'call', durationMs: 250 }, { type: 'status', status: { state: 'completed', timestamp: new Date().toISOString() }, final: true }]);
     await eventLog.append(other.id, { type: 'status', status: { state: 'failed', timestamp: new Date().toISOString() }, final: true });
     // A step stored by an earlier version (no timing) is no step duration.
-    expect(points(await reader.collected('service.run.step.duration'))).toEqual(
+    expect(await reader.points('service.run.step.duration')).toEqual(
       expect.arrayContaining([
         { attributes: { 'service.step.kind': 'llm' }, value: { count: 1, sum: 1.5 } },
         { attributes: { 'service.step.kind': 'call' }, value: { count: 1, sum: 0.25 } },
       ]),
     );
-    expect(points(await reader.collected('service.runs.ended'))).toEqual(
+    expect(await reader.points('service.runs.ended')).toEqual(
       expect.arrayContaining([
         { attributes: { 'service.run.state': 'completed' }, value: 1 },
         { attributes: { 'service.run.state': 'failed' }, value: 1 },
@@ -124,13 +106,13 @@ describe('each instrument moves', () => {
     const failing = meteredProvider({ ...provider, complete: () => Promise.reject(Object.assign(new Error('rate limited'), { code: 'RATE_LIMITED' })) });
     await expect(failing.complete({ messages: [] })).rejects.toThrow('rate limited');
     const common = { 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'openai', 'gen_ai.request.model': 'gpt-x' };
-    expect(points(await reader.collected('gen_ai.client.operation.duration'))).toEqual(
+    expect(await reader.points('gen_ai.client.operation.duration')).toEqual(
       expect.arrayContaining([
         { attributes: common, value: { count: 2, sum: expect.any(Number) } },
         { attributes: { ...common, 'error.type': 'RATE_LIMITED' }, value: { count: 1, sum: expect.any(Number) } },
       ]),
     );
-    expect(points(await reader.collected('gen_ai.client.token.usage'))).toEqual(
+    expect(await reader.points('gen_ai.client.token.usage')).toEqual(
       expect.arrayContaining([
         { attributes: { ...common, 'gen_ai.token.type': 'input' }, value: { count: 2, sum: 127 } },
         { attributes: { ...common, 'gen_ai.token.type': 'output' }, value: { count: 2, sum: 33 } },
@@ -146,9 +128,9 @@ describe('each instrument moves', () => {
     });
     const body = response.body!.getReader();
     await body.read();
-    expect(points(await reader.collected('service.sse.streams.open'))).toEqual([{ attributes: { 'service.stream.kind': 'a2a' }, value: 1 }]);
+    expect(await reader.points('service.sse.streams.open')).toEqual([{ attributes: { 'service.stream.kind': 'a2a' }, value: 1 }]);
     await body.cancel();
-    expect(points(await reader.collected('service.sse.streams.open'))).toEqual([{ attributes: { 'service.stream.kind': 'a2a' }, value: 0 }]);
+    expect(await reader.points('service.sse.streams.open')).toEqual([{ attributes: { 'service.stream.kind': 'a2a' }, value: 0 }]);
   });
 
   it('service.jobs.failed by kind, and the health gauges read at collection', async () => {
@@ -156,7 +138,7 @@ describe('each instrument moves', () => {
     recordJobFailure('publish');
     recordJobFailure('import-sync');
     recordJobFailure('import-sync');
-    expect(points(await reader.collected('service.jobs.failed'))).toEqual(
+    expect(await reader.points('service.jobs.failed')).toEqual(
       expect.arrayContaining([
         { attributes: { 'service.job.kind': 'publish' }, value: 1 },
         { attributes: { 'service.job.kind': 'import-sync' }, value: 2 },
@@ -165,13 +147,13 @@ describe('each instrument moves', () => {
     let up = true;
     const stop = observeHealth({ databaseUp: () => up });
     try {
-      expect(points(await reader.collected('service.database.up'))).toEqual([{ attributes: {}, value: 1 }]);
+      expect(await reader.points('service.database.up')).toEqual([{ attributes: {}, value: 1 }]);
       up = false;
-      expect(points(await reader.collected('service.database.up'))).toEqual([{ attributes: {}, value: 0 }]);
-      const utilization = points(await reader.collected('nodejs.eventloop.utilization'))[0]!.value as number;
+      expect(await reader.points('service.database.up')).toEqual([{ attributes: {}, value: 0 }]);
+      const utilization = (await reader.points('nodejs.eventloop.utilization'))[0]!.value as number;
       expect(utilization).toBeGreaterThanOrEqual(0);
       expect(utilization).toBeLessThanOrEqual(1);
-      expect(points(await reader.collected('process.memory.usage'))[0]!.value).toBeGreaterThan(0);
+      expect((await reader.points('process.memory.usage'))[0]!.value).toBeGreaterThan(0);
     } finally {
       stop();
     }

@@ -35,7 +35,7 @@ export function createPublishJobs(deps: { models: Models; logger: Logger }) {
     const definitions = input.operation === 'publish' ? PUBLISH_STEPS : PROMOTE_STEPS;
     const job = await PublishJob.create({ ...input, state: 'running', steps: definitions.map((s) => ({ ...s, state: 'pending' })), actorId: actor.id });
     const jobId = String(job._id);
-    const tracker: StepTracker<PublishStepId> = trackSteps<PublishStepId>(definitions, () => save({}));
+    const tracker: StepTracker<PublishStepId> = trackSteps<PublishStepId>(definitions, () => save({}), undefined, () => recordJobFailure(input.operation));
     const save = async (update: Record<string, unknown>): Promise<void> => {
       await PublishJob.updateOne({ _id: jobId }, { $set: { steps: tracker.steps, ...update } });
     };
@@ -46,7 +46,6 @@ export function createPublishJobs(deps: { models: Models; logger: Logger }) {
         (error: unknown) => {
           const failure = toDomainError(error, deps.logger).toPublicJSON();
           tracker.failCurrent(failure.message);
-          recordJobFailure('publish');
           return save({ state: 'failed', error: failure });
         },
       )

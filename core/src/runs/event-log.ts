@@ -2,10 +2,10 @@ import { EventEmitter } from 'node:events';
 import { createInsertBatcher, createUpdateBatcher, isDuplicateKeyError, readPage, runEventId, runEventsAfter, type Models } from '../db/index.ts';
 import { DomainError } from '../errors/index.ts';
 import type { Logger } from '../log/index.ts';
-import { recordRunAppend } from '../telemetry/index.ts';
 import { isFinalEvent, isSettled, isTerminal, isVisible, stateAfter, type RunEvent, type RunState, type RunStatus } from './model.ts';
 import { createRunWatcher, type RunWatcherOptions } from './run-watcher.ts';
 import { fromStored, toStored } from './stored-json.ts';
+import { recordRunAppend } from '../telemetry/index.ts';
 
 export interface StoredEvent {
   seq: number;

@@ -80,7 +80,7 @@ export function streamOpened(kind: 'a2a' | 'widget'): () => void {
   };
 }
 
-export function recordJobFailure(kind: 'publish' | 'import' | 'import-sync'): void {
+export function recordJobFailure(kind: 'publish' | 'promote' | 'import' | 'import-sync'): void {
   instruments().jobFailures.add(1, { 'service.job.kind': kind });
 }
 

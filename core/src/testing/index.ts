@@ -7,3 +7,4 @@ export { runsLayout1 } from './runs-layout-1.ts';
 export { startInProcessPeer, type InProcessPeer } from './in-process-peer.ts';
 export { recordSpans } from './recorded-spans.ts';
 export { startHttpRecorder, type RecordedRequest } from './http-recorder.ts';
+export { recordMetrics, type MetricPoint } from './recorded-metrics.ts';

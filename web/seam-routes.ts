@@ -4,7 +4,7 @@ import { A2A_REST_PATHS, a2aRestUnavailableResponse, a2aRpcUnavailableResponse }
 import { mcpUnavailableResponse } from '@service/core/mcp';
 import { createSeamRouter, sendWebResponse, toWebRequest, unavailableResponse, type SeamHandler } from '@service/core/http';
 import type { Logger } from '@service/core/log';
-import { contextFromHeaders, failSpan, inContext, SpanKind, startSpan } from '@service/core/telemetry';
+import { contextFromHeaders, failSpan, inContext, recordHttpServerRequest, SpanKind, startSpan } from '@service/core/telemetry';
 import { BASE_SECURITY_HEADERS, withSeamSecurityHeaders } from './app/http-security.server.ts';
 import { presentsHeaderCredential, type UnauthenticatedCap } from './app/unauthenticated-cap.server.ts';
 
@@ -17,6 +17,7 @@ import { presentsHeaderCredential, type UnauthenticatedCap } from './app/unauthe
 export function seamRoutes({ handlers }: Services) {
   return createSeamRouter({
     '/healthz': (request) => handlers.healthz(request),
+    '/metrics': (request) => handlers.metrics(request),
     '/.well-known/agent.json': (request) => handlers.agentCard(request),
     '/.well-known/agent-card.json': (request) => handlers.agentCardV1(request),
     '/.well-known/jwks.json': (request) => handlers.jwks(request),
@@ -62,8 +63,8 @@ const a2aRest = (base: string, handle: SeamHandler) => {
   return Object.fromEntries(A2A_REST_PATHS.map((path) => [`${base}${path}`, handle]));
 };
 
-/** Routes that answer without the database: health says itself that it is down; the widget bundles are files; resource metadata is configuration. */
-const WITHOUT_DATABASE = new Set(['/healthz', '/api/cms-a-widget/bundle.js', '/api/cms-b-widget/bundle.js', '/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/api/mcp']);
+/** Routes that answer without the database: health and metrics say themselves that it is down; the widget bundles are files; resource metadata is configuration. */
+const WITHOUT_DATABASE = new Set(['/healthz', '/metrics', '/api/cms-a-widget/bundle.js', '/api/cms-b-widget/bundle.js', '/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/api/mcp']);
 
 /**
  * A node:http listener part: serves a seam route and answers true, or answers false for the UI.
@@ -96,12 +97,14 @@ export function createSeamListener(services: Services, logger: Logger, unauthent
     }
     // A server span per request, continuing the caller's trace (`traceparent`): a call from another
     // instance and what it starts here are one trace. It ends when the answer does (streams included).
+    const started = performance.now();
     const { span, context: traced } = startSpan(`${req.method ?? 'GET'} ${route.pattern}`, {
       kind: SpanKind.SERVER,
       parent: contextFromHeaders(req.headers),
       attributes: { 'http.request.method': req.method ?? 'GET', 'http.route': route.pattern, 'url.path': path },
     });
     res.once('close', () => {
+      recordHttpServerRequest({ method: req.method ?? 'GET', route: route.pattern, status: res.statusCode }, (performance.now() - started) / 1000);
       span.setAttribute('http.response.status_code', res.statusCode);
       if (res.statusCode >= 500) failSpan(span, { code: String(res.statusCode) });
       span.end();

@@ -5,6 +5,7 @@ import type { FeatureFlags, ServiceConfig } from './config/index.ts';
 import { createSealer, type Sealer } from './crypto/index.ts';
 import type { Database } from './db/index.ts';
 import { createHealthzHandler } from './health/index.ts';
+import { createMetricsScrapeHandler, prometheusScrape } from './metrics-export/index.ts';
 import { createExtensionReader, createExtensionWriter, type ExtensionReader } from './extensions/index.ts';
 import { createRegistryService, type NpmRunner, type RegistryService } from './registry/index.ts';
 import { createOauthProvider, SIGNING_ALG, TOKEN_ENDPOINT_PATH, type OauthProvider } from './auth/oauth/index.ts';
@@ -102,6 +103,8 @@ export interface Services {
   mcpHandlerFor: (resource: () => string) => (request: Request) => Promise<Response>;
   handlers: {
     healthz: (request: Request) => Promise<Response>;
+    /** `GET /metrics`: the Prometheus scrape (404 unless SERVICE_METRICS_PROMETHEUS=on). */
+    metrics: (request: Request) => Promise<Response>;
     oauthToken: (request: Request) => Promise<Response>;
     jwks: (request: Request) => Promise<Response>;
     /** RFC 8414 authorization server metadata. */
@@ -334,6 +337,7 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     mcpHandlerFor,
     handlers: {
       healthz: createHealthzHandler({ database, version: SERVICE_VERSION }),
+      metrics: createMetricsScrapeHandler({ token: () => (config.metrics.prometheus ? config.metrics.scrapeToken : undefined), scrape: prometheusScrape }),
       oauthToken: oauth.handlers.token,
       jwks: oauth.handlers.jwks,
       oauthMetadata: oauth.handlers.metadata,

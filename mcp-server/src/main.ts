@@ -90,8 +90,8 @@ async function main() {
   const server = http.createServer((req, res) => {
     const origin = `http://${req.headers.host ?? `${host}:${port}`}`;
     const path = new URL(req.url ?? '/', origin).pathname;
-    const handle =
-      path === '/mcp' ? mcp(toWebRequest(req, origin, res)) : metadataPaths().has(path) ? resourceMetadata(toWebRequest(req, origin, res)) : Promise.resolve(new Response('Not Found', { status: 404 }));
+    const route = path === '/mcp' ? mcp : path === '/metrics' ? services.handlers.metrics : metadataPaths().has(path) ? resourceMetadata : null;
+    const handle = route ? route(toWebRequest(req, origin, res)) : Promise.resolve(new Response('Not Found', { status: 404 }));
     handle
       .then((response) => sendWebResponse(res, response))
       .catch((error: unknown) => {

@@ -4,55 +4,38 @@
  * OTLP/HTTP (protobuf, batched) to a local collector that takes and drops them, interleaved. Goal:
  * tracing on costs at most 15% of a send's p50.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { startA2aHost } from '../helpers/a2a.ts';
+import { randomBytes } from 'node:crypto';
+import { sendCompletedV1, startA2aHost } from '../helpers/a2a.ts';
+import { startHttpRecorder } from '@service/core/testing';
 import { benchDatabase } from './bench-environment.ts';
 import { report, sideBySide } from './harness.ts';
 import { recordFigure } from './results.ts';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 150);
 const database = await benchDatabase('bench_tracing');
-let exported = 0;
-const collector = http.createServer((req, res) => {
-  req.on('data', () => undefined);
-  req.on('end', () => {
-    if (req.url === '/v1/traces') exported++;
-    res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
-  });
-});
-await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
-const collectorUrl = `http://127.0.0.1:${(collector.address() as AddressInfo).port}`;
+const collector = await startHttpRecorder();
+const collectorUrl = collector.url;
+const exported = () => collector.received.filter((request) => request.url === '/v1/traces').length;
 // Both services open the same sealed signing key, so they share a master key.
 const shared = { SERVICE_MASTER_KEY: randomBytes(32).toString('base64') };
 const off = await startA2aHost(database.db, { mongodbUri: database.uri, scope: '@bench', env: shared });
 const on = await startA2aHost(database.db, { mongodbUri: database.uri, scope: '@bench', env: { ...shared, OTEL_EXPORTER_OTLP_ENDPOINT: collectorUrl, OTEL_BSP_SCHEDULE_DELAY: '500' } });
 
 try {
-  const sendV1 = async (url: string, bearer: string) => {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'a2a-version': '1.0', authorization: `Bearer ${bearer}` },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'Echo this. Now.' }] } } }),
-    });
-    const body = (await response.json()) as { result?: { task?: { status: { state: string } } } };
-    if (body.result?.task?.status.state !== 'TASK_STATE_COMPLETED') throw new Error(`unexpected reply: ${JSON.stringify(body)}`);
-  };
   const result = await sideBySide(
     'A2A v1.0 SendMessage, tracing on vs off',
     { iterations: ITERATIONS, warmup: 10 },
-    { name: 'tracing off (default)', run: () => sendV1(`${off.service.url}/api/a2a`, off.token) },
-    { name: 'tracing on, every span exported over OTLP/HTTP', run: () => sendV1(`${on.service.url}/api/a2a`, on.token) },
+    { name: 'tracing off (default)', run: () => sendCompletedV1(`${off.service.url}/api/a2a`, off.token) },
+    { name: 'tracing on, every span exported over OTLP/HTTP', run: () => sendCompletedV1(`${on.service.url}/api/a2a`, on.token) },
   );
   report(result, 1.15);
   await new Promise((resolve) => setTimeout(resolve, 1_500));
-  recordFigure({ name: 'OTLP export requests received during the run (tracing on)', value: exported });
-  console.log(`  export requests the collector received: ${exported}`);
-  if (exported === 0) throw new Error(`the traced service exported nothing: the comparison would be of two untraced services\n${on.service.output().split('\n').filter((line) => /tracing|trace collector|spans/.test(line)).join('\n')}`);
+  recordFigure({ name: 'OTLP export requests received during the run (tracing on)', value: exported() });
+  console.log(`  export requests the collector received: ${exported()}`);
+  if (exported() === 0) throw new Error(`the traced service exported nothing: the comparison would be of two untraced services\n${on.service.output().split('\n').filter((line) => /tracing|trace collector|spans/.test(line)).join('\n')}`);
 } finally {
   await off.service.stop();
   await on.service.stop();
-  collector.close();
+  await collector.close();
   await database.stop();
 }

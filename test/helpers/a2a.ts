@@ -1,6 +1,7 @@
 import type { Database } from '@service/core/db';
 import { installExampleAgents } from '@service/core/testing/example-agents';
 import { testServices as createServicesForTest } from '@service/core/testing/services';
+import { randomUUID } from 'node:crypto';
 import { startService } from './service-process.ts';
 
 export { installExampleAgents };
@@ -32,4 +33,15 @@ export async function startA2aHost(database: Database, options: { mongodbUri: st
   /** A fresh token for the same client (tokens live ten minutes). */
   const newToken = () => fetchAccessToken(`${service.url}/api/oauth/token`, client.clientId, clientSecret);
   return { service, token, newToken, env };
+}
+
+/** A2A v1.0 `SendMessage` over JSON-RPC that must come back completed: the round trip the overhead benches time. */
+export async function sendCompletedV1(url: string, bearer: string, text = 'Echo this. Now.'): Promise<void> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'a2a-version': '1.0', authorization: `Bearer ${bearer}` },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text }] } } }),
+  });
+  const body = (await response.json()) as { result?: { task?: { status: { state: string } } } };
+  if (body.result?.task?.status.state !== 'TASK_STATE_COMPLETED') throw new Error(`unexpected reply: ${JSON.stringify(body)}`);
 }

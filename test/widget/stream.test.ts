@@ -2,7 +2,7 @@ import type { Services } from '@service/core';
 import { createRateLimiter } from '@service/core/http';
 import { createMemoryLogger } from '@service/core/log';
 import type { LlmProvider, LlmTurn } from '@service/core/llm';
-import { useTestDatabase } from '@service/core/testing';
+import { recordMetrics, useTestDatabase } from '@service/core/testing';
 import { createWidgetStreamHandler, widgetEventSchemas, type WidgetEventName } from '@service/core/widget';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CmsADouble } from '../helpers/cms-a-double.ts';
@@ -184,5 +184,28 @@ describe('the widget stream route', () => {
     await expect(aborted).resolves.toBeUndefined();
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect(logger.records.filter((entry) => entry.level === 'warn' || entry.level === 'error')).toEqual([]);
+  });
+});
+
+describe('widget event streams in the metrics', () => {
+  it('count as open while the stream runs and as closed once it ended', async () => {
+    const metrics = recordMetrics();
+    try {
+      const response = await services.handlers.widgetStream(
+        new Request(`http://127.0.0.1:3999/api/agents/${slug}/stream?instanceId=drupal`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: site.siteUrl, authorization: `Bearer ${key}` },
+          body: JSON.stringify({ itemId: '42', messages: [{ role: 'user', content: 'Make the title shorter.' }] }),
+        }),
+        slug,
+      );
+      const body = response.body!.getReader();
+      await body.read();
+      expect(await metrics.points('service.sse.streams.open')).toEqual([{ attributes: { 'service.stream.kind': 'widget' }, value: 1 }]);
+      while (!(await body.read()).done);
+      expect(await metrics.points('service.sse.streams.open')).toEqual([{ attributes: { 'service.stream.kind': 'widget' }, value: 0 }]);
+    } finally {
+      await metrics.stop();
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { streamOpened } from '../telemetry/index.ts';
 import { rpcResult, type JsonRpcId } from './jsonrpc.ts';
 
 const KEEP_ALIVE_MS = 15_000;
@@ -36,8 +37,10 @@ export function sseResponse(frames: (signal: AbortSignal) => AsyncIterable<strin
   requestSignal?.addEventListener('abort', () => controller.abort(), { once: true });
   const encoder = new TextEncoder();
   let keepAlive: NodeJS.Timeout | undefined;
+  let closed = () => undefined as void;
   const body = new ReadableStream<Uint8Array>({
     async start(stream) {
+      closed = streamOpened('a2a');
       keepAlive = setInterval(() => {
         try {
           stream.enqueue(encoder.encode(': keep-alive\n\n'));
@@ -52,10 +55,12 @@ export function sseResponse(frames: (signal: AbortSignal) => AsyncIterable<strin
         if (!controller.signal.aborted) stream.error(error);
       } finally {
         clearInterval(keepAlive);
+        closed();
       }
     },
     cancel() {
       clearInterval(keepAlive);
+      closed();
       controller.abort();
     },
   });

@@ -6,7 +6,9 @@ import { connectDatabase, type Database } from '../db/index.ts';
 import { createExtensionWriter } from '../extensions/index.ts';
 import { createLogger, type Logger } from '../log/index.ts';
 import { createOutboundHttp } from '../http/index.ts';
-import { startTracing, type Tracing } from '../trace-export/index.ts';
+import { otlpTarget, startTracing, type ExportFetch, type Tracing } from '../trace-export/index.ts';
+import { startMetrics, type Metrics } from '../metrics-export/index.ts';
+import { observeHealth } from '../telemetry/index.ts';
 
 import { migrateRunsToLayout2 } from '../migrations/index.ts';
 import { createServices, SERVICE_VERSION, type Services } from '../index.ts';
@@ -54,7 +56,7 @@ export async function startServices(
   let config = loadConfig(env, bootLogger, { generateSecrets: role !== 'mcp-server' });
   if (options.configure) config = options.configure(config);
   const logger = options.logger ?? createLogger({ level: config.logLevel });
-  const tracing = startTraceExport(env, role, logger);
+  const { tracing, metrics } = startTelemetryExport(env, role, config, logger);
 
   let embedded: Supervised<EmbeddedDatabase> | undefined;
   let claim: DataDirClaim | undefined;
@@ -118,6 +120,7 @@ export async function startServices(
     await migrateRunsToLayout2(database, logger);
     const listed = await createExtensionWriter(database.models).backfillListing();
     if (listed) logger.info(`listed ${listed} extension record(s) stored before the marketplace listing existed`);
+    const stopObservingHealth = observeHealth({ databaseUp: () => database.available() && !database.storageFailure() });
     const services = createServices({ config, logger, database, ...(embedded ? { databaseServer: { kind: embedded.current().kind, description: embedded.current().description } } : {}) });
     // The switches' first state comes from the environment; from then on the admin page decides.
     if (await services.featureFlags.storeInitial()) logger.info('feature switches stored from the environment (change them under Administration › Overview)', { ...(await services.flags()) });
@@ -145,6 +148,8 @@ export async function startServices(
         following?.stop();
         await services.audit.flush();
         await tracing?.shutdown();
+        stopObservingHealth();
+        await metrics?.shutdown();
         await database.close();
         await registry?.stop();
         await embedded?.stop();
@@ -155,6 +160,7 @@ export async function startServices(
     };
   } catch (error) {
     await tracing?.shutdown();
+    await metrics?.shutdown();
     await embedded?.stop();
     claim?.release();
     process.removeListener('exit', stopEmbeddedOnExit);
@@ -215,20 +221,18 @@ function followDataDirDatabase(dataDir: string, joinedUri: string, database: Dat
 
 
 /**
- * Traces to the OTLP collector the standard OTEL_* variables name (off when none is set: the
- * tracing API stays a no-op). Spans go out through the service's outbound client; the collector
- * is the operator's own configuration, so its address may be private (a sidecar, a cluster service).
+ * Traces and metrics to the OTLP collector the standard OTEL_* variables name, and the Prometheus
+ * scrape when SERVICE_METRICS_PROMETHEUS is on (each off by default: its API stays a no-op). What
+ * is exported goes out through the service's outbound client; the collector is the operator's own
+ * configuration, so its address may be private (a sidecar, a cluster service).
  */
-function startTraceExport(env: Env, role: string, logger: Logger): Tracing | null {
+function startTelemetryExport(env: Env, role: string, config: ServiceConfig, logger: Logger): { tracing: Tracing | null; metrics: Metrics | null } {
   let http: ReturnType<typeof createOutboundHttp> | undefined;
-  const tracing = startTracing({
-    env,
-    serviceName: role === 'mcp-server' ? 'service-mcp' : 'service',
-    version: SERVICE_VERSION,
-    role,
-    send: (url, call) => (http ??= createOutboundHttp({ allowPrivate: true })).fetch(url, call),
-    onExportFailure: (message) => logger.warn(message),
-  });
+  const own = { env, serviceName: role === 'mcp-server' ? 'service-mcp' : 'service', version: SERVICE_VERSION, role };
+  const send: ExportFetch = (url, call) => (http ??= createOutboundHttp({ allowPrivate: true })).fetch(url, call);
+  const tracing = startTracing({ ...own, send, onExportFailure: (message) => logger.warn(message) });
   if (tracing) logger.info('tracing: spans are exported over OTLP/HTTP', { role });
-  return tracing;
+  const metrics = startMetrics({ ...own, prometheus: config.metrics.prometheus, send, onExportFailure: (message) => logger.warn(message) });
+  if (metrics) logger.info('metrics: recorded', { role, prometheus: metrics.scrape ? 'GET /metrics' : 'off', otlp: otlpTarget(env, 'metrics') ? 'on' : 'off' });
+  return { tracing, metrics };
 }

@@ -128,6 +128,15 @@ export const envSchema = z.object({
         if (problem) context.addIssue({ code: z.ZodIssueCode.custom, message: `${problem}; list addresses or CIDR blocks, e.g. 127.0.0.1,10.0.0.0/8` });
       }
     }),
+  /** The Prometheus scrape endpoint (`GET /metrics`); off unless turned on, and then only with a token. */
+  SERVICE_METRICS_PROMETHEUS: z
+    .enum(['on', 'off', 'true', 'false', '1', '0'])
+    .default('off')
+    .transform((v) => v === 'on' || v === 'true' || v === '1'),
+  /** The bearer token a scraper presents; a secret (never logged). */
+  SERVICE_METRICS_TOKEN: secret(32).optional(),
+  /** A file holding that token (a mounted secret), read at start-up instead of SERVICE_METRICS_TOKEN. */
+  SERVICE_METRICS_TOKEN_FILE: z.string().min(1).optional(),
   /** Days to keep finished runs with their events; unset keeps them all. */
   SERVICE_RETENTION_RUNS_DAYS: z.coerce.number().int().min(1).max(36_500).optional(),
   /** Days to keep audit rows; unset keeps them all. */

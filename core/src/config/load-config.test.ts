@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -109,6 +109,21 @@ describe('config', () => {
     expect(loadConfig({ ...good, SERVICE_TRUSTED_PROXIES: ' 127.0.0.1, 10.0.0.0/8,fd00::/8 ' }).trustedProxies).toEqual(['127.0.0.1', '10.0.0.0/8', 'fd00::/8']);
     const failure = failureFor({ SERVICE_TRUSTED_PROXIES: '127.0.0.1,nginx' });
     expect(failure.issues[0]).toMatchObject({ variable: 'SERVICE_TRUSTED_PROXIES', reason: expect.stringContaining('"nginx" is not an IP address') });
+  });
+
+  it('keeps the Prometheus scrape off by default, and on only with a token from SERVICE_METRICS_TOKEN or a file', () => {
+    expect(loadConfig(good).metrics).toEqual({ prometheus: false, scrapeToken: undefined });
+    expect(failureFor({ SERVICE_METRICS_PROMETHEUS: 'on' }).issues.map((issue) => issue.variable)).toEqual(['SERVICE_METRICS_TOKEN']);
+    expect(failureFor({ SERVICE_METRICS_PROMETHEUS: 'on', SERVICE_METRICS_TOKEN: 'short' }).issues.map((issue) => issue.variable)).toEqual(['SERVICE_METRICS_TOKEN']);
+    expect(failureFor({ SERVICE_METRICS_PROMETHEUS: 'yes' }).issues.map((issue) => issue.variable)).toEqual(['SERVICE_METRICS_PROMETHEUS']);
+    expect(loadConfig({ ...good, SERVICE_METRICS_PROMETHEUS: 'on', SERVICE_METRICS_TOKEN: 't'.repeat(40) }).metrics).toEqual({ prometheus: true, scrapeToken: 't'.repeat(40) });
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'metrics-token-')), 'token');
+    writeFileSync(file, `${'f'.repeat(40)}\n`);
+    expect(loadConfig({ ...good, SERVICE_METRICS_PROMETHEUS: 'on', SERVICE_METRICS_TOKEN_FILE: file }).metrics.scrapeToken).toBe('f'.repeat(40));
+    const unreadable = failureFor({ SERVICE_METRICS_PROMETHEUS: 'on', SERVICE_METRICS_TOKEN_FILE: `${file}.missing` });
+    expect(unreadable.issues).toEqual([{ variable: 'SERVICE_METRICS_TOKEN_FILE', reason: 'cannot be read (ENOENT)' }]);
+    // The token never appears in what a failure says.
+    expect(failureFor({ SERVICE_METRICS_PROMETHEUS: 'on', SERVICE_METRICS_TOKEN: 'secret-but-short' }).message).not.toContain('secret-but-short');
   });
 
   it('reads feature flags at call time', () => {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { type z } from 'zod';
 import { DomainError } from '../errors/index.ts';
 import { decodeKey, envSchema, type RawEnv } from './env-schema.ts';
@@ -38,6 +39,8 @@ export interface ServiceConfig {
   outbound: { allowPrivate: boolean };
   /** Peers whose `X-Forwarded-For` is believed (core/src/http/client-address.ts); empty by default. */
   trustedProxies: string[];
+  /** The Prometheus scrape endpoint: on only with the token a scraper must present. */
+  metrics: { prometheus: boolean; scrapeToken: string | undefined };
 }
 
 /** Secrets the embedded default generates once and keeps in the data dir; production requires them. */
@@ -104,6 +107,7 @@ export function loadConfig(env: Env, logger?: Logger, options: { generateSecrets
   }
 
   const masterKey = decodeKey(raw.SERVICE_MASTER_KEY!)!;
+  const scrapeToken = metricsScrapeToken(raw);
   return {
     mode: raw.NODE_ENV,
     host: raw.HOST,
@@ -146,5 +150,22 @@ export function loadConfig(env: Env, logger?: Logger, options: { generateSecrets
     },
     outbound: { allowPrivate: raw.SERVICE_OUTBOUND_ALLOW_PRIVATE ?? (raw.NODE_ENV !== 'production' && !raw.MONGODB_URI) },
     trustedProxies: raw.SERVICE_TRUSTED_PROXIES,
+    metrics: { prometheus: raw.SERVICE_METRICS_PROMETHEUS, scrapeToken },
   };
+}
+
+/** SERVICE_METRICS_TOKEN, or the file SERVICE_METRICS_TOKEN_FILE names; required when the scrape endpoint is on. */
+function metricsScrapeToken(raw: RawEnv): string | undefined {
+  if (raw.SERVICE_METRICS_TOKEN && raw.SERVICE_METRICS_TOKEN_FILE) throw new ConfigError([{ variable: 'SERVICE_METRICS_TOKEN_FILE', reason: 'set it or SERVICE_METRICS_TOKEN, not both' }]);
+  let token = raw.SERVICE_METRICS_TOKEN;
+  if (raw.SERVICE_METRICS_TOKEN_FILE) {
+    try {
+      token = readFileSync(raw.SERVICE_METRICS_TOKEN_FILE, 'utf8').trim();
+    } catch (error) {
+      throw new ConfigError([{ variable: 'SERVICE_METRICS_TOKEN_FILE', reason: `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})` }]);
+    }
+    if (token.length < 32) throw new ConfigError([{ variable: 'SERVICE_METRICS_TOKEN_FILE', reason: 'must hold a token of at least 32 characters' }]);
+  }
+  if (raw.SERVICE_METRICS_PROMETHEUS && !token) throw new ConfigError([{ variable: 'SERVICE_METRICS_TOKEN', reason: 'is required when SERVICE_METRICS_PROMETHEUS=on (the token a scraper presents; openssl rand -base64 32), or set SERVICE_METRICS_TOKEN_FILE' }]);
+  return token;
 }

@@ -5,6 +5,7 @@ import { DomainError, toDomainError } from '../errors/index.ts';
 import type { ExtensionReader, ExtensionView, ExtensionWriter, ImportedFrom } from '../extensions/index.ts';
 import { stepViews, trackSteps, type JobStep, type StepTracker } from '../jobs/index.ts';
 import type { Logger } from '../log/index.ts';
+import { recordJobFailure } from '../telemetry/index.ts';
 import { licenseTextHash } from './license.ts';
 import { compileStaged, IMPORT_STEPS, stagePackage, type ImportStepId, type PackageOrigin, type ShownFile, type StageDeps, type StagedPackage } from './stage.ts';
 
@@ -101,7 +102,7 @@ export function createImportJobs(deps: ImportJobsDeps) {
       actorId: actor.id,
     });
     const jobId = String(job._id);
-    const tracker = trackSteps<ImportStepId>(IMPORT_STEPS, (steps) => ImportJob.updateOne({ _id: jobId }, { $set: { steps } }));
+    const tracker = trackSteps<ImportStepId>(IMPORT_STEPS, (steps) => ImportJob.updateOne({ _id: jobId }, { $set: { steps } }), undefined, () => recordJobFailure('import'));
     const done = (async () => {
       try {
         const staged = await stagePackage(deps.stage, request.from, (step, state, detail) => tracker.mark(step, state, detail), request.target);
@@ -224,7 +225,7 @@ export function createImportJobs(deps: ImportJobsDeps) {
     await ImportJob.updateOne({ _id: jobId }, { $set: { state: 'running' } });
     const row = await ImportJob.findById(jobId).lean();
     const staged = row!.staged as StagedPackage;
-    const tracker = trackSteps<ImportStepId>(IMPORT_STEPS, (steps) => ImportJob.updateOne({ _id: jobId }, { $set: { steps } }), stepViews(row!.steps));
+    const tracker = trackSteps<ImportStepId>(IMPORT_STEPS, (steps) => ImportJob.updateOne({ _id: jobId }, { $set: { steps } }), stepViews(row!.steps), () => recordJobFailure('import'));
     try {
       if (needsAcknowledgement) {
         deps.audit.record(actor, {

@@ -3,6 +3,7 @@ import { createClaims, type Models } from '../db/index.ts';
 import { toDomainError } from '../errors/index.ts';
 import type { ExtensionReader, ExtensionWriter } from '../extensions/index.ts';
 import type { Logger } from '../log/index.ts';
+import { recordJobFailure } from '../telemetry/index.ts';
 import type { AuditLog } from '../audit/index.ts';
 import type { GithubClient } from './github.ts';
 import { parseGithubLocation } from './github.ts';
@@ -70,6 +71,8 @@ export function createImportSync(deps: ImportSyncDeps) {
      * of the network or of GitHub the next check tries the same commit again.
      */
     const refuse = async (outcome: Exclude<SyncOutcome, 'unchanged' | 'updated'>, reason: string, commitSha: string | undefined, rejectCommit = false) => {
+      // A license to acknowledge is a decision left to the admin, not a failure.
+      if (outcome !== 'license-changed') recordJobFailure('import-sync');
       if (commitSha && rejectCommit) await ExtensionImport.updateOne({ _id: importId }, { $set: { rejectedCommitSha: commitSha } });
       await ImportSyncEvent.create({ extensionId, outcome, trigger: 'auto', fromVersion: extension.version, commitSha, reason, actorId: actor.id });
       deps.audit.record(actor, { action: 'import.sync', resourceType: 'extension_registry', resourceId: extensionId, details: { packageName: extension.packageName, outcome, reason, commitSha } });

@@ -18,9 +18,10 @@ export interface StepTracker<Id extends string> {
 
 /**
  * Keeps a job's step list in memory and writes it whole on every change; one writer per job,
- * in order, so the stored list is always a state the job passed through.
+ * in order, so the stored list is always a state the job passed through. `failed` is told when
+ * the job fails (the metrics' job-failure counter).
  */
-export function trackSteps<Id extends string>(definitions: readonly { id: Id; label: string }[], save: (steps: JobStep[]) => Promise<unknown>, initial?: JobStep[]): StepTracker<Id> {
+export function trackSteps<Id extends string>(definitions: readonly { id: Id; label: string }[], save: (steps: JobStep[]) => Promise<unknown>, initial?: JobStep[], failed?: () => void): StepTracker<Id> {
   const steps: JobStep[] = initial ?? definitions.map((s) => ({ id: s.id, label: s.label, state: 'pending' }));
   let current: string | null = null;
   return {
@@ -34,6 +35,7 @@ export function trackSteps<Id extends string>(definitions: readonly { id: Id; la
     failCurrent(reason) {
       const entry = steps.find((s) => s.id === current) ?? steps.find((s) => s.state === 'running' || s.state === 'waiting');
       if (entry) Object.assign(entry, { state: 'failed', detail: reason });
+      failed?.();
     },
   };
 }

@@ -4,3 +4,4 @@ export { createOpenAiCompatibleProvider } from './openai-compatible.ts';
 export { createAnthropicProvider } from './anthropic.ts';
 export { selectLlmProvider } from './select-provider.ts';
 export { proposeEdits, setFieldsTool } from './field-edits.ts';
+export { meteredProvider } from './metered-provider.ts';

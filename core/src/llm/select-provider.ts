@@ -4,12 +4,13 @@ import type { Logger } from '../log/index.ts';
 import { createAnthropicProvider } from './anthropic.ts';
 import { createOpenAiCompatibleProvider } from './openai-compatible.ts';
 import { tracedProvider } from './traced-provider.ts';
+import { meteredProvider } from './metered-provider.ts';
 import type { LlmProvider } from './provider.ts';
 import { createScriptedProvider } from './scripted-provider.ts';
 
 /** The configured provider; without one, the offline scripted provider, said plainly in the log. */
 export function selectLlmProvider(config: ServiceConfig, logger: Logger, http: OutboundHttp): LlmProvider {
-  return tracedProvider(untracedProvider(config, logger, http));
+  return tracedProvider(meteredProvider(untracedProvider(config, logger, http)));
 }
 
 function untracedProvider(config: ServiceConfig, logger: Logger, http: OutboundHttp): LlmProvider {

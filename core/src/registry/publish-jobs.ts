@@ -4,6 +4,7 @@ import type { Models } from '../db/index.ts';
 import { DomainError, toDomainError } from '../errors/index.ts';
 import { stepViews, trackSteps, type JobStep, type StepTracker } from '../jobs/index.ts';
 import type { Logger } from '../log/index.ts';
+import { recordJobFailure } from '../telemetry/index.ts';
 import { PUBLISH_STEPS, type Progress, type PublishStepId } from './source-operations.ts';
 
 const PROMOTE_STEPS = PUBLISH_STEPS.filter((s) => ['resolve', 'pack', 'publish', 'record', 'audit'].includes(s.id));
@@ -35,7 +36,7 @@ export function createPublishJobs(deps: { models: Models; logger: Logger; audit:
     const definitions = input.operation === 'publish' ? PUBLISH_STEPS : PROMOTE_STEPS;
     const job = await PublishJob.create({ ...input, state: 'running', steps: definitions.map((s) => ({ ...s, state: 'pending' })), actorId: actor.id });
     const jobId = String(job._id);
-    const tracker: StepTracker<PublishStepId> = trackSteps<PublishStepId>(definitions, () => save({}));
+    const tracker: StepTracker<PublishStepId> = trackSteps<PublishStepId>(definitions, () => save({}), undefined, () => recordJobFailure(input.operation));
     const save = async (update: Record<string, unknown>): Promise<void> => {
       await PublishJob.updateOne({ _id: jobId }, { $set: { steps: tracker.steps, ...update } });
     };

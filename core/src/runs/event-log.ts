@@ -5,6 +5,7 @@ import type { Logger } from '../log/index.ts';
 import { isFinalEvent, isSettled, isTerminal, isVisible, stateAfter, type RunEvent, type RunState, type RunStatus, type RunUsage } from './model.ts';
 import { createRunWatcher, type RunWatcherOptions } from './run-watcher.ts';
 import { fromStored, toStored } from './stored-json.ts';
+import { recordRunAppend } from '../telemetry/index.ts';
 
 export interface StoredEvent {
   seq: number;
@@ -173,6 +174,7 @@ export function createEventLog(models: Models, hooks: { finished?: (runId: strin
     if (isTerminal(tail.state)) await hooks.finished?.(runId, options.usage);
     storedHere.emit(runId, storedEvents);
     appended.emit(runId, tail.seq);
+    recordRunAppend(events, isTerminal(tail.state) ? tail.state : null);
     return tail;
   }
 

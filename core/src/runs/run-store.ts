@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Actor } from '../auth/index.ts';
 import { createInsertBatcher, isDuplicateKeyError, readPage, RUN_KEY_TTL_MS, runEventsAfter, type Models, type RunRecord } from '../db/index.ts';
-import { currentTraceparent } from '../telemetry/index.ts';
+import { currentTraceparent, recordRunAppend } from '../telemetry/index.ts';
 import { uuidv7 } from '../ids/index.ts';
 import { listKeyOf, type EventLog, type StoredEvent, type Tail } from './event-log.ts';
 import type { RunLeases } from './leases.ts';
@@ -158,6 +158,7 @@ export function createRunStore(deps: { models: Models; eventLog: EventLog; lease
       throw stored.reason;
     }
     deps.eventLog.stored(runId, tail);
+    recordRunAppend(events, null);
     const summary = summaryOf(head as unknown as HeadRow);
     const firstEvents = documents.map((document, i): StoredEvent => ({ seq: document.seq, event: events[i]!, state: document.state, generation: 0 }));
     return { run: { ...summary, history: [], artifacts: [], interrupt: null, progress: { stepIndex: 0, outputs: {} }, tail }, created: true, events: firstEvents };

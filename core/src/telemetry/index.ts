@@ -1,1 +1,2 @@
-export { contextFromHeaders, contextFromTraceparent, currentTraceparent, failSpan, inContext, inSpan, SpanKind, startSpan, traceIdsForLog, withTraceHeaders } from './tracing.ts';
+export { contextFromHeaders, contextFromTraceparent, currentTraceparent, errorType, failSpan, inContext, inSpan, SpanKind, startSpan, traceIdsForLog, withTraceHeaders } from './tracing.ts';
+export { observeHealth, recordHttpServerRequest, recordJobFailure, recordLlmCall, recordRunAppend, streamOpened } from './metrics.ts';

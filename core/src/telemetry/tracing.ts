@@ -73,10 +73,15 @@ export function inContext<T>(ctx: Context, work: () => T): T {
 }
 
 export function failSpan(span: Span, error: unknown): void {
-  const name = error instanceof Error ? error.name : 'Error';
-  const code = error && typeof error === 'object' && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
-  span.setAttribute('error.type', code ?? name);
-  span.setStatus({ code: SpanStatusCode.ERROR, message: code ?? name });
+  const type = errorType(error);
+  span.setAttribute('error.type', type);
+  span.setStatus({ code: SpanStatusCode.ERROR, message: type });
+}
+
+/** What a failure is called in telemetry (`error.type`): its code, else its class; never its message. */
+export function errorType(error: unknown): string {
+  if (error && typeof error === 'object' && 'code' in error && typeof error.code === 'string') return error.code;
+  return error instanceof Error ? error.name : 'Error';
 }
 
 /** The ids a log line carries while a span is recording (trace_id, span_id), else nothing. */

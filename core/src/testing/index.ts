@@ -5,3 +5,6 @@ export { installExampleAgents } from './example-agents.ts';
 export { expectIndexed, expectIndexUsed, NO_SECONDARY_INDEX_ON_FERRETDB1, type ServedByIndex } from './query-plan-assertions.ts';
 export { runsLayout1 } from './runs-layout-1.ts';
 export { startInProcessPeer, type InProcessPeer } from './in-process-peer.ts';
+export { recordSpans } from './recorded-spans.ts';
+export { startHttpRecorder, type RecordedRequest } from './http-recorder.ts';
+export { recordMetrics, type MetricPoint } from './recorded-metrics.ts';

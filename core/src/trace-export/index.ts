@@ -1,2 +1,2 @@
-export { otlpTraceTarget, startTracing, type Tracing } from './setup.ts';
-export { OutboundOtlpTraceExporter, type ExportFetch, type OtlpTarget } from './otlp-exporter.ts';
+export { oncePerMinute, otlpTarget, otlpTraceTarget, resourceAttributes, startTracing, type Tracing } from './setup.ts';
+export { OutboundOtlpMetricExporter, OutboundOtlpTraceExporter, type ExportFetch, type OtlpTarget } from './otlp-exporter.ts';

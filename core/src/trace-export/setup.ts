@@ -8,19 +8,28 @@ import { OutboundOtlpTraceExporter, type ExportFetch, type OtlpTarget } from './
 type Env = Record<string, string | undefined>;
 
 /** Where traces go per the standard OTEL_* variables, or null when tracing is off (the default). */
-export function otlpTraceTarget(env: Env): OtlpTarget | null {
+export const otlpTraceTarget = (env: Env): OtlpTarget | null => otlpTarget(env, 'traces');
+
+/**
+ * Where one signal goes per the standard OTEL_* variables (`OTEL_<SIGNAL>_EXPORTER`, the
+ * signal's `OTEL_EXPORTER_OTLP_<SIGNAL>_*` over the general `OTEL_EXPORTER_OTLP_*`), or null when
+ * that signal's export is off (the default).
+ */
+export function otlpTarget(env: Env, signal: 'traces' | 'metrics'): OtlpTarget | null {
+  const SIGNAL = signal.toUpperCase();
+  const own = (name: string) => env[`OTEL_EXPORTER_OTLP_${SIGNAL}_${name}`];
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return null;
-  const exporters = (env.OTEL_TRACES_EXPORTER ?? 'otlp').split(',').map((value) => value.trim().toLowerCase());
+  const exporters = (env[`OTEL_${SIGNAL}_EXPORTER`] ?? 'otlp').split(',').map((value) => value.trim().toLowerCase());
   if (!exporters.includes('otlp')) return null;
-  const signal = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
+  const endpoint = own('ENDPOINT')?.trim();
   const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
-  if (!signal && !base) return null;
-  const url = signal || `${base!.replace(/\/+$/, '')}/v1/traces`;
-  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) throw new Error(`OTEL_EXPORTER_OTLP_${signal ? 'TRACES_' : ''}ENDPOINT: is not an http(s) URL`);
-  const protocol = (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf').trim();
+  if (!endpoint && !base) return null;
+  const url = endpoint || `${base!.replace(/\/+$/, '')}/v1/${signal}`;
+  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) throw new Error(`OTEL_EXPORTER_OTLP_${endpoint ? `${SIGNAL}_` : ''}ENDPOINT: is not an http(s) URL`);
+  const protocol = (own('PROTOCOL') ?? env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf').trim();
   if (protocol !== 'http/protobuf' && protocol !== 'http/json') throw new Error(`OTEL_EXPORTER_OTLP_PROTOCOL: "${protocol}" is not supported; use http/protobuf or http/json`);
-  const timeout = Number(env.OTEL_EXPORTER_OTLP_TRACES_TIMEOUT ?? env.OTEL_EXPORTER_OTLP_TIMEOUT ?? 10_000);
-  return { url, protocol, headers: { ...parseHeaders(env.OTEL_EXPORTER_OTLP_HEADERS), ...parseHeaders(env.OTEL_EXPORTER_OTLP_TRACES_HEADERS) }, timeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : 10_000 };
+  const timeout = Number(own('TIMEOUT') ?? env.OTEL_EXPORTER_OTLP_TIMEOUT ?? 10_000);
+  return { url, protocol, headers: { ...parseHeaders(env.OTEL_EXPORTER_OTLP_HEADERS), ...parseHeaders(own('HEADERS')) }, timeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : 10_000 };
 }
 
 /** `key=value,key2=value2`, values URL-encoded (the OTLP exporter specification). */
@@ -49,11 +58,21 @@ function batchOptions(env: Env): { scheduledDelayMillis?: number; maxQueueSize?:
 }
 
 /** `OTEL_RESOURCE_ATTRIBUTES` (`k=v,…`, URL-encoded) and `OTEL_SERVICE_NAME`, over the service's own. */
-function resourceAttributes(env: Env, own: { serviceName: string; version: string; role: string }): Record<string, string> {
+export function resourceAttributes(env: Env, own: { serviceName: string; version: string; role: string }): Record<string, string> {
   const attributes: Record<string, string> = { 'service.name': own.serviceName, 'service.version': own.version, 'service.namespace': 'agent-platform', 'service.instance.role': own.role };
   Object.assign(attributes, parseHeaders(env.OTEL_RESOURCE_ATTRIBUTES));
   if (env.OTEL_SERVICE_NAME?.trim()) attributes['service.name'] = env.OTEL_SERVICE_NAME.trim();
   return attributes;
+}
+
+/** One line per minute at most: a collector that is down must not flood the log. */
+export function oncePerMinute(report: ((message: string) => void) | undefined): (message: string) => void {
+  let warned = 0;
+  return (message) => {
+    if (Date.now() - warned < 60_000) return;
+    warned = Date.now();
+    report?.(message);
+  };
 }
 
 export interface Tracing {
@@ -76,15 +95,7 @@ export function startTracing(options: { env: Env; serviceName: string; version: 
   } else {
     const target = otlpTraceTarget(options.env);
     if (!target || !options.send) return null;
-    let warned = 0;
-    const onFailure = options.onExportFailure ?? (() => undefined);
-    // One line per minute at most: a collector that is down must not flood the log.
-    const report = (message: string) => {
-      if (Date.now() - warned < 60_000) return;
-      warned = Date.now();
-      onFailure(message);
-    };
-    processor = new BatchSpanProcessor({ exporter: new OutboundOtlpTraceExporter(target, options.send, report), ...batchOptions(options.env) });
+    processor = new BatchSpanProcessor({ exporter: new OutboundOtlpTraceExporter(target, options.send, oncePerMinute(options.onExportFailure)), ...batchOptions(options.env) });
   }
   if (active) void stop();
   const provider = new TracerProvider({ resource: resourceFromAttributes(resourceAttributes(options.env, options)), spanProcessors: [processor] });

@@ -1,11 +1,10 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { trace } from '@opentelemetry/api';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOutboundHttp } from '../http/index.ts';
 import { createMemoryLogger } from '../log/index.ts';
 import { inSpan } from '../telemetry/index.ts';
+import { startHttpRecorder } from '../testing/index.ts';
 import { otlpTraceTarget, startTracing, type Tracing } from './index.ts';
 
 let tracing: Tracing | null = null;
@@ -14,20 +13,7 @@ afterEach(async () => {
   tracing = null;
 });
 
-/** A local HTTP server that records what reaches it. */
-async function recorder() {
-  const received: { url: string; headers: http.IncomingHttpHeaders; body: string }[] = [];
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => {
-      received.push({ url: req.url ?? '', headers: req.headers, body });
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
+const recorder = startHttpRecorder;
 
 describe('trace export configuration (the standard OTEL_* variables)', () => {
   it('is off unless an OTLP endpoint is set, and off when the SDK is disabled or another exporter is chosen', () => {

@@ -6,6 +6,7 @@ import { DomainError, parseOrThrow, toDomainError } from '../errors/index.ts';
 import { bearerToken, json, readBodyLimited, type RateLimiter } from '../http/index.ts';
 import { scriptedPhrasesHint, type LlmProvider } from '../llm/index.ts';
 import type { Logger } from '../log/index.ts';
+import { streamOpened } from '../telemetry/index.ts';
 import { encodeWidgetEvent, type WidgetEvent } from './events.ts';
 import type { WidgetKeys } from './widget-keys.ts';
 import { UNDO_TOKEN_PATTERN, WIDGET_EDIT_TTL_MS, type WidgetEdit, type WidgetEdits } from './widget-edits.ts';
@@ -78,8 +79,10 @@ function eventStream(origin: string, logger: Logger, requestSignal: AbortSignal,
   if (requestSignal.aborted) stop.abort();
   else requestSignal.addEventListener('abort', onRequestAbort, { once: true });
   let open = true;
+  let closed = () => undefined as void;
   const body = new ReadableStream<Uint8Array>({
     async start(controller) {
+      closed = streamOpened('widget');
       const send = (event: WidgetEvent, id?: string) => {
         if (open && !stop.signal.aborted) controller.enqueue(encoder.encode(encodeWidgetEvent(event, id)));
       };
@@ -92,6 +95,7 @@ function eventStream(origin: string, logger: Logger, requestSignal: AbortSignal,
         }
       } finally {
         requestSignal.removeEventListener('abort', onRequestAbort);
+        closed();
         if (open) {
           open = false;
           controller.close();
@@ -100,6 +104,7 @@ function eventStream(origin: string, logger: Logger, requestSignal: AbortSignal,
     },
     cancel() {
       open = false;
+      closed();
       stop.abort();
     },
   });

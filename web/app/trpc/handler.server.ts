@@ -3,6 +3,7 @@ import type { Services } from '@service/core';
 import { isAdmin } from '@service/core/auth';
 import { DomainError } from '@service/core/errors';
 import { errorResponse, readBytesLimited } from '@service/core/http';
+import { contextFromHeaders, inContext } from '@service/core/telemetry';
 import { getUser } from '../auth/session.server.ts';
 import { appRouter, createCaller } from './router.server.ts';
 import type { TrpcContext } from './init.server.ts';
@@ -47,12 +48,15 @@ export async function handleTrpc(request: Request, services: Services): Promise<
       }
     }
   }
-  return fetchRequestHandler({
-    endpoint: TRPC_ENDPOINT,
-    req,
-    router: appRouter,
-    createContext: () => context,
-  });
+  // The caller's trace (`traceparent`) is the parent of each procedure's span.
+  return inContext(contextFromHeaders(request.headers), () =>
+    fetchRequestHandler({
+      endpoint: TRPC_ENDPOINT,
+      req,
+      router: appRouter,
+      createContext: () => context,
+    }),
+  );
 }
 
 /** Server-side calls from loaders go through the same procedures and the same guards. */

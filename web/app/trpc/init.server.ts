@@ -2,6 +2,7 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import type { Services } from '@service/core';
 import { isAdmin, type Actor } from '@service/core/auth';
 import { isDomainError, toDomainError } from '@service/core/errors';
+import { failSpan, inSpan, SpanKind } from '@service/core/telemetry';
 
 /** Inner context: everything a procedure may use, constructible in tests without a request. */
 export interface TrpcContext {
@@ -29,9 +30,23 @@ const mapDomainErrors = t.middleware(async ({ ctx, next }) => {
   return result;
 });
 
+/**
+ * Every procedure is a server span `trpc <path>` (admin actions are an inbound seam too), a child
+ * of the trace the request came with. Its attributes name the procedure and its outcome code,
+ * never its input or output.
+ */
+const traced = t.middleware(({ path, type, next }) =>
+  inSpan(`trpc ${path}`, { kind: SpanKind.SERVER, attributes: { 'rpc.system': 'trpc', 'rpc.method': path, 'service.trpc.type': type } }, async (span) => {
+    const result = await next();
+    span.setAttribute('rpc.response.status_code', result.ok ? 'OK' : result.error.code);
+    if (!result.ok && result.error.code === 'INTERNAL_SERVER_ERROR') failSpan(span, { code: result.error.code });
+    return result;
+  }),
+);
+
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
-export const publicProcedure = t.procedure.use(mapDomainErrors);
+export const publicProcedure = t.procedure.use(traced).use(mapDomainErrors);
 
 /** Narrows the context to a signed-in admin: anonymous is UNAUTHORIZED, anyone else FORBIDDEN. */
 export const adminProcedure = publicProcedure.use(({ ctx, next }) => {

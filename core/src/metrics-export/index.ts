@@ -1,0 +1,3 @@
+export { prometheusScrape, startMetrics, type Metrics } from './setup.ts';
+export { toPrometheusText } from './prometheus-text.ts';
+export { createMetricsScrapeHandler } from './scrape-handler.ts';

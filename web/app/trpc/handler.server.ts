@@ -3,7 +3,7 @@ import type { Services } from '@service/core';
 import { isAdmin } from '@service/core/auth';
 import { DomainError } from '@service/core/errors';
 import { errorResponse, readBytesLimited } from '@service/core/http';
-import { getUser } from '../auth/session.server.ts';
+import { getUser, readSessionId } from '../auth/session.server.ts';
 import { appRouter, createCaller } from './router.server.ts';
 import type { TrpcContext } from './init.server.ts';
 
@@ -11,7 +11,7 @@ export const TRPC_ENDPOINT = '/api/trpc';
 
 /** The request part of the context: the actor comes from the session cookie. */
 export async function createContext(request: Request, services: Services): Promise<TrpcContext> {
-  return { services, actor: await getUser(request, services) };
+  return { services, actor: await getUser(request, services), sessionId: await readSessionId(request, services) };
 }
 
 /** Large enough for a zip import sent as base64 (5 MiB → ~6.7 MB), small enough to refuse floods. */

@@ -7,6 +7,8 @@ import { isDomainError, toDomainError } from '@service/core/errors';
 export interface TrpcContext {
   services: Services;
   actor: Actor | null;
+  /** The session cookie's id, for the account procedures (which session is "this one"); absent outside a request. */
+  sessionId?: string | null;
 }
 
 const t = initTRPC.context<TrpcContext>().create({

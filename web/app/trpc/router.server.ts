@@ -10,6 +10,8 @@ import { connectorsRouter } from './routers/connectors.server.ts';
 import { assistantsRouter } from './routers/assistants.server.ts';
 import { importsRouter } from './routers/imports.server.ts';
 import { mcpRouter } from './routers/mcp.server.ts';
+import { usersRouter } from './routers/users.server.ts';
+import { accountRouter } from './routers/account.server.ts';
 
 export const appRouter = router({
   system: systemRouter,
@@ -23,6 +25,8 @@ export const appRouter = router({
   assistants: assistantsRouter,
   imports: importsRouter,
   mcp: mcpRouter,
+  users: usersRouter,
+  account: accountRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useTestDatabase } from '../testing/index.ts';
-import { ADMIN_CHANGE_CLAIM, ADMIN_CHANGE_CLAIM_STALE_MS, createAccounts, createSessionStore, createUserStore, LAST_ADMIN, systemActor, type AuditTrail } from './index.ts';
+import { USERS_CLAIM, USERS_CLAIM_STALE_MS, createAccounts, createSessionStore, createUserStore, LAST_ADMIN, systemActor, type AuditTrail } from './index.ts';
 
 const t = useTestDatabase();
 
@@ -52,14 +52,14 @@ describe('accounts', () => {
     await accounts.setRole(admin, second.id, 'admin');
     await expect(accounts.setRole(admin, admin.id, 'member')).resolves.toMatchObject({ role: 'member' });
     expect(entries.map((e) => e.action)).toEqual(['user.create', 'user.role.change', 'user.role.change']);
-    expect(await t.db.models.Claim.exists({ _id: ADMIN_CHANGE_CLAIM })).toBeNull();
+    expect(await t.db.models.Claim.exists({ _id: USERS_CLAIM })).toBeNull();
   });
 
   it('takes over a claim left by a process that died mid-change', async () => {
     const { users, accounts } = setup();
     const admin = await users.create({ email: 'a@example.com', password: PASSWORD, role: 'admin' });
     const member = await users.create({ email: 'm@example.com', password: PASSWORD, role: 'member' });
-    await t.db.models.Claim.create({ _id: ADMIN_CHANGE_CLAIM, owner: 'dead', at: new Date(Date.now() - ADMIN_CHANGE_CLAIM_STALE_MS - 1000) });
+    await t.db.models.Claim.create({ _id: USERS_CLAIM, owner: 'dead', at: new Date(Date.now() - USERS_CLAIM_STALE_MS - 1000) });
     await expect(accounts.setRole(admin, member.id, 'admin')).resolves.toMatchObject({ role: 'admin' });
   });
 

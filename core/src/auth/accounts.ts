@@ -24,11 +24,15 @@ export interface UserPage {
 
 export const LAST_ADMIN = 'The last admin cannot be demoted or removed: make another user an admin first.';
 
-/** The claim every change that can take an admin away is made under (see `underAdminClaim`). */
-export const ADMIN_CHANGE_CLAIM = 'users:admin-change';
+/**
+ * The claim every write to a user row is made under (see `underUsersClaim`): role changes and
+ * removals (the last-admin rule) and password changes (FerretDB 1.24 writes the whole document
+ * back, so a concurrent role change and password change could otherwise lose one of them).
+ */
+export const USERS_CLAIM = 'users:change';
 /** A claim older than this was left by a process that died mid-change; the next change takes it over. */
-export const ADMIN_CHANGE_CLAIM_STALE_MS = 30_000;
-const ADMIN_CHANGE_WAIT_MS = 10_000;
+export const USERS_CLAIM_STALE_MS = 30_000;
+const USERS_CLAIM_WAIT_MS = 10_000;
 
 const OBJECT_ID = /^[a-f0-9]{24}$/i;
 
@@ -56,8 +60,8 @@ export interface Accounts {
  *
  * The last-admin rule must hold when two admins demote each other at once. FerretDB 1.24 does
  * not re-check an update's filter, so "demote unless last" cannot be one conditional write; every
- * change that can take an admin away runs while holding one insert-won claim row instead
- * (ADR 0043), re-reading the admins inside it.
+ * write to a user row runs while holding one insert-won claim row instead (ADR 0043), and the
+ * last-admin check re-reads the admins inside it.
  */
 export function createAccounts(deps: { models: Models; users: UserStore; sessions: SessionStore; audit: AuditTrail; wait?: (ms: number) => Promise<unknown>; now?: () => number }): Accounts {
   const { User, Claim } = deps.models;
@@ -72,20 +76,20 @@ export function createAccounts(deps: { models: Models; users: UserStore; session
     return user;
   }
 
-  /** Runs `change` while this caller alone holds the admin-change claim; waits its turn for a bounded time. */
-  async function underAdminClaim<T>(change: () => Promise<T>): Promise<T> {
+  /** Runs `change` while this caller alone holds the users claim; waits its turn for a bounded time. */
+  async function underUsersClaim<T>(change: () => Promise<T>): Promise<T> {
     const owner = randomUUID();
-    const deadline = now() + ADMIN_CHANGE_WAIT_MS;
+    const deadline = now() + USERS_CLAIM_WAIT_MS;
     for (let attempt = 0; ; attempt += 1) {
       try {
-        await Claim.create({ _id: ADMIN_CHANGE_CLAIM, owner, at: new Date(now()) });
+        await Claim.create({ _id: USERS_CLAIM, owner, at: new Date(now()) });
         break;
       } catch (error) {
         if (!isDuplicateKeyError(error)) throw error;
       }
-      const held = await Claim.findById(ADMIN_CHANGE_CLAIM).lean();
-      if (held && now() - held.at.getTime() > ADMIN_CHANGE_CLAIM_STALE_MS) {
-        await Claim.deleteOne({ _id: ADMIN_CHANGE_CLAIM, owner: held.owner });
+      const held = await Claim.findById(USERS_CLAIM).lean();
+      if (held && now() - held.at.getTime() > USERS_CLAIM_STALE_MS) {
+        await Claim.deleteOne({ _id: USERS_CLAIM, owner: held.owner });
         continue;
       }
       if (now() > deadline) throw new DomainError('CONFLICT', 'Another change to the users is in progress. Try again in a moment.');
@@ -94,7 +98,7 @@ export function createAccounts(deps: { models: Models; users: UserStore; session
     try {
       return await change();
     } finally {
-      await Claim.deleteOne({ _id: ADMIN_CHANGE_CLAIM, owner });
+      await Claim.deleteOne({ _id: USERS_CLAIM, owner });
     }
   }
 
@@ -128,7 +132,7 @@ export function createAccounts(deps: { models: Models; users: UserStore; session
     },
 
     async setRole(actor, userId, role) {
-      return underAdminClaim(async () => {
+      return underUsersClaim(async () => {
         await assertStillAdmin(actor);
         const user = await findUser(userId);
         if (user.role === role) return summary(user);
@@ -140,7 +144,7 @@ export function createAccounts(deps: { models: Models; users: UserStore; session
     },
 
     async remove(actor, userId) {
-      await underAdminClaim(async () => {
+      await underUsersClaim(async () => {
         await assertStillAdmin(actor);
         const user = await findUser(userId);
         if (user.role === 'admin') await assertAnotherAdmin(userId);
@@ -156,7 +160,8 @@ export function createAccounts(deps: { models: Models; users: UserStore; session
         throw new DomainError('VALIDATION_FAILED', 'The current password is not right', { details: [{ path: 'currentPassword', reason: 'does not match' }] });
       }
       assertPasswordPolicy(newPassword, 'newPassword');
-      await User.updateOne({ _id: user._id }, { $set: { passwordHash: await hashPassword(newPassword) } });
+      const passwordHash = await hashPassword(newPassword);
+      await underUsersClaim(() => User.updateOne({ _id: user._id }, { $set: { passwordHash } }));
       const endedSessions = await deps.sessions.endAllFor(actor.id, sessionId);
       deps.audit.record(actor, { action: 'user.password.change', resourceType: 'user', resourceId: actor.id, details: { endedSessions } });
       return { endedSessions };
@@ -166,7 +171,8 @@ export function createAccounts(deps: { models: Models; users: UserStore; session
       assertPasswordPolicy(newPassword);
       const user = await User.findOne({ email: email.trim().toLowerCase() }).lean();
       if (!user) throw new DomainError('NOT_FOUND', `No user with email ${email.trim().toLowerCase()}`);
-      await User.updateOne({ _id: user._id }, { $set: { passwordHash: await hashPassword(newPassword) } });
+      const passwordHash = await hashPassword(newPassword);
+      await underUsersClaim(() => User.updateOne({ _id: user._id }, { $set: { passwordHash } }));
       const endedSessions = await deps.sessions.endAllFor(String(user._id), null);
       deps.audit.record(systemActor(source), { action: 'user.password.reset', resourceType: 'user', resourceId: String(user._id), details: { email: user.email, source, endedSessions } });
       return summary(user);

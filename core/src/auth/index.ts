@@ -4,7 +4,7 @@ export { createUserStore, databaseUnavailable, INVALID_CREDENTIALS, type UserSto
 export { createSignIn, SIGN_IN_FAILED_ACTION, type SignIn } from './sign-in.ts';
 export { createSignInThrottle, SIGN_IN_LIMITS, type SignInLimits, type SignInThrottle, type SlowdownLimit, type ThrottleDecision, type ThrottleLimit } from './sign-in-throttle.ts';
 export { createSessionStore, SESSION_TTL_MS, type SessionStore, type SessionSummary } from './sessions.ts';
-export { createAccounts, LAST_ADMIN, ADMIN_CHANGE_CLAIM, ADMIN_CHANGE_CLAIM_STALE_MS, type Accounts, type UserPage, type UserSummary } from './accounts.ts';
+export { createAccounts, LAST_ADMIN, USERS_CLAIM, USERS_CLAIM_STALE_MS, type Accounts, type UserPage, type UserSummary } from './accounts.ts';
 export { createActorNames, type ActorNames } from './actor-names.ts';
 export type { AuditTrail } from './audit-trail.ts';
 export { mayActorDo, mayAccessAgent, assertAgentAccess, mayAccessRun, ACCESS_DENIED, type AgentAccessActor } from './access.ts';

@@ -86,17 +86,16 @@ export default function Account() {
       {sessionsReply?.error?.[''] ? <FormErrors id="sessions-errors" errors={sessionsReply.error['']} /> : null}
       <div className="space-y-6">
         <ChangePasswordCard />
-        <DataTable label="Your sessions" columns={['Signed in', 'Expires', 'Browser', '']} isEmpty={sessions.length === 0} empty="No sessions.">
+        <DataTable label="Your sessions" columns={['Signed in', 'Browser']} isEmpty={sessions.length === 0} empty="No sessions.">
           {sessions.map((session, index) => (
             <tr key={index}>
               <td>
-                <When at={session.createdAt} />
+                <When at={session.createdAt} /> {session.current ? <Badge tone="success">this session</Badge> : null}
+                <div className="text-xs text-muted">
+                  until <When at={session.expiresAt} />
+                </div>
               </td>
-              <td>
-                <When at={session.expiresAt} />
-              </td>
-              <td className="max-w-md break-words text-sm">{session.userAgent ?? '—'}</td>
-              <td>{session.current ? <Badge tone="success">this session</Badge> : null}</td>
+              <td className="text-sm">{session.userAgent ?? '—'}</td>
             </tr>
           ))}
         </DataTable>

@@ -138,6 +138,7 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
   const windowCounters = createWindowCounters(database.models);
   const sealer = createSealer(config.masterKeys);
   const audit = createAuditLog(database.models, logger.child({ component: 'audit' }));
+  const signIn = createSignIn({ users, audit, throttle: createSignInThrottle({ counters: windowCounters }) });
   const extensions = createExtensionReader(database.models, config.identity);
   const writer = createExtensionWriter(database.models);
   // The registry has a client of its own: the one loopback origin it may reach whatever
@@ -279,8 +280,8 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     sealer,
     users,
     sessions,
-    accounts: createAccounts({ models: database.models, users, sessions, audit }),
-    signIn: createSignIn({ users, audit, throttle: createSignInThrottle({ counters: windowCounters }) }),
+    accounts: createAccounts({ models: database.models, users, sessions, signIn, audit }),
+    signIn,
     windowCounters,
     audit,
     extensions,

@@ -1,11 +1,12 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { createWindowCounters } from '../db/index.ts';
 import { useTestDatabase } from '../testing/index.ts';
-import { USERS_CLAIM, USERS_CLAIM_STALE_MS, createAccounts, createSessionStore, createUserStore, LAST_ADMIN, systemActor, type AuditTrail } from './index.ts';
+import { USERS_CLAIM, USERS_CLAIM_STALE_MS, createAccounts, createSessionStore, createSignIn, createSignInThrottle, createUserStore, SIGN_IN_FAILED_ACTION, LAST_ADMIN, systemActor, type AuditTrail } from './index.ts';
 
 const t = useTestDatabase();
 
 beforeEach(async () => {
-  await Promise.all([t.db.models.User.deleteMany({}), t.db.models.Session.deleteMany({}), t.db.models.Claim.deleteMany({})]);
+  await Promise.all([t.db.models.User.deleteMany({}), t.db.models.Session.deleteMany({}), t.db.models.Claim.deleteMany({}), t.db.models.RateLimitSlot.deleteMany({})]);
 });
 
 function setup() {
@@ -13,7 +14,8 @@ function setup() {
   const audit: AuditTrail = { record: (_actor, entry) => void entries.push(entry) };
   const users = createUserStore(t.db.models);
   const sessions = createSessionStore(t.db.models, users);
-  const accounts = createAccounts({ models: t.db.models, users, sessions, audit });
+  const signIn = createSignIn({ users, audit, throttle: createSignInThrottle({ counters: createWindowCounters(t.db.models) }), wait: async () => undefined });
+  const accounts = createAccounts({ models: t.db.models, users, sessions, signIn, audit });
   return { users, sessions, accounts, entries };
 }
 
@@ -81,19 +83,33 @@ describe('accounts', () => {
     const here = await sessions.create(admin, { userAgent: 'here' });
     const elsewhere = await sessions.create(admin, { userAgent: 'elsewhere' });
 
-    await expect(accounts.changePassword(admin, { currentPassword: 'not the password', newPassword: 'another long password', sessionId: here.sessionId })).rejects.toMatchObject({
+    await expect(accounts.changePassword(admin, { currentPassword: 'not the password', newPassword: 'another long password', sessionId: here.sessionId, address: '203.0.113.7' })).rejects.toMatchObject({
       code: 'VALIDATION_FAILED',
       details: [{ path: 'currentPassword' }],
     });
     await expect(accounts.changePassword(admin, { currentPassword: PASSWORD, newPassword: 'short', sessionId: here.sessionId })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: 'newPassword' }] });
     await expect(sessions.resolve(elsewhere.sessionId)).resolves.not.toBeNull();
 
-    await expect(accounts.changePassword(admin, { currentPassword: PASSWORD, newPassword: 'another long password', sessionId: here.sessionId })).resolves.toEqual({ endedSessions: 1 });
+    await expect(accounts.changePassword(admin, { currentPassword: PASSWORD, newPassword: 'another long password', sessionId: here.sessionId, address: '203.0.113.7' })).resolves.toEqual({ endedSessions: 1 });
     await expect(sessions.resolve(here.sessionId)).resolves.toMatchObject({ id: admin.id });
     await expect(sessions.resolve(elsewhere.sessionId)).resolves.toBeNull();
     await expect(users.verifyCredentials('a@example.com', 'another long password')).resolves.toMatchObject({ id: admin.id });
     await expect(users.verifyCredentials('a@example.com', PASSWORD)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
-    expect(entries).toEqual([{ action: 'user.password.change', resourceType: 'user', resourceId: admin.id, details: { endedSessions: 1 } }]);
+    // The wrong current password counted as a failed sign-in of this account; the change is audited without a password.
+    expect(entries).toEqual([
+      { action: SIGN_IN_FAILED_ACTION, resourceType: 'user', resourceId: 'a@example.com', details: { address: '203.0.113.7', reason: 'invalid_credentials' } },
+      { action: 'user.password.change', resourceType: 'user', resourceId: admin.id, details: { endedSessions: 1 } },
+    ]);
+  });
+
+  it('checks the current password with the sign-in throttle, so a session cannot guess it without limit', async () => {
+    const { users, accounts } = setup();
+    const admin = await users.create({ email: 'a@example.com', password: PASSWORD, role: 'admin' });
+    const guess = () => accounts.changePassword(admin, { currentPassword: 'a wrong guess!!', newPassword: 'another long password', sessionId: null, address: '198.51.100.1' });
+    for (let i = 0; i < 5; i += 1) await expect(guess()).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await expect(guess()).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+    // Refused before the check: the right password from that address waits too.
+    await expect(accounts.changePassword(admin, { currentPassword: PASSWORD, newPassword: 'another long password', sessionId: null, address: '198.51.100.1' })).rejects.toMatchObject({ code: 'RATE_LIMITED' });
   });
 
   it('lists the own sessions with the current one marked, and signs out everywhere else', async () => {

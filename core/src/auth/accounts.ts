@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DomainError } from '../errors/index.ts';
+import { DomainError, isDomainError } from '../errors/index.ts';
 import { isDuplicateKeyError, type Models, type UserRole } from '../db/index.ts';
 import { systemActor, type UiActor, type WorkerActor } from './actor.ts';
 import type { AuditTrail } from './audit-trail.ts';
-import { assertPasswordPolicy, generatePassword, hashPassword, verifyPassword } from './passwords.ts';
+import { assertPasswordPolicy, generatePassword, hashPassword } from './passwords.ts';
 import type { SessionStore, SessionSummary } from './sessions.ts';
+import type { SignIn } from './sign-in.ts';
 import type { UserStore } from './users.ts';
 
 /** One row of the users page. */
@@ -45,8 +46,11 @@ export interface Accounts {
   setRole(actor: UiActor, userId: string, role: UserRole): Promise<UserSummary>;
   /** Removes a user and ends their sessions at once. Refused when it would leave no admin. */
   remove(actor: UiActor, userId: string): Promise<void>;
-  /** The signed-in user's own change: the current password is required; every other session of theirs ends. */
-  changePassword(actor: UiActor, input: { currentPassword: string; newPassword: string; sessionId: string | null }): Promise<{ endedSessions: number }>;
+  /**
+   * The signed-in user's own change: the current password is checked as a sign-in is (the same
+   * throttle for this account and `address`, failures audited), then every other session ends.
+   */
+  changePassword(actor: UiActor, input: { currentPassword: string; newPassword: string; sessionId: string | null; address?: string }): Promise<{ endedSessions: number }>;
   /** Sets a new password without the old one (admin:create --reset-password) and ends all the user's sessions. */
   resetPassword(email: string, newPassword: string, source: string): Promise<UserSummary>;
   sessions(actor: UiActor, currentSessionId: string | null): Promise<SessionSummary[]>;
@@ -63,7 +67,7 @@ export interface Accounts {
  * write to a user row runs while holding one insert-won claim row instead (ADR 0043), and the
  * last-admin check re-reads the admins inside it.
  */
-export function createAccounts(deps: { models: Models; users: UserStore; sessions: SessionStore; audit: AuditTrail; wait?: (ms: number) => Promise<unknown>; now?: () => number }): Accounts {
+export function createAccounts(deps: { models: Models; users: UserStore; sessions: SessionStore; signIn: SignIn; audit: AuditTrail; wait?: (ms: number) => Promise<unknown>; now?: () => number }): Accounts {
   const { User, Claim } = deps.models;
   const wait = deps.wait ?? sleep;
   const now = deps.now ?? Date.now;
@@ -154,12 +158,16 @@ export function createAccounts(deps: { models: Models; users: UserStore; session
       });
     },
 
-    async changePassword(actor, { currentPassword, newPassword, sessionId }) {
-      const user = await findUser(actor.id);
-      if (!(await verifyPassword(currentPassword, user.passwordHash))) {
-        throw new DomainError('VALIDATION_FAILED', 'The current password is not right', { details: [{ path: 'currentPassword', reason: 'does not match' }] });
-      }
+    async changePassword(actor, { currentPassword, newPassword, sessionId, address }) {
       assertPasswordPolicy(newPassword, 'newPassword');
+      const user = await findUser(actor.id);
+      // A stolen session must not become a free password oracle: the check counts as a sign-in.
+      await deps.signIn.attempt({ email: user.email, password: currentPassword, ...(address ? { address } : {}) }).catch((error: unknown) => {
+        if (isDomainError(error) && error.code === 'UNAUTHENTICATED') {
+          throw new DomainError('VALIDATION_FAILED', 'The current password is not right', { details: [{ path: 'currentPassword', reason: 'does not match' }] });
+        }
+        throw error;
+      });
       const passwordHash = await hashPassword(newPassword);
       await underUsersClaim(() => User.updateOne({ _id: user._id }, { $set: { passwordHash } }));
       const endedSessions = await deps.sessions.endAllFor(actor.id, sessionId);

@@ -23,7 +23,7 @@ const actionForm = z.union([changePasswordForm, signOutOthersForm]);
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readAdminForm(request, context.services);
-  const caller = await serverCaller(request, context.services);
+  const caller = await serverCaller(request, context.services, context.clientAddress);
   const intent = String(form.get('intent') ?? '');
   return submitForm(
     intent === 'password' ? 'password' : 'sessions',

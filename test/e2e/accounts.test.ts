@@ -119,7 +119,7 @@ describe('account and users pages', () => {
     await row.getByRole('button', { name: 'Remove' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Remove' }).click();
     await expect.poll(() => page.getByText('Removed the user; their sessions ended at once.').count(), POLL).toBe(1);
-    expect(await page.locator('tr', { hasText: 'editor@example.com' }).count()).toBe(0);
+    await expect.poll(() => page.locator('tr', { hasText: 'editor@example.com' }).count(), POLL).toBe(0);
     expect(await administrationStatus(member)).toBe(302);
     await context.close();
   }, 120_000);

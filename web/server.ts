@@ -111,7 +111,7 @@ async function main() {
     if (started.initialSignIn) {
       // Printed to the terminal once, at creation; it is not written to the log stream.
       process.stdout.write(
-        `\n  Sign in at ${url}/sign-in\n  email:    ${started.initialSignIn.email}\n  password: ${started.initialSignIn.password}\n  (shown once; change it or create your own admin with \`pnpm admin:create\`)\n\n`,
+        `\n  Sign in at ${url}/sign-in\n  email:    ${started.initialSignIn.email}\n  password: ${started.initialSignIn.password}\n  (shown once; change it at ${url}/administration/account, or create your own admin with \`pnpm admin:create\`)\n\n`,
       );
     } else {
       process.stdout.write(`\n  Sign in at ${url}/sign-in\n\n`);

@@ -1,6 +1,6 @@
 import { createRetention, type Retention } from './retention/index.ts';
 import { createAuditLog, type AuditLog } from './audit/index.ts';
-import { createSessionStore, createSignIn, createSignInThrottle, createUserStore, type SessionStore, type SignIn, type UserStore } from './auth/index.ts';
+import { createAccounts, createSessionStore, createSignIn, createSignInThrottle, createUserStore, type Accounts, type SessionStore, type SignIn, type UserStore } from './auth/index.ts';
 import type { FeatureFlags, ServiceConfig } from './config/index.ts';
 import { createSealer, type Sealer } from './crypto/index.ts';
 import type { Database } from './db/index.ts';
@@ -38,6 +38,8 @@ export interface Services {
   sealer: Sealer;
   users: UserStore;
   sessions: SessionStore;
+  /** Users and sessions as admins and the signed-in user manage them (the users and account pages, admin:create). */
+  accounts: Accounts;
   /** Password sign-in, throttled per account and per client address (counted in the database, across processes). */
   signIn: SignIn;
   /** The shared windows of the sign-in and token rate limits (ADR 0030). */
@@ -143,9 +145,11 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
   const { config, logger, database } = deps;
   const outbound = createOutboundHttp(config.outbound);
   const users = createUserStore(database.models);
+  const sessions = createSessionStore(database.models, users);
   const windowCounters = createWindowCounters(database.models);
   const sealer = createSealer(config.masterKeys);
   const audit = createAuditLog(database.models, logger.child({ component: 'audit' }));
+  const signIn = createSignIn({ users, audit, throttle: createSignInThrottle({ counters: windowCounters }) });
   const extensions = createExtensionReader(database.models, config.identity);
   const writer = createExtensionWriter(database.models);
   // The registry has a client of its own: the one loopback origin it may reach whatever
@@ -297,8 +301,9 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     database,
     sealer,
     users,
-    sessions: createSessionStore(database.models, users),
-    signIn: createSignIn({ users, audit, throttle: createSignInThrottle({ counters: windowCounters }) }),
+    sessions,
+    accounts: createAccounts({ models: database.models, users, sessions, signIn, audit }),
+    signIn,
     windowCounters,
     audit,
     extensions,

@@ -79,6 +79,8 @@ async function seed(url: string): Promise<void> {
     '/administration/a2a/clients',
     '/administration/a2a/peers',
     '/administration/audit',
+    '/administration/users',
+    '/administration/account',
     '/administration/no-such-page',
   );
 }

@@ -19,4 +19,6 @@ export const ADMIN_SECTIONS: { to: string; label: string; end?: boolean }[] = [
   { to: '/administration/a2a/peers', label: 'Remote peers' },
   { to: '/administration/mcp/connections', label: 'MCP connections' },
   { to: '/administration/audit', label: 'Audit log' },
+  { to: '/administration/users', label: 'Users' },
+  { to: '/administration/account', label: 'Your account' },
 ];

@@ -1,4 +1,5 @@
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { DomainError } from '../errors/index.ts';
 import { createSlots, type StartTimer } from './slots.ts';
 
 /**
@@ -16,6 +17,21 @@ const KEY_BYTES = 32;
 const maxmem = 256 * 1024 * 1024;
 
 export const MIN_PASSWORD_LENGTH = 12;
+
+/**
+ * The password policy, for every way a password is set (first admin, admin:create, the users
+ * page, a change on the account page): at least MIN_PASSWORD_LENGTH characters, taken as typed.
+ * `field` names the form field the refusal is shown next to.
+ */
+export function assertPasswordPolicy(password: string, field = 'password'): void {
+  if (password.length >= MIN_PASSWORD_LENGTH) return;
+  throw new DomainError('VALIDATION_FAILED', `Password must be at least ${MIN_PASSWORD_LENGTH} characters`, {
+    details: [{ path: field, reason: `at least ${MIN_PASSWORD_LENGTH} characters` }],
+  });
+}
+
+/** A password generated for someone to change later: 16 characters, 96 random bits. */
+export const generatePassword = (): string => randomBytes(12).toString('base64url');
 
 /**
  * Hashing and checking on their own scrypt slots. `startTimer` is the clock of the bounded wait;

@@ -15,7 +15,22 @@ export interface SessionStore {
    */
   resolve(sessionId: string): Promise<UiActor | null>;
   destroy(sessionId: string): Promise<void>;
+  /** The user's sessions that have not expired, newest first; `current` marks the one presenting `currentSessionId`. */
+  listFor(userId: string, currentSessionId: string | null): Promise<SessionSummary[]>;
+  /** Ends every session of the user except `keepSessionId` (none kept when null); answers how many ended. */
+  endAllFor(userId: string, keepSessionId: string | null): Promise<number>;
 }
+
+/** What the account page shows of a session: only what the row holds, never its id or hash. */
+export interface SessionSummary {
+  createdAt: Date;
+  expiresAt: Date;
+  userAgent: string | null;
+  current: boolean;
+}
+
+/** A user has a handful of sessions; a list this long is only ever reached by a script signing in in a loop. */
+const MAX_LISTED_SESSIONS = 100;
 
 const hashId = sha256Url;
 
@@ -43,6 +58,21 @@ export function createSessionStore(models: Models, users: UserStore, now: () => 
 
     async destroy(sessionId) {
       await Session.deleteOne({ _id: hashId(sessionId) });
+    },
+
+    async listFor(userId, currentSessionId) {
+      const current = currentSessionId ? hashId(currentSessionId) : null;
+      const rows = await Session.find({ userId, expiresAt: { $gt: now() } })
+        .sort({ createdAt: -1 })
+        .limit(MAX_LISTED_SESSIONS)
+        .lean();
+      return rows.map((row) => ({ createdAt: row.createdAt, expiresAt: row.expiresAt, userAgent: row.userAgent ?? null, current: row._id === current }));
+    },
+
+    async endAllFor(userId, keepSessionId) {
+      const filter = keepSessionId ? { userId, _id: { $ne: hashId(keepSessionId) } } : { userId };
+      const result = await Session.deleteMany(filter);
+      return result.deletedCount;
     },
   };
 }

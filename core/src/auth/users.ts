@@ -1,6 +1,6 @@
 import { DomainError } from '../errors/index.ts';
 import { isDuplicateKeyError, type Models, type UserRole } from '../db/index.ts';
-import { decoyHash, hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from './passwords.ts';
+import { assertPasswordPolicy, decoyHash, hashPassword, verifyPassword } from './passwords.ts';
 import type { UiActor } from './actor.ts';
 
 export const INVALID_CREDENTIALS = 'Invalid email or password';
@@ -32,11 +32,7 @@ export function createUserStore(models: Models): UserStore {
 
   return {
     async create({ email, password, role }) {
-      if (password.length < MIN_PASSWORD_LENGTH) {
-        throw new DomainError('VALIDATION_FAILED', `Password must be at least ${MIN_PASSWORD_LENGTH} characters`, {
-          details: [{ path: 'password', reason: `at least ${MIN_PASSWORD_LENGTH} characters` }],
-        });
-      }
+      assertPasswordPolicy(password);
       try {
         const user = await User.create({ email, passwordHash: await hashPassword(password), role });
         return toActor(user);

@@ -4,15 +4,15 @@ import { isAdmin } from '@service/core/auth';
 import { DomainError } from '@service/core/errors';
 import { errorResponse, readBytesLimited } from '@service/core/http';
 import { contextFromHeaders, inContext } from '@service/core/telemetry';
-import { getUser } from '../auth/session.server.ts';
+import { getUser, readSessionId } from '../auth/session.server.ts';
 import { appRouter, createCaller } from './router.server.ts';
 import type { TrpcContext } from './init.server.ts';
 
 export const TRPC_ENDPOINT = '/api/trpc';
 
 /** The request part of the context: the actor comes from the session cookie. */
-export async function createContext(request: Request, services: Services): Promise<TrpcContext> {
-  return { services, actor: await getUser(request, services) };
+export async function createContext(request: Request, services: Services, clientAddress?: string): Promise<TrpcContext> {
+  return { services, actor: await getUser(request, services), sessionId: await readSessionId(request, services), ...(clientAddress ? { clientAddress } : {}) };
 }
 
 /** Large enough for a zip import sent as base64 (5 MiB → ~6.7 MB), small enough to refuse floods. */
@@ -60,6 +60,6 @@ export async function handleTrpc(request: Request, services: Services): Promise<
 }
 
 /** Server-side calls from loaders go through the same procedures and the same guards. */
-export async function serverCaller(request: Request, services: Services) {
-  return createCaller(await createContext(request, services));
+export async function serverCaller(request: Request, services: Services, clientAddress?: string) {
+  return createCaller(await createContext(request, services, clientAddress));
 }

@@ -8,6 +8,10 @@ import { failSpan, inSpan, SpanKind } from '@service/core/telemetry';
 export interface TrpcContext {
   services: Services;
   actor: Actor | null;
+  /** The session cookie's id, for the account procedures (which session is "this one"); absent outside a request. */
+  sessionId?: string | null;
+  /** The client's address as the sign-in throttle counts it (the load context's), when the caller knows it. */
+  clientAddress?: string;
 }
 
 const t = initTRPC.context<TrpcContext>().create({

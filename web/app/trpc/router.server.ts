@@ -12,6 +12,8 @@ import { importsRouter } from './routers/imports.server.ts';
 import { mcpRouter } from './routers/mcp.server.ts';
 import { jobsRouter } from './routers/jobs.server.ts';
 import { usageRouter } from './routers/usage.server.ts';
+import { usersRouter } from './routers/users.server.ts';
+import { accountRouter } from './routers/account.server.ts';
 
 export const appRouter = router({
   system: systemRouter,
@@ -27,6 +29,8 @@ export const appRouter = router({
   usage: usageRouter,
   mcp: mcpRouter,
   jobs: jobsRouter,
+  users: usersRouter,
+  account: accountRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -85,6 +85,16 @@ describe('run timeline', () => {
     expect((steps[1] as { output: { full: string } }).output.full).toContain('stored before timings');
   });
 
+  it('shows the last step before the answer and the ending stored with it, as the executor stores it after them', () => {
+    const ending = stored([
+      log[0]!.event,
+      { type: 'artifact', artifact: { id: 'a1', name: 'answer', parts: [{ type: 'text', text: 'A summary' }] }, lastChunk: true },
+      { type: 'status', final: true, status: { state: 'completed', timestamp: '2026-01-01T10:00:05.000Z', message: { id: 'm2', role: 'agent', parts: [{ type: 'text', text: 'A summary' }] } } },
+      { type: 'step', index: 0, stepId: 'answer', output: 'A summary', kind: 'llm', startedAt: '2026-01-01T10:00:00.100Z', durationMs: 4800 },
+    ]);
+    expect(buildRunTimeline(head(), ending).entries.map((entry) => entry.type)).toEqual(['created', 'step', 'artifact', 'status']);
+  });
+
   it('puts the answer, who gave it and its values on the pause', () => {
     const timeline = buildRunTimeline(head(), log, { names: new Map([['ui:64b7f0000000000000000002', 'reviewer@acme.test']]) });
     const pauses = timeline.entries.filter((e) => e.type === 'pause');

@@ -194,7 +194,11 @@ export function buildRunTimeline(head: RunSummary, events: readonly StoredEvent[
       case 'step': {
         const usage = stepUsage(event.calls);
         if (usage) stepUsages.push(usage);
-        entries.push({
+        // The last step's record is stored after the answer and the ending it produced (one insert,
+        // so callers' event ids stay as they were): on the timeline it comes before them.
+        let at = entries.length;
+        while (at > 0 && seq - entries[at - 1]!.seq <= 2 && (entries[at - 1]!.type === 'artifact' || entries[at - 1]!.type === 'status')) at--;
+        entries.splice(at, 0, {
           type: 'step',
           seq,
           index: event.index,

@@ -153,10 +153,13 @@ describe('the run timeline and the jobs page', () => {
       const { page, violations } = await open(`/administration/runs/${realRunId}`, width);
       expect(violations).toEqual([]);
       const text = (await page.getByRole('main').textContent()) ?? '';
-      expect(text).toContain('not recorded');
+      // Its steps recorded their calls (the scripted provider reports no tokens) and who answered.
+      expect(text).toMatch(/Usage0 in \/ 0 out tokens \(\d+ LLM calls?\)/);
       expect(text).not.toContain('Open the trace');
       const pause = page.getByRole('list', { name: 'Timeline' }).locator('li[data-entry="pause"]');
       expect(await pause.getByTestId('pause-answer').textContent()).toContain('"approved": true');
+      // Answered through the real path: who answered is recorded.
+      expect(await pause.textContent()).toContain('admin@');
       expect(await page.getByTestId('run-duration').count()).toBe(1);
       await page.context().close();
     }, 120_000);

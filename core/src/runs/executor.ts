@@ -7,7 +7,7 @@ import type { LlmProvider } from '../llm/index.ts';
 import type { Logger } from '../log/index.ts';
 import { LeaseLostError, RunEndedError, type EventLog, type Tail } from './event-log.ts';
 import type { HeldLease, Orphan, RunLeases } from './leases.ts';
-import { ACTIVE_STATES, agentMessage, isTerminal, textOf, type Answer, type Interrupt, type RunEvent, type RunMessage, type RunStatus, type StepLlmCall } from './model.ts';
+import { ACTIVE_STATES, agentMessage, isTerminal, textOf, type Answer, type Interrupt, type RunEvent, type RunActor, type RunMessage, type RunStatus, type StepLlmCall } from './model.ts';
 import type { RunStore } from './run-store.ts';
 import type { RunView } from './run-view.ts';
 import { renderTemplate } from '../step-template/index.ts';
@@ -66,7 +66,7 @@ export interface RunExecutor {
    * it: of several answers, exactly one is taken; the others are refused with CONFLICT naming
    * the run's state. Resolves to the sequence number of the stored answer.
    */
-  resume(runId: string, answer: Answer, message?: RunMessage): Promise<number>;
+  resume(runId: string, answer: Answer, message?: RunMessage, by?: RunActor): Promise<number>;
   cancel(runId: string): Promise<RunView>;
   /** Runs an agent that asks no human to its answer (sub-agent calls, the runtime bridge); its LLM calls go to `recorder`. */
   callAgent(agent: string, input: string, signal?: AbortSignal, stepKey?: string, recorder?: StepRecorder): Promise<string>;
@@ -352,7 +352,7 @@ export function createRunExecutor(deps: {
     return (await leases.takeOver(orphan, generation)) ? generation : null;
   }
 
-  async function resume(runId: string, answer: Answer, message?: RunMessage): Promise<number> {
+  async function resume(runId: string, answer: Answer, message?: RunMessage, by?: RunActor): Promise<number> {
     const run = await deps.runs.get(runId);
     if (!run) throw new DomainError('NOT_FOUND', 'Task not found');
     const interrupt = run.interrupt;
@@ -368,7 +368,7 @@ export function createRunExecutor(deps: {
     const leased = await leases.adopt(runId);
     const generation = Math.max(leased, run.tail.generation) + 1;
     const pausedAt = run.tail.seq;
-    const tail = await eventLog.append(runId, { type: 'status', status: status('working', 'Resumed'), final: false, answer: { ...answer, stepId: interrupt.stepId, stepIndex: run.progress.stepIndex }, ...(message ? { received: message } : {}) }, {
+    const tail = await eventLog.append(runId, { type: 'status', status: status('working', 'Resumed'), final: false, answer: { ...answer, stepId: interrupt.stepId, stepIndex: run.progress.stepIndex, ...(by ? { by } : {}) }, ...(message ? { received: message } : {}) }, {
       generation,
       // The first answer stored after the pause wins; any other finds the run moved on.
       expect: (at) => {

@@ -93,6 +93,9 @@ describe('run timeline', () => {
       { type: 'step', index: 0, stepId: 'answer', output: 'A summary', kind: 'llm', startedAt: '2026-01-01T10:00:00.100Z', durationMs: 4800 },
     ]);
     expect(buildRunTimeline(head(), ending).entries.map((entry) => entry.type)).toEqual(['created', 'step', 'artifact', 'status']);
+    // A step before the last stays after the statuses stored before it.
+    const middle = stored([log[0]!.event, { type: 'status', final: false, status: { state: 'working', timestamp: '2026-01-01T10:00:01.000Z' } }, { type: 'step', index: 0, stepId: 'first', output: 'x' }]);
+    expect(buildRunTimeline(head({ state: 'working' }), middle).entries.map((entry) => entry.type)).toEqual(['created', 'status', 'step']);
   });
 
   it('puts the answer, who gave it and its values on the pause', () => {

@@ -197,7 +197,11 @@ export function buildRunTimeline(head: RunSummary, events: readonly StoredEvent[
         // The last step's record is stored after the answer and the ending it produced (one insert,
         // so callers' event ids stay as they were): on the timeline it comes before them.
         let at = entries.length;
-        while (at > 0 && seq - entries[at - 1]!.seq <= 2 && (entries[at - 1]!.type === 'artifact' || entries[at - 1]!.type === 'status')) at--;
+        const last = entries[at - 1];
+        if (last?.type === 'status' && isTerminal(last.state) && last.seq === seq - 1) {
+          at--;
+          if (entries[at - 1]?.type === 'artifact' && entries[at - 1]!.seq === seq - 2) at--;
+        }
         entries.splice(at, 0, {
           type: 'step',
           seq,

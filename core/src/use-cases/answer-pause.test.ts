@@ -38,7 +38,8 @@ describe('answering a paused run (the admin UI, A2A and AG-UI alike)', () => {
     const paused = await pausedRun();
     const { answerSeq } = await services.useCases.runs.answer(admin, paused.id, approve);
     const stored = (await services.eventLog.readAfter(paused.id, answerSeq - 1))[0]!;
-    expect(stored).toMatchObject({ seq: answerSeq, event: { type: 'status', answer: { screenId: 'approve-summary', values: approve.values } } });
+    // Who answered is stored with the answer (the run timeline shows it).
+    expect(stored).toMatchObject({ seq: answerSeq, event: { type: 'status', answer: { screenId: 'approve-summary', values: approve.values, by: { type: 'ui', id: admin.id } } } });
     expect((await settled(paused.id, answerSeq)).state).toBe('completed');
   });
 
@@ -58,6 +59,7 @@ describe('answering a paused run (the admin UI, A2A and AG-UI alike)', () => {
   it('answers for a run on a peer once the peer took the answer: its first event about it is stored here', async () => {
     const paused = await pausedRun('globex');
     const { answerSeq } = await services.useCases.runs.answer(admin, paused.id, approve);
+    expect((await services.eventLog.readAfter(paused.id, answerSeq - 1))[0]!.event).toMatchObject({ answer: { by: { type: 'ui', id: admin.id } } });
     const after = await services.eventLog.readAfter(paused.id, answerSeq);
     expect(after.length).toBeGreaterThanOrEqual(1);
     expect(after[0]!.event).toMatchObject({ metadata: { remote: { peerId: 'globex' } } });

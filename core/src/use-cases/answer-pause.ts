@@ -21,13 +21,15 @@ export function createAnswerPause(deps: AnswerPauseDeps) {
   return async function answerPause(actor: AgentAccessActor, runId: string, answer: Answer, message?: RunMessage): Promise<{ answerSeq: number }> {
     const run = await deps.runs.get(runId);
     if (!run || !mayAccessRun(actor, run, 'execute')) throw new DomainError('NOT_FOUND', 'Run not found');
+    // Who answered is stored with the answer, for the run's timeline.
+    const by = { type: actor.type, id: actor.id };
     if (run.remote) {
-      const { answerSeq, done } = await deps.remote.answer(run.id, answer);
+      const { answerSeq, done } = await deps.remote.answer(run.id, answer, by);
       // How the rest went (completed, failed, paused again) is on the run.
       done.catch(() => undefined);
       return { answerSeq };
     }
-    return { answerSeq: await deps.executor.resume(run.id, answer, message) };
+    return { answerSeq: await deps.executor.resume(run.id, answer, message, by) };
   };
 }
 

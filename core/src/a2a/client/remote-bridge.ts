@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Actor } from '../../auth/index.ts';
 import { DomainError } from '../../errors/index.ts';
 import type { Logger } from '../../log/index.ts';
-import { ACTIVE_STATES, isTerminal, LeaseLostError, RunEndedError, type Answer, type EventLog, type Metadata, type RunEvent, type RunLeases, type RunMessage, type RunStore, type RunView, type Tail } from '../../runs/index.ts';
+import { ACTIVE_STATES, isTerminal, LeaseLostError, RunEndedError, type Answer, type EventLog, type Metadata, type RunActor, type RunEvent, type RunLeases, type RunMessage, type RunStore, type RunView, type Tail } from '../../runs/index.ts';
 import type { A2aClient, RemoteEvent } from './a2a-client.ts';
 
 /** A remote stream opens with its Task as event 1; with nothing else stored, resume after it. */
@@ -129,7 +129,7 @@ export function createRemoteBridge(deps: { client: A2aClient; runs: RunStore; ev
    * as `done`, the rest of the run; rejects when the peer refused the answer (the run waits for a
    * better one) or could not be reached (the run failed with the reason).
    */
-  async function answer(runId: string, given: Answer): Promise<{ answerSeq: number; done: Promise<RunView> }> {
+  async function answer(runId: string, given: Answer, by?: RunActor): Promise<{ answerSeq: number; done: Promise<RunView> }> {
     const run = await deps.runs.get(runId);
     if (!run?.remote) throw new DomainError('NOT_FOUND', 'No remote task for this run');
     const { taskId } = await remotePosition(run);
@@ -139,7 +139,7 @@ export function createRemoteBridge(deps: { client: A2aClient; runs: RunStore; ev
     const leased = await deps.leases.adopt(runId);
     const generation = Math.max(leased, run.tail.generation) + 1;
     const pausedAt = run.tail.seq;
-    const tail = await deps.eventLog.append(runId, { type: 'status', status: { state: 'working', timestamp: new Date().toISOString() }, final: false, answer: { ...given, stepId: interrupt.stepId, stepIndex: run.progress.stepIndex } }, {
+    const tail = await deps.eventLog.append(runId, { type: 'status', status: { state: 'working', timestamp: new Date().toISOString() }, final: false, answer: { ...given, stepId: interrupt.stepId, stepIndex: run.progress.stepIndex, ...(by ? { by } : {}) } }, {
       generation,
       expect: (at) => {
         if (at.seq !== pausedAt || at.state !== 'input-required') throw new DomainError('CONFLICT', `The remote task is ${at.state}, not waiting for input: it took another answer`);

@@ -57,46 +57,23 @@ function failureOf(state: JobState, steps: JobStep[], error: unknown): ListedJob
 
 type Row = Record<string, unknown> & { _id: Types.ObjectId; createdAt: Date; updatedAt: Date };
 
-function publishJob(row: Row): ListedJob {
+/** A publish or import job row as the list shows it: the two keep their steps and failure alike. */
+function steppedJob(kind: 'publish' | 'import', row: Row, title: string, href: string): ListedJob {
   const state = row.state as JobState;
   const steps = stepViews(row.steps as never);
   const createdAt = iso(row.createdAt);
   const updatedAt = iso(row.updatedAt);
-  return {
-    kind: 'publish',
-    id: String(row._id),
-    title: `${String(row.operation)} ${String(row.packageName)} (${String(row.destination)})`,
-    state,
-    outcome: null,
-    steps,
-    createdAt,
-    updatedAt,
-    durationMs: durationOf(state, createdAt, updatedAt),
-    failure: failureOf(state, steps, row.error),
-    href: `/administration/jobs/${String(row._id)}`,
-  };
+  return { kind, id: String(row._id), title, state, outcome: null, steps, createdAt, updatedAt, durationMs: durationOf(state, createdAt, updatedAt), failure: failureOf(state, steps, row.error), href };
+}
+
+function publishJob(row: Row): ListedJob {
+  return steppedJob('publish', row, `${String(row.operation)} ${String(row.packageName)} (${String(row.destination)})`, `/administration/jobs/${String(row._id)}`);
 }
 
 function importJob(row: Row): ListedJob {
-  const state = row.state as JobState;
-  const steps = stepViews(row.steps as never);
-  const createdAt = iso(row.createdAt);
-  const updatedAt = iso(row.updatedAt);
   const staged = row.staged as { packageName?: string; version?: string } | undefined;
   const what = staged?.packageName ? `${staged.packageName}@${staged.version ?? '?'}` : String(row.url ?? row.source);
-  return {
-    kind: 'import',
-    id: String(row._id),
-    title: `${row.targetExtensionId ? 'update' : 'import'} ${what} (${String(row.source)})`,
-    state,
-    outcome: null,
-    steps,
-    createdAt,
-    updatedAt,
-    durationMs: durationOf(state, createdAt, updatedAt),
-    failure: failureOf(state, steps, row.error),
-    href: `/administration/imports/${String(row._id)}`,
-  };
+  return steppedJob('import', row, `${row.targetExtensionId ? 'update' : 'import'} ${what} (${String(row.source)})`, `/administration/imports/${String(row._id)}`);
 }
 
 function syncEvent(row: Row): ListedJob {

@@ -1,8 +1,8 @@
 import type { Span } from '@opentelemetry/api';
 import { inSpan, SpanKind, startSpan, failSpan, inContext } from '../telemetry/index.ts';
+import { genAiProviderName } from './gen-ai-names.ts';
 import type { LlmProvider, LlmUsage } from './provider.ts';
 
-const SYSTEMS: Record<string, string> = { 'openai-compatible': 'openai', anthropic: 'anthropic', scripted: 'scripted' };
 
 /**
  * Each LLM turn is a span named by the OpenTelemetry GenAI conventions (`chat <model>`, with
@@ -11,7 +11,7 @@ const SYSTEMS: Record<string, string> = { 'openai-compatible': 'openai', anthrop
  * `gen_ai.usage.output_tokens`. No prompt or answer text is recorded.
  */
 export function tracedProvider(provider: LlmProvider): LlmProvider {
-  const attributes = () => ({ 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': SYSTEMS[provider.name] ?? provider.name, 'gen_ai.request.model': provider.model });
+  const attributes = () => ({ 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': genAiProviderName(provider.name), 'gen_ai.request.model': provider.model });
   return {
     name: provider.name,
     model: provider.model,

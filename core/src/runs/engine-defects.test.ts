@@ -263,7 +263,9 @@ describe('a database outage under a running step (issue 25, seen in CI)', () => 
     llm.release('answer lost with the connection');
     expect(await finished).toBeNull();
     expect((await storedEvents(run.id)).map((e) => (e.event.type === 'status' ? e.event.status.state : e.event.type))).toEqual(['created', 'working']);
-    // Back: the lease lapses and the recovery pass continues the run, which ends once.
+    // Back: the lease lapses and the recovery pass continues the run, which ends once. The worker
+    // frees its lease in the background; a renewal in flight until then could undo the lapse.
+    await expect.poll(async () => (await t.db.models.RunLease.collection.findOne({ _id: run.id as never }))?.owner ?? null).toBeNull();
     await lapseLease(run.id);
     const b = engine(second);
     expect(await b.executor.recoverOrphans()).toContain(run.id);

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installExampleAgents } from '../helpers/a2a.ts';
 import { jaegerSkipReason } from '../helpers/jaeger-binary.ts';
 import { startJaeger, type Jaeger, type ReceivedSpan } from '../helpers/jaeger.ts';
+import { startOpenAiWire, type WireServer } from '../helpers/llm-wire.ts';
 import { startService, type RunningService } from '../helpers/service-process.ts';
 
 /**
@@ -21,6 +22,8 @@ const dbB = useTestDatabase();
 const adminA = { type: 'ui', id: 'admin-a', email: 'admin@acme.test', role: 'admin' } as const;
 const INPUT = 'A draft to review. It is long and confidential.';
 let jaeger: Jaeger;
+/** B's model: a local server speaking OpenAI's streaming wire format, reporting 5 input and 3 output tokens a reply. */
+let llm: WireServer;
 let b: RunningService;
 let localA: Services;
 let tracing: Tracing | null;
@@ -28,11 +31,11 @@ let clientSecret: string;
 
 beforeAll(async () => {
   if (skip) return;
-  jaeger = await startJaeger();
+  [jaeger, llm] = await Promise.all([startJaeger(), startOpenAiWire()]);
   await installExampleAgents(dbB.db, '@globex');
   b = await startService({
     mongodbUri: dbB.uri,
-    env: { SERVICE_VENDOR_SCOPE: '@globex', SERVICE_A2A_HTTP_ENABLED: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: jaeger.otlpHttpUrl, OTEL_SERVICE_NAME: 'instance-b', OTEL_BSP_SCHEDULE_DELAY: '200' },
+    env: { SERVICE_VENDOR_SCOPE: '@globex', SERVICE_A2A_HTTP_ENABLED: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: jaeger.otlpHttpUrl, OTEL_SERVICE_NAME: 'instance-b', OTEL_BSP_SCHEDULE_DELAY: '200', SERVICE_LLM_PROVIDER: 'openai-compatible', SERVICE_LLM_BASE_URL: llm.baseUrl, SERVICE_LLM_API_KEY: 'sk-test-not-a-secret-elsewhere', SERVICE_LLM_MODEL: 'test-model' },
   });
   const adminB = { type: 'ui', id: 'admin-b', email: 'admin@globex.test', role: 'admin' } as const;
   const registered = await testServices(dbB.db).oauth.clients.register(adminB, { name: 'acme', allowedAgents: ['*'], permissions: ['list', 'read', 'execute'] });
@@ -52,6 +55,7 @@ afterAll(async () => {
   await tracing?.shutdown();
   await b?.stop();
   await jaeger?.stop();
+  await llm?.close();
 });
 
 /** The trace's spans once both services' spans have arrived (B exports in batches). */
@@ -88,12 +92,15 @@ describe.skipIf(skip)(`one trace across two instances${skip ? ` (skipped: ${skip
     // B ran the agent twice in this trace: up to the pause, then after the answer, each under the request that started it.
     expect(runsOfB(spans)).toHaveLength(2);
     for (const run of runsOfB(spans)) expect(spans.map((span) => span.spanId)).toContain(run.parentSpanId);
-    expect(spans.some((span) => span.serviceName === 'instance-b' && span.attributes['gen_ai.operation.name'] === 'chat' && span.attributes['gen_ai.request.model'])).toBe(true);
+    // B's LLM turns, named by the GenAI conventions, with the tokens the provider reported.
+    const chats = spans.filter((span) => span.serviceName === 'instance-b' && span.attributes['gen_ai.operation.name'] === 'chat');
+    expect(chats.length).toBeGreaterThanOrEqual(2);
+    for (const chat of chats) expect(chat.attributes).toMatchObject({ 'gen_ai.provider.name': 'openai', 'gen_ai.request.model': 'test-model', 'gen_ai.usage.input_tokens': 5, 'gen_ai.usage.output_tokens': 3 });
     expect(spans.some((span) => span.serviceName === 'instance-b' && span.name.startsWith('step '))).toBe(true);
 
     // By default no attribute carries message text, the client secret or a token.
     const attributes = JSON.stringify(spans.map((span) => span.attributes));
-    for (const secret of [INPUT, 'Ship it.', clientSecret, 'Bearer ']) expect(attributes).not.toContain(secret);
+    for (const secret of [INPUT, 'Ship it.', clientSecret, 'Bearer ', 'sk-test-not-a-secret-elsewhere']) expect(attributes).not.toContain(secret);
     expect(runId).toBeTruthy();
   }, 120_000);
 });

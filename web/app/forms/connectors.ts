@@ -18,8 +18,8 @@ export const saveInstanceForm = z.object({
 /** The same for a connector that signs in as a user (CMS-B, an application password). */
 export const saveInstanceWithUsernameForm = saveInstanceForm.extend({ username });
 
-/** "Test connection" on one instance. */
+/** "Test connection" or "Remove" on one instance. */
 export const testInstanceForm = z.object({
-  intent: z.literal('test'),
+  intent: z.enum(['test', 'remove']),
   id: instanceId,
 });

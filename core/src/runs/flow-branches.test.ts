@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../index.ts';
 import { installExampleAgents, testServices, useTestDatabase } from '../testing/index.ts';
-import { textMessage } from '../use-cases/start-run.ts';
+import { textMessage } from '../use-cases/index.ts';
 import type { RunEvent } from './model.ts';
 
 const t = useTestDatabase();

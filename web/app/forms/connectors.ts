@@ -18,8 +18,14 @@ export const saveInstanceForm = z.object({
 /** The same for a connector that signs in as a user (CMS-B, an application password). */
 export const saveInstanceWithUsernameForm = saveInstanceForm.extend({ username });
 
-/** "Test connection" or "Remove" on one instance. */
+/** "Test connection" on one instance. */
 export const testInstanceForm = z.object({
-  intent: z.enum(['test', 'remove']),
+  intent: z.literal('test'),
+  id: instanceId,
+});
+
+/** "Remove" on one instance (after a confirm). */
+export const removeInstanceForm = z.object({
+  intent: z.literal('remove'),
   id: instanceId,
 });

@@ -5,7 +5,7 @@ import { useEffect } from 'react';
 import { z } from 'zod';
 import { readAdminForm } from '~/auth/form.server.ts';
 import { Button, ButtonLink, Card, ConfirmButton, DataTable, Notice, PageHeader, TextField } from '~/components/ui/index.ts';
-import { SECRET_FIELDS, saveInstanceForm, saveInstanceWithUsernameForm, testInstanceForm } from '~/forms/connectors.ts';
+import { removeInstanceForm, SECRET_FIELDS, saveInstanceForm, saveInstanceWithUsernameForm, testInstanceForm } from '~/forms/connectors.ts';
 import { FormErrors, fixFrom, replyFor, useSchemaForm } from '~/forms/index.ts';
 import { submitForm } from '~/forms/submission.server.ts';
 import { serverCaller } from '~/trpc/handler.server.ts';
@@ -37,8 +37,8 @@ const SAVE_FORM = 'save-instance';
 const INSTANCE_FORM = 'instance';
 
 const actionForms = {
-  plain: z.discriminatedUnion('intent', [saveInstanceForm, testInstanceForm]),
-  withUsername: z.discriminatedUnion('intent', [saveInstanceWithUsernameForm, testInstanceForm]),
+  plain: z.discriminatedUnion('intent', [saveInstanceForm, testInstanceForm, removeInstanceForm]),
+  withUsername: z.discriminatedUnion('intent', [saveInstanceWithUsernameForm, testInstanceForm, removeInstanceForm]),
 };
 
 export async function action({ request, context, params }: ActionFunctionArgs) {

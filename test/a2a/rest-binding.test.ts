@@ -171,6 +171,16 @@ describe('the HTTP+JSON binding of A2A 1.0', () => {
     expectA2aError(await finished.json(), 400, 'FAILED_PRECONDITION', 'UNSUPPORTED_OPERATION');
   });
 
+  it('branches on the answer: a summary not approved ends with "Not approved" and the notes, and no teaser', async () => {
+    const base = '/a2a/acme/editorial-review';
+    const { task: paused } = await ok<{ task: Task }>(await call(`${base}/message:send`, { body: message('A draft that is not ready.') }));
+    expect(paused.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    const answer = { message: { messageId: randomUUID(), role: 'ROLE_USER', taskId: paused.id, parts: [{ data: { resume: { screenId: 'approve-summary', values: { approved: false, notes: 'Cite the source.' } } } }] } };
+    const { task: answered } = await ok<{ task: Task }>(await call(`${base}/message:send`, { body: answer }));
+    expect(answered.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(answered.artifacts?.flatMap((artifact) => artifact.parts.map((part) => part.text))).toEqual(['Not approved: Cite the source.']);
+  });
+
   it("keeps clients apart: another client's task is 404 on every method and absent from its list", async () => {
     const { task } = await ok<{ task: Task }>(await call('/api/a2a/message:send', { body: message('Mine alone. Nobody else reads it.') }));
     for (const [path, method] of [[`/api/a2a/tasks/${task.id}`, 'GET'], [`/api/a2a/tasks/${task.id}:cancel`, 'POST'], [`/api/a2a/tasks/${task.id}:subscribe`, 'POST']] as const) {

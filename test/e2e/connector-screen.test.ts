@@ -24,7 +24,7 @@ afterAll(async () => {
 });
 
 describe('the CMS-A connector screen', () => {
-  it('adds an instance with a write-only key and tests the connection', async () => {
+  it('adds an instance with a write-only key and tests the connection; revokes its widget key, changes and removes it after confirms', async () => {
     const page = await browser.newPage();
     await page.goto(`${service.url}/sign-in`);
     await page.getByLabel('Email').fill('ops@acme.test');
@@ -51,5 +51,33 @@ describe('the CMS-A connector screen', () => {
     await page.reload();
     expect(await page.content()).not.toContain(key);
     expect(await page.getByText(`${key.slice(0, 8)}…`).count()).toBe(1);
+
+    // Revoked after a confirm: the card leaves the default list and shows under the Show filter (a GET form).
+    await page.getByRole('button', { name: 'Revoke key' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Revoke key' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toContain('Widget key of drupal revoked');
+    await expect.poll(() => page.getByRole('region', { name: 'Newsroom' }).count()).toBe(0);
+    await page.getByLabel('Show').selectOption('revoked');
+    await page.getByRole('button', { name: 'Show', exact: true }).click();
+    await page.waitForURL(/\?show=revoked$/);
+    expect(await page.getByRole('region', { name: 'Newsroom' }).textContent()).toContain('revoked');
+    expect(await testServices(t.db).widgetKeys.verify('cms_a', 'drupal', key)).toBe(false);
+
+    // The instance changed (its name; the empty key keeps the sealed one), then removed after a confirm.
+    await page.goto(`${service.url}/administration/connectors/cms-a-widget`);
+    await page.getByRole('link', { name: 'Change Newsroom' }).click();
+    await page.waitForURL(/\?edit=drupal$/);
+    expect(await page.getByLabel('Instance id').inputValue()).toBe('drupal');
+    await page.getByLabel('Name').fill('Newsdesk');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toBe('Saved Newsdesk.');
+    // The sealed key stayed: the connection still works.
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toBe('drupal: connected');
+    await page.getByRole('button', { name: 'Remove' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Remove' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toContain('Removed drupal');
+    await expect.poll(() => page.getByTestId('empty-state').textContent()).toContain('No instances yet');
+    expect(await t.db.models.ConnectorInstance.countDocuments({ _id: 'drupal' })).toBe(0);
   });
 });

@@ -65,8 +65,15 @@ describe('the first hour on the embedded default', () => {
     const checklist = page.getByRole('list', { name: 'Getting started' });
     expect(await checklist.textContent()).toMatch(/Registry: the embedded one/);
 
+    // Marks this document: a full reload would lose the mark.
+    await page.evaluate(() => Object.assign(window, { notReloaded: true }));
+    expect(await page.getByTestId('overview-counts').textContent()).toMatch(/^0 agents in the AgentCard/);
     await page.getByRole('button', { name: 'Publish the example agents' }).click();
     await expect.poll(() => page.getByRole('status').textContent()).toMatch(/Publishing the example agents: @newcomer\/summarizer, @newcomer\/editorial-review/);
+    // The Overview follows its jobs: the count changes when they end, with no reload (issue 32).
+    await expect.poll(() => page.getByTestId('overview-counts').textContent(), { timeout: 60_000, interval: 500 }).toMatch(/^2 agents in the AgentCard/);
+    expect(await page.getByRole('status').textContent()).toContain('Their jobs have ended');
+    expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
     // Both jobs succeed, one after the other, and the card lists the agents.
     await expect
       .poll(async () => ((await (await fetch(`${service.url}/.well-known/agent-card.json`)).json()) as { skills: { id: string }[] }).skills.map((s) => s.id).sort(), { timeout: 60_000, interval: 500 })

@@ -1,11 +1,18 @@
 import { z } from 'zod';
+import { CONDITION } from '../step-template/index.ts';
 
 const stepId = z.string().regex(/^[a-z][a-z0-9_-]{0,62}$/, 'must be a lowercase identifier');
+/**
+ * Runs the step only when an earlier step's output (or a field of it) is truthy; `!` runs it only
+ * when it is falsy. A step skipped this way is recorded with a null output.
+ */
+const when = z.string().regex(CONDITION, 'must be steps.<id>.output or steps.<id>.output.<field>, optionally with a leading !').optional();
 
 /** Invoke another agent, local or remote, by package name within a semver range. */
 export const callStepSchema = z.object({
   kind: z.literal('call'),
   id: stepId,
+  when,
   agent: z.string().min(1),
   /** Defaults to the range declared in the manifest's `service.agentDependencies`. */
   range: z.string().optional(),
@@ -17,6 +24,7 @@ export const callStepSchema = z.object({
 export const askStepSchema = z.object({
   kind: z.literal('ask'),
   id: stepId,
+  when,
   screen: z.object({
     id: stepId,
     title: z.string().min(1).max(200),
@@ -28,10 +36,19 @@ export const askStepSchema = z.object({
 export const llmStepSchema = z.object({
   kind: z.literal('llm'),
   id: stepId,
+  when,
   prompt: z.string().min(1).max(20_000),
 });
 
-export const stepSchema = z.discriminatedUnion('kind', [callStepSchema, askStepSchema, llmStepSchema]);
+/** Ends the flow: the rendered template is the run's answer, and no later step runs. */
+export const replyStepSchema = z.object({
+  kind: z.literal('reply'),
+  id: stepId,
+  when,
+  text: z.string().min(1).max(20_000),
+});
+
+export const stepSchema = z.discriminatedUnion('kind', [callStepSchema, askStepSchema, llmStepSchema, replyStepSchema]);
 
 export const flowDefinitionSchema = z.object({
   id: stepId,

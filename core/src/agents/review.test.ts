@@ -53,6 +53,22 @@ describe('agent_source_review rejects each class of bad package with a finding n
     expect(findings.map((f) => f.path)).toEqual(expect.arrayContaining(['package.json:version', 'flow.json:type', 'flow.json:instructions']));
   });
 
+  it('a when that reads an unknown step, a later step or the step itself; a step after an unconditional reply', () => {
+    const findings = pathsOf(flowPackage((s) => {
+      s.flow.steps[0].when = 'steps.teaser.output';
+      s.flow.steps[1].when = '!steps.nowhere.output.approved';
+      delete s.flow.steps[2].when;
+      s.flow.steps[3].when = 'steps.teaser.output';
+    }));
+    expect(findings).toEqual([
+      { path: 'flow.json:steps[0].when', reason: '"steps.teaser.output" reads step "teaser", which does not run before this step' },
+      { path: 'flow.json:steps[1].when', reason: '"!steps.nowhere.output.approved" names no step of this flow' },
+      { path: 'flow.json:steps[3].id', reason: 'step "teaser" never runs: the reply step "not-approved" before it always ends the flow' },
+      { path: 'flow.json:steps[3].when', reason: '"steps.teaser.output" reads step "teaser", which does not run before this step' },
+    ]);
+    expect(pathsOf(flowPackage((s) => (s.flow.steps[2].when = 'approval.approved'))).map((f) => f.path)).toContain('flow.json:steps[2].when');
+  });
+
   it('a call step whose target is not in agentDependencies', () => {
     const findings = pathsOf(flowPackage((s) => (s.flow.steps[0].agent = '@acme/translator')));
     expect(findings).toContainEqual({ path: 'flow.json:steps[0].agent', reason: expect.stringContaining('@acme/translator is not declared') });

@@ -4,6 +4,7 @@ import type { AgentSource } from './agent-source.ts';
 import { parseSource, type ParsedSource } from './compile.ts';
 import { formatPath, type ReviewFinding } from './findings.ts';
 import { PACKAGE_NAME, scopeOf } from './names.ts';
+import { conditionStep } from '../step-template/index.ts';
 
 export interface ReviewContext {
   /** The reviewing instance's vendor scope; packages must be named inside it. */
@@ -42,17 +43,28 @@ function reviewParsed({ manifest, flow }: ParsedSource, context: ReviewContext):
   }
 
   if (flow.type === 'leaf' && flow.steps.some((step) => step.kind !== 'llm')) {
-    findings.push({ path: `${flowFile}:type`, reason: 'a leaf agent runs LLM turns only; use type "flow" for call or ask steps' });
+    findings.push({ path: `${flowFile}:type`, reason: 'a leaf agent runs LLM turns only; use type "flow" for call, ask or reply steps' });
   }
   if (flow.type === 'flow' && flow.steps.length === 0) {
     findings.push({ path: `${flowFile}:steps`, reason: 'a flow needs at least one step' });
   }
 
   const seenIds = new Set<string>();
+  let endedBy: string | null = null;
   flow.steps.forEach((step, index) => {
     const at = (...rest: (string | number)[]) => `${flowFile}:${formatPath(['steps', index, ...rest])}`;
+    if (endedBy) findings.push({ path: at('id'), reason: `step "${step.id}" never runs: the reply step "${endedBy}" before it always ends the flow` });
+    if (step.when !== undefined) {
+      // A condition reads an earlier step's output: a later one (or the step itself) has none yet.
+      const read = conditionStep(step.when);
+      if (read !== null && !seenIds.has(read)) {
+        const later = flow.steps.some((other) => other.id === read);
+        findings.push({ path: at('when'), reason: later ? `"${step.when}" reads step "${read}", which does not run before this step` : `"${step.when}" names no step of this flow` });
+      }
+    }
     if (seenIds.has(step.id)) findings.push({ path: at('id'), reason: `duplicate step id "${step.id}"` });
     seenIds.add(step.id);
+    if (step.kind === 'reply' && step.when === undefined) endedBy ??= step.id;
 
     if (step.kind === 'call') {
       if (!(step.agent in declared)) {

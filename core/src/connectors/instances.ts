@@ -58,6 +58,21 @@ export function createConnectorInstances(deps: { models: Models; sealer: Sealer;
       return view({ _id: input.id, ...(set as { connector: string; name: string; siteUrl: string; username: string | null }) });
     },
 
+    /**
+     * Removes an instance with everything kept on it: its sealed credential and webhook secret, its
+     * widget key and settings (the widget on that site stops at once here, within a second in other
+     * processes), and the Undo records of its widget edits, which could no longer reach the site.
+     * Runs and turns already under way are not stopped: their next call to the site fails as
+     * "No <connector> instance". Saving the same id again starts afresh.
+     */
+    async remove(actor: Actor, connector: string, id: string): Promise<void> {
+      if (!isAdmin(actor)) throw new DomainError('FORBIDDEN', 'Only an admin may remove connector instances');
+      const removed = await ConnectorInstance.findOneAndDelete({ _id: id, connector }).lean();
+      if (!removed) throw new DomainError('NOT_FOUND', `No ${connector} instance "${id}"`);
+      const edits = await deps.models.WidgetEdit.deleteMany({ connector, instanceId: id });
+      deps.audit.record(actor, { action: 'connector_instance.remove', resourceType: connector, resourceId: id, details: { siteUrl: removed.siteUrl, widgetKeyRemoved: !!removed.widget?.keyHash, widgetEditsRemoved: edits.deletedCount } });
+    },
+
     async list(connector: string): Promise<ConnectorInstanceView[]> {
       return (await ConnectorInstance.find({ connector }).sort({ _id: 1 }).lean()).map(view);
     },

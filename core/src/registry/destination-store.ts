@@ -55,6 +55,11 @@ export function createDestinationStore(models: Models, sealer: Sealer) {
       await RegistryDestination.updateOne({ _id: destination.id }, { $set: set }, { upsert: true });
     },
 
+    /** Deletes a destination with its sealed tokens; false when there was none. */
+    async remove(id: string): Promise<boolean> {
+      return (await RegistryDestination.deleteOne({ _id: id })).deletedCount > 0;
+    },
+
     async summary(id: string): Promise<DestinationSummary | null> {
       const row = await RegistryDestination.findById(id).lean();
       if (!row) return null;

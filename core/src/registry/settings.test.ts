@@ -8,6 +8,27 @@ const admin = { type: 'ui', id: 'admin', email: 'a@x.test', role: 'admin' } as c
 const keep = { action: 'keep' } as const;
 
 describe('registry settings', () => {
+  it('removes the private destination with its sealed tokens, audited; extensions published there keep their origin', async () => {
+    const services = testServices(t.db);
+    const { registry } = services;
+    await registry.settings.save(admin, {
+      routingMode: 'scope-based',
+      public: { registryUrl: 'https://npm.example.com/', publishToken: { action: 'replace', value: 'pub-token' }, readToken: keep },
+      private: { id: 'gone-private', registryUrl: 'https://private.example.com/', publishToken: { action: 'replace', value: 'priv-token' }, readToken: keep },
+    });
+    await t.db.models.Extension.collection.insertOne({ _id: 'ext-private' as never, packageName: '@acme/kept', origin: { packageName: '@acme/kept', version: '1.0.0', destinationId: 'gone-private', scope: '@acme', visibility: 'private', registryUrl: 'https://private.example.com/' } });
+
+    const after = await registry.settings.removePrivate(admin);
+    expect(after.private).toBeNull();
+    expect(after.public).toMatchObject({ registryUrl: 'https://npm.example.com/', publishTokenSet: true });
+    expect(await t.db.models.RegistryDestination.findById('gone-private').lean()).toBeNull();
+    expect((await t.db.models.Extension.collection.findOne({ _id: 'ext-private' as never }))!.origin).toMatchObject({ registryUrl: 'https://private.example.com/', destinationId: 'gone-private' });
+    await services.audit.flush();
+    expect(await t.db.models.AuditEvent.findOne({ action: 'registry.private.remove' }).lean()).toMatchObject({ resourceId: 'gone-private' });
+    await expect(registry.settings.removePrivate(admin)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await t.db.models.Extension.collection.deleteOne({ _id: 'ext-private' as never });
+  });
+
   it('asks for each stored token again when a registry URL moves to another origin', async () => {
     const { registry } = testServices(t.db);
     const settings = (publicUrl: string, privateUrl: string, tokens: { publish?: object; read?: object; privatePublish?: object } = {}) => ({

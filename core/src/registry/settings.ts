@@ -90,6 +90,24 @@ export function createRegistrySettings(deps: RegistryDeps) {
     return get(actor);
   }
 
+  /**
+   * Removes the private destination: its sealed tokens are deleted and the instance's own packages
+   * go to no private registry until one is set again (publishing privately is refused meanwhile).
+   * Extensions already published there stay installed; their origin keeps that registry's URL.
+   * The embedded registry's is not removed this way: save real registries first.
+   */
+  async function removePrivate(actor: Actor): Promise<RegistrySettings> {
+    requireAdmin(actor);
+    const row = await deps.models.RegistryDeployment.findById('default').lean();
+    if (!row?.privateDestinationId) throw new DomainError('NOT_FOUND', 'No private destination is set');
+    if (row.embedded) throw new DomainError('CONFLICT', 'The private destination is the embedded registry: save real registries to replace it');
+    const removed = await deps.destinations.summary(row.privateDestinationId);
+    await deps.models.RegistryDeployment.updateOne({ _id: 'default', privateDestinationId: row.privateDestinationId }, { $set: { privateDestinationId: null } });
+    await deps.destinations.remove(row.privateDestinationId);
+    deps.audit.record(actor, { action: 'registry.private.remove', resourceType: 'registry_destination', resourceId: row.privateDestinationId, details: { registryUrl: removed?.registryUrl ?? null } });
+    return get(actor);
+  }
+
   /** Whether the service may point the deployment at its embedded registry: nothing configured yet, or the embedded one already. */
   async function embeddedOrUnset(): Promise<boolean> {
     const row = await deps.models.RegistryDeployment.findById('default').lean();
@@ -117,5 +135,5 @@ export function createRegistrySettings(deps: RegistryDeps) {
     deps.audit.record(systemActor('embedded-registry'), { action: 'registry.embedded.use', resourceType: 'registry_deployment', resourceId: 'default', details: { registryUrl: registry.url } });
   }
 
-  return { get, save, embeddedOrUnset, useEmbedded };
+  return { get, save, removePrivate, embeddedOrUnset, useEmbedded };
 }

@@ -140,6 +140,35 @@ describe('run engine defects (issue 24)', () => {
     expect((await a.runs.get(run.id))!.state).toBe('completed');
   });
 
+  it('a run taken over after a step its `when` skipped continues after it: the skip is stored once, the next step runs on the new worker', async () => {
+    const llmA = gatedLlm();
+    const llmB = gatedLlm();
+    const a = engine(t.db, { llm: llmA.provider, renewMs: 600_000 });
+    const b = engine(second, { llm: llmB.provider });
+    const { run } = await a.runs.create(client, { agent: '@acme/editorial-review', message: message('Review this.'), working: true });
+    void a.executor.start(run.id, run);
+    await llmA.turnStarted();
+    llmA.release('the summary');
+    await settled(a, run.id);
+    // Approved: the "not approved" reply is skipped and stored, then A stalls in the teaser's LLM turn.
+    await a.executor.resume(run.id, { screenId: 'approve-summary', values: { approved: true } });
+    await llmA.turnStarted();
+    await lapseLease(run.id);
+    expect(await b.executor.recoverOrphans()).toContain(run.id);
+    await llmB.turnStarted();
+    llmB.release('teaser from B');
+    const done = await settled(b, run.id, ['completed', 'failed', 'canceled']);
+    llmA.release('teaser from A');
+    expect(done.state).toBe('completed');
+    const events = await storedEvents(run.id);
+    expect(events.flatMap((e) => (e.event.type === 'artifact' ? [textOf(e.event.artifact)] : []))).toEqual(['teaser from B']);
+    expect(events.flatMap((e) => (e.event.type === 'step' ? [[e.event.stepId, e.event.skipped ?? false]] : []))).toEqual([
+      ['summary', false],
+      ['not-approved', true],
+      ['teaser', false],
+    ]);
+  });
+
   it('a pause takes one answer: of two different answers racing from two processes, one is refused', async () => {
     const a = servicesOn(t.db);
     const b = servicesOn(second);

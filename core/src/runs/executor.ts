@@ -10,7 +10,7 @@ import type { HeldLease, Orphan, RunLeases } from './leases.ts';
 import { ACTIVE_STATES, agentMessage, isTerminal, textOf, type Answer, type Interrupt, type RunEvent, type RunActor, type RunMessage, type RunStatus, type StepLlmCall } from './model.ts';
 import type { RunStore } from './run-store.ts';
 import type { RunView } from './run-view.ts';
-import { renderTemplate } from '../step-template/index.ts';
+import { conditionHolds, renderTemplate } from '../step-template/index.ts';
 import { addCalls, reportedCalls } from './usage-sum.ts';
 
 const TEMPLATE_CACHE_MS = 1_000;
@@ -20,7 +20,7 @@ const MAX_CONTEXT_CHARS = 8000;
 /** One step for the agent runtime process: an LLM turn or a sub-agent call (never an ask). */
 export interface RuntimeStep {
   flow: Pick<FlowDefinition, 'instructions'>;
-  step: Exclude<FlowStep, { kind: 'ask' }>;
+  step: Exclude<FlowStep, { kind: 'ask' } | { kind: 'reply' }>;
   context: { input: string; outputs: Record<string, unknown> };
   /** Names this step of this run: a sub-agent call carries it, so a retried call is recognised (see `callAgent`). */
   stepKey: string;
@@ -167,7 +167,9 @@ export function createRunExecutor(deps: {
     let last = input;
     const outputs: Record<string, unknown> = {};
     for (const step of stepsOf(flow)) {
+      if (!conditionHolds(step.when, outputs)) continue;
       if (step.kind === 'ask') throw new DomainError('UNSUPPORTED_OPERATION', `${agent} asks a human and cannot be called inline`);
+      if (step.kind === 'reply') return renderTemplate(step.text, { input, outputs });
       last = step.kind === 'llm'
         ? await llmTurn(flow, renderTemplate(step.prompt, { input, outputs }), signal, recorder)
         : await callAgent(step.agent, renderTemplate(step.input, { input, outputs }), signal, depth + 1, `${stepKey}/${step.id}`, recorder);
@@ -217,11 +219,28 @@ export function createRunExecutor(deps: {
     const outputs = { ...run.progress.outputs };
     if (run.state === 'submitted') await append([{ type: 'status', status: status('working'), final: false }]);
     const steps = stepsOf(flow);
-    let last: unknown = run.progress.stepIndex > 0 ? outputs[steps[run.progress.stepIndex - 1]!.id] : input;
+    // The answer so far: the output of the last step that ran (skipped steps have none), else the input.
+    const ran = steps.slice(0, run.progress.stepIndex).findLast((step) => Object.hasOwn(outputs, step.id));
+    let last: unknown = ran ? outputs[ran.id] : input;
     for (let index = run.progress.stepIndex; index < steps.length; index++) {
       if (signal.aborted) return null;
       const step = steps[index]!;
       const context = { input, outputs };
+      // A step whose `when` does not hold is recorded as skipped (null output, none in `outputs`), so
+      // a run continued after a crash moves past it as past any stored step.
+      const skipped = !conditionHolds(step.when, outputs);
+      if (skipped || step.kind === 'reply') {
+        if (!skipped) last = renderTemplate((step as Extract<FlowStep, { kind: 'reply' }>).text, context);
+        const record: RunEvent = { type: 'step', index, stepId: step.id, output: skipped ? null : last, kind: step.kind, ...(skipped ? { skipped: true } : { startedAt: new Date().toISOString(), durationMs: 0, attempts: 1, calls: [] }) };
+        if (!skipped) outputs[step.id] = last;
+        // A reply ends the flow: its record goes out with the answer, as the last step's does.
+        if (!skipped || index + 1 === steps.length) {
+          finalStep = record;
+          break;
+        }
+        await append([record], usage);
+        continue;
+      }
       if (step.kind === 'ask') {
         const interrupt: Interrupt = { stepId: step.id, screenId: step.screen.id, title: step.screen.title, schema: step.screen.schema, context: reviewContext(outputs) };
         await append([{ type: 'status', status: status('input-required', step.screen.title), final: true, interrupt }]);
@@ -258,7 +277,7 @@ export function createRunExecutor(deps: {
     // The last step's record goes after them in the same insert: the events a caller sees keep the
     // sequence numbers they had before steps were recorded (the record is internal, never sent).
     await append([answer, { type: 'status', status: completed, final: true, ...(usage ? { metadata: { usage } } : {}) }, ...(finalStep ? [finalStep] : [])], usage);
-    return { ...run, state: 'completed', status: completed, artifacts: [...run.artifacts, (answer as Extract<RunEvent, { type: 'artifact' }>).artifact], history: [...run.history, completed.message!], lastSeq: tail.seq, tail, updatedAt: completed.timestamp, interrupt: null, progress: { stepIndex: steps.length, outputs }, ...(usage ? { usage } : {}) };
+    return { ...run, state: 'completed', status: completed, artifacts: [...run.artifacts, (answer as Extract<RunEvent, { type: 'artifact' }>).artifact], history: [...run.history, completed.message!], lastSeq: tail.seq, tail, updatedAt: completed.timestamp, interrupt: null, progress: { stepIndex: finalStep?.type === 'step' ? finalStep.index + 1 : steps.length, outputs }, ...(usage ? { usage } : {}) };
   }
 
   /**

@@ -121,7 +121,7 @@ export type RunEvent =
    * callers; the run timeline reads its timing and usage. Fields after `output` are absent on
    * steps stored by earlier versions.
    */
-  | { type: 'step'; index: number; stepId: string; output: unknown; kind?: 'llm' | 'call'; startedAt?: string; durationMs?: number; attempts?: number; calls?: StepLlmCall[]; remote?: { peerId: string; taskId: string } }
+  | { type: 'step'; index: number; stepId: string; output: unknown; kind?: 'llm' | 'call' | 'ask' | 'reply'; skipped?: true; startedAt?: string; durationMs?: number; attempts?: number; calls?: StepLlmCall[]; remote?: { peerId: string; taskId: string } }
   /** Internal: the executor's position, as a run stored by an earlier version had it. Never shown. */
   | { type: 'progress'; stepIndex: number; outputs: Record<string, unknown> };
 

@@ -107,13 +107,13 @@ export type TimelineEntry =
       index: number;
       stepId: string;
       /** Null on steps stored before timings were recorded. */
-      kind: 'llm' | 'call' | null;
+      kind: 'llm' | 'call' | 'ask' | 'reply' | null;
       startedAt: string | null;
       endedAt: string | null;
       durationMs: number | null;
       attempts: number | null;
-      /** A stored step is a finished one: a failing step fails the run instead (a status entry). */
-      status: 'done';
+      /** A stored step is a finished one (a failing step fails the run instead, a status entry), or one whose `when` did not hold. */
+      status: 'done' | 'skipped';
       output: BoundedText;
       usage: StepUsage | null;
       remote: RemoteTask | null;
@@ -212,7 +212,7 @@ export function buildRunTimeline(head: RunSummary, events: readonly StoredEvent[
           endedAt: event.startedAt && typeof event.durationMs === 'number' ? plusMs(event.startedAt, event.durationMs) : null,
           durationMs: event.durationMs ?? null,
           attempts: event.attempts ?? null,
-          status: 'done',
+          status: event.skipped ? 'skipped' : 'done',
           output: boundedText(event.output),
           usage,
           remote: event.remote ? remoteTask(event.remote.peerId, event.remote.taskId, peers) : null,

@@ -79,7 +79,8 @@ export function foldRun(head: RunSummary, events: StoredEvent[]): RunView {
         view.history.push(event.message);
         break;
       case 'step':
-        view.progress.outputs[event.stepId] = event.output;
+        // A skipped step has no output: templates and `when` read it as missing.
+        if (!event.skipped) view.progress.outputs[event.stepId] = event.output;
         view.progress.stepIndex = event.index + 1;
         if (event.calls?.length) view.usage = addCalls(fromSteps ? view.usage : undefined, event.calls);
         fromSteps = true;

@@ -5,7 +5,7 @@ export interface StepRequest {
   type: 'step';
   callId: string;
   flow: Pick<FlowDefinition, 'instructions'>;
-  step: Exclude<FlowStep, { kind: 'ask' }>;
+  step: Exclude<FlowStep, { kind: 'ask' } | { kind: 'reply' }>;
   context: { input: string; outputs: Record<string, unknown> };
   /** The step's trace context, when tracing is on: the runtime sends it back on its host calls. */
   traceparent?: string;

@@ -25,6 +25,17 @@ describe('the Assistants page: each site of a connector with its widget settings
     expect(JSON.stringify(rows)).not.toContain(key);
   });
 
+  it('records when a key was revoked until a new one is generated; revoking no key is refused', async () => {
+    await services.connectorInstances.put(admin, { connector: 'cms_b', id: 'news', name: 'News', siteUrl: 'https://news.example', username: 'bot', credential: 'app password' });
+    await expect(services.widgetKeys.revoke(admin, 'cms_b', 'news')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await services.widgetKeys.rotate(admin, 'cms_b', 'news');
+    await services.widgetKeys.revoke(admin, 'cms_b', 'news');
+    const revoked = (await services.useCases.widgetSettings(admin, 'cms_b')).find((row) => row.instance.id === 'news')!.widget;
+    expect(revoked).toMatchObject({ keySet: false, keyPrefix: null, revokedAt: expect.stringMatching(/^\d{4}-/) });
+    await services.widgetKeys.rotate(admin, 'cms_b', 'news');
+    expect((await services.widgetKeys.settings('cms_b', 'news'))!.revokedAt).toBeNull();
+  });
+
   it('is for admins only', async () => {
     await expect(services.useCases.widgetSettings({ type: 'ui', id: 'm', email: 'm@acme.test', role: 'member' }, 'cms_b')).rejects.toMatchObject({ code: 'FORBIDDEN' });
   });

@@ -8,13 +8,13 @@ export function createListWidgetSettings(deps: { instances: Pick<ConnectorInstan
   return async function listWidgetSettings(actor: Actor, connector: string): Promise<{ instance: ConnectorInstanceView; widget: WidgetSettings }[]> {
     if (!isAdmin(actor)) throw new DomainError('FORBIDDEN', 'Widget settings are for admins only');
     const instances = await deps.instances.list(connector);
-    return Promise.all(
+    const rows = await Promise.all(
       instances.map(async (instance) => {
         const widget = await deps.widgetKeys.settings(connector, instance.id);
-        // Listed a moment ago: gone only if deleted in between.
-        if (!widget) throw new DomainError('NOT_FOUND', `No ${connector} instance "${instance.id}"`);
-        return { instance, widget };
+        // Listed a moment ago: gone only if removed in between, and then not listed.
+        return widget ? { instance, widget } : null;
       }),
     );
+    return rows.filter((row) => row !== null);
   };
 }

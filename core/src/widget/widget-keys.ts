@@ -22,6 +22,8 @@ export interface WidgetSettings {
   historyTurns: number;
   keySet: boolean;
   keyPrefix: string | null;
+  /** When its key was revoked, while no new one has been generated (ISO 8601); else null. */
+  revokedAt: string | null;
 }
 
 /**
@@ -54,7 +56,7 @@ export function createWidgetKeys(deps: { models: Models; audit: AuditLog }) {
       requireAdmin(actor);
       if (!(await load(connector, instanceId))) throw new DomainError('NOT_FOUND', `No ${connector} instance "${instanceId}"`);
       const key = newKey();
-      await ConnectorInstance.updateOne({ _id: instanceId }, { $set: { 'widget.keyHash': hash(key), 'widget.keyPrefix': key.slice(0, 8) } });
+      await ConnectorInstance.updateOne({ _id: instanceId }, { $set: { 'widget.keyHash': hash(key), 'widget.keyPrefix': key.slice(0, 8), 'widget.revokedAt': null } });
       cache.delete(instanceId);
       deps.audit.record(actor, { action: 'widget_key.rotate', resourceType: `${connector}_widget_auth`, resourceId: instanceId });
       return { key };
@@ -62,7 +64,8 @@ export function createWidgetKeys(deps: { models: Models; audit: AuditLog }) {
 
     async revoke(actor: Actor, connector: string, instanceId: string): Promise<void> {
       requireAdmin(actor);
-      await ConnectorInstance.updateOne({ _id: instanceId, connector }, { $set: { 'widget.keyHash': null, 'widget.keyPrefix': null } });
+      const revoked = await ConnectorInstance.updateOne({ _id: instanceId, connector, 'widget.keyHash': { $ne: null } }, { $set: { 'widget.keyHash': null, 'widget.keyPrefix': null, 'widget.revokedAt': new Date() } });
+      if (revoked.matchedCount === 0) throw new DomainError('NOT_FOUND', `No widget key to revoke on ${connector} instance "${instanceId}"`);
       cache.delete(instanceId);
       deps.audit.record(actor, { action: 'widget_key.revoke', resourceType: `${connector}_widget_auth`, resourceId: instanceId });
     },
@@ -97,6 +100,7 @@ export function createWidgetKeys(deps: { models: Models; audit: AuditLog }) {
         historyTurns: row.widget?.historyTurns ?? DEFAULT_HISTORY_TURNS,
         keySet: !!row.widget?.keyHash,
         keyPrefix: row.widget?.keyPrefix ?? null,
+        revokedAt: row.widget?.revokedAt?.toISOString() ?? null,
       };
     },
 

@@ -93,6 +93,8 @@ export function runFacts(timeline: RunTimeline): [ReactNode, ReactNode][] {
   ];
 }
 
+const STEP_KINDS = { llm: 'LLM', call: 'call', ask: 'ask', reply: 'reply' } as const;
+
 function StepEntry({ entry }: { entry: Extract<TimelineEntry, { type: 'step' }> }) {
   const retries = entry.attempts !== null && entry.attempts > 1 ? entry.attempts - 1 : 0;
   return (
@@ -101,8 +103,8 @@ function StepEntry({ entry }: { entry: Extract<TimelineEntry, { type: 'step' }> 
         <strong>
           Step {entry.index + 1}: <code>{entry.stepId}</code>
         </strong>
-        <Badge tone="success">{entry.status}</Badge>
-        {entry.kind ? <span>{entry.kind === 'llm' ? 'LLM' : 'call'}</span> : null}
+        <Badge tone={entry.status === 'skipped' ? 'neutral' : 'success'}>{entry.status}</Badge>
+        {entry.kind ? <span>{STEP_KINDS[entry.kind]}</span> : null}
         {entry.durationMs !== null ? <span data-testid="step-duration">{formatDuration(entry.durationMs)}</span> : null}
         {entry.attempts !== null ? (
           <span>

@@ -23,3 +23,9 @@ export const testInstanceForm = z.object({
   intent: z.literal('test'),
   id: instanceId,
 });
+
+/** "Remove" on one instance (after a confirm). */
+export const removeInstanceForm = z.object({
+  intent: z.literal('remove'),
+  id: instanceId,
+});

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
-import type { ReactNode } from 'react';
+import { Form, Link, useActionData, useLoaderData, useNavigation, useRevalidator } from '@remix-run/react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { z } from 'zod';
 import { readAdminForm } from '~/auth/form.server.ts';
 import { Badge, Button, Card, cn, DataTable, Facts, Notice, PageHeader } from '~/components/ui/index.ts';
@@ -12,7 +12,36 @@ import { serverCaller } from '~/trpc/handler.server.ts';
 export const meta: MetaFunction = () => [{ title: 'Administration' }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  return (await serverCaller(request, context.services)).system.info();
+  const caller = await serverCaller(request, context.services);
+  const [info, running] = await Promise.all([caller.system.info(), caller.jobs.list({ kind: 'publish', state: 'running', limit: 200 })]);
+  // The publish jobs still running: the page reloads its data until those it started have ended.
+  return { ...info, runningPublishJobs: running.items.map((job) => job.id) };
+}
+
+/** How often the page asks again while jobs it started are running. */
+const JOB_POLL_MS = 1_000;
+/** A little over how long the service caches its AgentCard (core/src/services.ts). */
+const AGENT_CARD_CACHE_MS = 1_500;
+
+/**
+ * Reloads the page's data every second while any of `jobIds` is still running, so the checklist
+ * and counts change when they end, with no reload. Without JavaScript a reload shows the same.
+ */
+function useRevalidateWhileRunning(jobIds: string[], running: string[]) {
+  const { revalidate, state } = useRevalidator();
+  const waiting = jobIds.some((id) => running.includes(id));
+  const wasWaiting = useRef(false);
+  // Runs again only when the page's data or the revalidation's state changes, so a timer set here stands until it fires.
+  useEffect(() => {
+    if (state !== 'idle') return;
+    // Once they have ended, once more after the AgentCard's one-second cache has let go of the old card.
+    const ended = !waiting && wasWaiting.current;
+    wasWaiting.current = waiting;
+    if (!waiting && !ended) return;
+    const timer = setTimeout(() => void revalidate(), ended ? AGENT_CARD_CACHE_MS : JOB_POLL_MS);
+    return () => clearTimeout(timer);
+  }, [waiting, running, state, revalidate]);
+  return waiting;
 }
 
 const actionForm = z.discriminatedUnion('intent', [switchForm, publishExamplesForm]);
@@ -52,25 +81,32 @@ export default function Overview() {
   const refusal = replyFor(result, 'overview');
   const refusalMessages = refusal?.error ? Object.values(refusal.error).flatMap((messages) => messages ?? []) : undefined;
   const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
+  // A revalidation clears the action's data: the jobs it started are kept here until another action answers.
+  const [published, setPublished] = useState(result && 'published' in result ? result.published : null);
+  useEffect(() => {
+    if (result) setPublished('published' in result ? result.published : null);
+  }, [result]);
+  const startedJobs = published ? published.flatMap((job) => (job.jobId ? [job.jobId] : [])) : [];
+  const jobsRunning = useRevalidateWhileRunning(startedJobs, info.runningPublishJobs);
   return (
     <>
       <PageHeader title="Administration" description="What is set up on this instance, what is left to do, and the switches that change it at runtime." />
       {result && 'notice' in result ? <Notice tone="success">{result.notice}</Notice> : null}
-      {result && 'published' in result && result.published ? (
+      {published ? (
         <Notice tone="success">
-          {result.published.some((job) => job.jobId) ? (
+          {published.some((job) => job.jobId) ? (
             <>
               Publishing the example agents:{' '}
-              {result.published.flatMap((job) => (job.jobId ? [job] : [])).map((job, i) => (
+              {published.flatMap((job) => (job.jobId ? [job] : [])).map((job, i) => (
                 <span key={job.jobId}>
                   {i > 0 ? ', ' : ''}
                   <Link to={`/administration/jobs/${job.jobId}`}>{job.packageName}</Link>
                 </span>
               ))}
-              . They appear in the AgentCard once their jobs succeed.{' '}
+              . {jobsRunning ? 'They appear in the AgentCard once their jobs succeed.' : 'Their jobs have ended: the counts below are up to date.'}{' '}
             </>
           ) : null}
-          {result.published.some((job) => !job.jobId) ? `Already published as shipped: ${result.published.flatMap((job) => (job.jobId ? [] : [`${job.packageName}@${job.version}`])).join(', ')}.` : null}
+          {published.some((job) => !job.jobId) ? `Already published as shipped: ${published.flatMap((job) => (job.jobId ? [] : [`${job.packageName}@${job.version}`])).join(', ')}.` : null}
         </Notice>
       ) : null}
       <FormErrors id="overview-errors" errors={refusalMessages} fix={fixFrom(result, 'overview')} />

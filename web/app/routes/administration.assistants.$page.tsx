@@ -3,7 +3,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { z } from 'zod';
 import { readAdminForm } from '~/auth/form.server.ts';
-import { Button, Card, ConfirmButton, Facts, Notice, PageHeader, ShownOnce, TextField } from '~/components/ui/index.ts';
+import { Badge, Button, Card, ConfirmButton, Facts, Field, inputClasses, Notice, PageHeader, ShownOnce, TextField } from '~/components/ui/index.ts';
 import { widgetKeyForm, widgetSettingsForm } from '~/forms/assistants.ts';
 import { FormErrors, fixFrom, replyFor, useSchemaForm } from '~/forms/index.ts';
 import { submitForm } from '~/forms/submission.server.ts';
@@ -19,10 +19,16 @@ function pageOf(param: string | undefined) {
 
 export const meta: MetaFunction = () => [{ title: 'Assistant' }];
 
+/** Which instances the page shows: those whose key was revoked (and none generated since) are out of the way. */
+const SHOW = ['active', 'revoked', 'all'] as const;
+
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const page = pageOf(params.page);
   const caller = await serverCaller(request, context.services);
-  return { page, connectorsPage: `/administration/connectors/${params.page}`, rows: await caller.assistants.list({ connector: page.connector }), llm: { provider: context.services.llm.name, model: context.services.llm.model } };
+  const show = SHOW.find((value) => value === new URL(request.url).searchParams.get('show')) ?? 'active';
+  const all = await caller.assistants.list({ connector: page.connector });
+  const rows = all.filter(({ widget }) => show === 'all' || (show === 'revoked') === !!widget.revokedAt);
+  return { page, connectorsPage: `/administration/connectors/${params.page}`, rows, show, instanceCount: all.length, revokedCount: all.filter(({ widget }) => widget.revokedAt).length, llm: { provider: context.services.llm.name, model: context.services.llm.model } };
 }
 
 const actionForm = z.discriminatedUnion('intent', [widgetSettingsForm, widgetKeyForm]);
@@ -42,7 +48,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
         return { key: { instanceId: value.instanceId, value: (await caller.assistants.rotateKey(target)).key } };
       case 'revoke':
         await caller.assistants.revokeKey(target);
-        return { notice: `Widget key of ${value.instanceId} revoked: the widget on that site stops working until a new key is set.` };
+        return { notice: `Widget key of ${value.instanceId} revoked: the widget on that site stops working until a new key is set. Revoked keys are listed under Show › Sites with a revoked key.` };
       case 'configure':
         await caller.assistants.configure({ ...target, allowedOrigins: value.allowedOrigins, historyTurns: value.historyTurns });
         return { notice: `Saved the widget settings of ${value.instanceId}.` };
@@ -56,6 +62,7 @@ interface Widget {
   historyTurns: number;
   keySet: boolean;
   keyPrefix: string | null;
+  revokedAt: string | null;
 }
 
 function WidgetSettingsForm({ instanceId, widget }: { instanceId: string; widget: Widget }) {
@@ -84,7 +91,7 @@ function WidgetSettingsForm({ instanceId, widget }: { instanceId: string; widget
 }
 
 export default function AssistantPage() {
-  const { page, connectorsPage, rows, llm } = useLoaderData<typeof loader>();
+  const { page, connectorsPage, rows, show, instanceCount, revokedCount, llm } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const keyReply = replyFor(result, KEY_FORM);
   const refused = keyReply?.error ? Object.values(keyReply.error).flatMap((errors) => errors ?? []) : [];
@@ -110,18 +117,33 @@ export default function AssistantPage() {
       ) : null}
       {result && 'notice' in result ? <Notice tone="success">{result.notice}</Notice> : null}
       <FormErrors id="widget-key-errors" errors={refused.length ? refused : undefined} fix={fixFrom(result, KEY_FORM)} />
-      {rows.length === 0 ? (
+      {instanceCount === 0 ? (
         <Notice tone="info" role="note">
           No instance of this connector yet: the widget needs one. <Link to={connectorsPage}>Add an instance</Link>
         </Notice>
       ) : null}
       <div className="space-y-6">
+        {instanceCount > 0 ? (
+          <Form method="get" className="flex flex-wrap items-end gap-3" aria-label="Filter widget keys">
+            <Field id="widgets-show" label="Show" className="w-full sm:w-64">
+              <select id="widgets-show" name="show" defaultValue={show} className={inputClasses}>
+                <option value="active">Sites with a key or none yet</option>
+                <option value="revoked">Sites with a revoked key ({revokedCount})</option>
+                <option value="all">All sites</option>
+              </select>
+            </Field>
+            <Button type="submit" variant="secondary">
+              Show
+            </Button>
+          </Form>
+        ) : null}
+        {instanceCount > 0 && rows.length === 0 ? <p className="text-sm text-muted">{show === 'revoked' ? 'No site has a revoked key.' : 'Every site’s key is revoked: choose “Sites with a revoked key” to generate a new one.'}</p> : null}
         {rows.map(({ instance, widget }) => (
           <Card key={instance.id} title={instance.name} description={<code>{instance.id}</code>}>
             <Facts
               className="mb-4"
               items={[
-                ['Widget key', widget.keySet ? <code>{widget.keyPrefix}…</code> : 'not set'],
+                ['Widget key', widget.keySet ? <code>{widget.keyPrefix}…</code> : widget.revokedAt ? <Badge tone="danger">revoked</Badge> : 'not set'],
                 ['Site origin', <code className="[overflow-wrap:anywhere]">{widget.siteOrigin}</code>],
               ]}
             />

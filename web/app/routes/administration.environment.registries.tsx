@@ -3,14 +3,17 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import type { DestinationSummary } from '@service/core/registry';
 import { useEffect, useState } from 'react';
+import { z } from 'zod';
 import { readAdminForm } from '~/auth/form.server.ts';
-import { Button, Card, Checkbox, Notice, PageHeader, SelectField, TextField, type FieldMeta } from '~/components/ui/index.ts';
+import { Button, Card, Checkbox, ConfirmButton, Notice, PageHeader, SelectField, TextField, type FieldMeta } from '~/components/ui/index.ts';
 import { FormErrors, fixFrom, replyFor, useSchemaForm } from '~/forms/index.ts';
 import { registriesForm, registrySettings, TOKEN_FIELDS } from '~/forms/registries.ts';
 import { submitForm } from '~/forms/submission.server.ts';
 import { serverCaller } from '~/trpc/handler.server.ts';
 
 export const meta: MetaFunction = () => [{ title: 'Registries' }];
+
+const removePrivateForm = z.object({ intent: z.literal('remove-private') });
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   return (await serverCaller(request, context.services)).registries.get();
@@ -19,6 +22,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readAdminForm(request, context.services);
   const caller = await serverCaller(request, context.services);
+  if (form.get('intent') === 'remove-private') {
+    return submitForm('remove-private', form, removePrivateForm, async () => {
+      await caller.registries.removePrivate();
+      return { removed: true as const };
+    });
+  }
   return submitForm(
     'registries',
     form,
@@ -92,6 +101,8 @@ export default function Registries() {
         </Notice>
       ) : null}
       {result && 'saved' in result ? <Notice tone="success">Registry settings saved.</Notice> : null}
+      {result && 'removed' in result ? <Notice tone="success">Private destination removed with its tokens. Extensions published there stay installed.</Notice> : null}
+      <FormErrors id="remove-private-errors" errors={replyFor(result, 'remove-private')?.error?.[''] ?? undefined} />
       <Form method="post" {...getFormProps(form)} className="space-y-6">
         <Card title="Routing" description="scope-based: the instance's own scope goes to the private registry, everything else to the public one. shared-acl: one registry for both, its access rules decide.">
           <SelectField
@@ -127,6 +138,23 @@ export default function Registries() {
           Save registry settings
         </Button>
       </Form>
+      {settings.private && !settings.embedded ? (
+        <Card
+          className="mt-6"
+          title="Remove the private destination"
+          description={
+            <>
+              Deletes <code>{settings.private.id}</code> and its sealed tokens: the instance’s own packages cannot be published privately until a private destination is set again. Extensions already published there stay installed, and their origin keeps the registry URL <code className="[overflow-wrap:anywhere]">{settings.private.registryUrl}</code>; the registry itself is not touched.
+            </>
+          }
+        >
+          <Form method="post">
+            <ConfirmButton name="intent" value="remove-private" variant="danger" title={`Remove the private destination ${settings.private.id}?`} description="Its sealed tokens are deleted. Extensions published there stay installed and keep their origin. This cannot be undone." confirmLabel="Remove">
+              Remove private destination
+            </ConfirmButton>
+          </Form>
+        </Card>
+      ) : null}
     </>
   );
 }

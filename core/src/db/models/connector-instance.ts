@@ -24,6 +24,8 @@ export const connectorInstanceSchema = new Schema(
         {
           keyHash: { type: String, default: null },
           keyPrefix: { type: String, default: null },
+          /** When the last key was revoked; cleared when a new one is generated. */
+          revokedAt: { type: Date, default: null },
           allowedOrigins: { type: [String], default: [] },
           historyTurns: { type: Number, default: 10 },
         },

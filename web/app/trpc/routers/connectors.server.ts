@@ -10,6 +10,8 @@ export const connectorsRouter = router({
   save: adminProcedure
     .input(z.object({ connector, id: instanceId, name: instanceName, siteUrl, username: z.string().max(200).nullish(), credential, webhookSecret }))
     .mutation(({ ctx, input }) => ctx.services.connectorInstances.put(ctx.actor, input)),
+  /** Removes the instance with its sealed credentials, widget key and settings (core/src/connectors/instances.ts). */
+  remove: adminProcedure.input(z.object({ connector, id: instanceId })).mutation(({ ctx, input }) => ctx.services.connectorInstances.remove(ctx.actor, input.connector, input.id)),
   /** "Test connection": the connector's own `<cms>_status` primitive, through the same gate. */
   test: adminProcedure.input(z.object({ connector, id: instanceId })).mutation(({ ctx, input }) => ctx.services.primitives.call(ctx.actor, `${input.connector}_status`, { instanceId: input.id })),
 });

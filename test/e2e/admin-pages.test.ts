@@ -129,9 +129,10 @@ function findBrokenWords(): string[] {
       if (seen.has(node)) continue;
       seen.add(node);
       const text = node.textContent ?? '';
-      const blobs = Array.from(text.matchAll(/\S{41,}/g), (blob) => [blob.index, blob.index + blob[0].length] as const);
+      // A long token may be split into several text nodes (<wbr> after its separators): look at its element's text.
+      const blobs = (node.parentElement?.textContent ?? text).match(/\S{41,}/g) ?? [];
       for (const match of text.matchAll(/[\p{L}\p{N}]+/gu)) {
-        if (match[0].length < 2 || blobs.some(([from, to]) => match.index >= from && match.index < to)) continue;
+        if (match[0].length < 2 || blobs.some((blob) => blob.includes(match[0]))) continue;
         const range = document.createRange();
         range.setStart(node, match.index);
         range.setEnd(node, match.index + match[0].length);

@@ -85,7 +85,7 @@ describe('a refused form never echoes a secret back', () => {
     const response = await fetch(`${service.url}/administration/a2a/peers`, {
       method: 'POST',
       headers: { cookie, origin: service.url, 'sec-fetch-site': 'same-origin', 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ id: 'Not A Slug', name: 'Globex', baseUrl: 'ftp://nowhere', clientId: 'c1', clientSecret: secret }),
+      body: new URLSearchParams({ intent: 'register', id: 'Not A Slug', name: 'Globex', baseUrl: 'ftp://nowhere', clientId: 'c1', clientSecret: secret }),
     });
     expect(response.status).toBe(400);
     const html = await response.text();

@@ -121,7 +121,7 @@ interface PageCheck {
  */
 function findBrokenWords(): string[] {
   const found: string[] = [];
-  const roots = document.querySelectorAll('main td, main th, main code, main dd, header');
+  const roots = Array.from(document.querySelectorAll('main td, main th, main code, main dd, header'));
   const seen = new Set<Node>();
   for (const root of roots) {
     const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
@@ -147,12 +147,12 @@ function findBrokenWords(): string[] {
 /** Buttons (and links drawn as buttons) whose label does not fit: clipped, cut off by their box, or scrolled out of it. */
 function findClippedControls(): string[] {
   const found: string[] = [];
-  for (const control of document.querySelectorAll<HTMLElement>('button, a.inline-flex, summary')) {
+  for (const control of Array.from(document.querySelectorAll<HTMLElement>('button, a.inline-flex, summary'))) {
     if (control.getClientRects().length === 0 || control.closest('[hidden], .sr-only')) continue;
     const label = (control.textContent ?? '').trim().slice(0, 40) || control.getAttribute('aria-label') || control.tagName;
     if (control.scrollWidth > control.clientWidth + 1) found.push(`${label}: label ${control.scrollWidth} px in ${control.clientWidth} px`);
     // A label broken inside a word is a squeezed control even when nothing overflows.
-    for (const node of Array.from(control.childNodes).filter((n) => n.nodeType === Node.TEXT_NODE)) {
+    for (const node of Array.from(control.childNodes as NodeListOf<ChildNode>).filter((n) => n.nodeType === Node.TEXT_NODE)) {
       for (const match of (node.textContent ?? '').matchAll(/[\p{L}\p{N}]+/gu)) {
         if (match[0].length < 2 || match[0].length > 40) continue;
         const range = document.createRange();

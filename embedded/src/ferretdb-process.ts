@@ -48,7 +48,7 @@ export async function startFerretdb(binary: string, dataDir: string, logger: Emb
       return {
         uri: `mongodb://127.0.0.1:${port}/`,
         kind: 'ferretdb',
-        description: 'FerretDB 1.24 (SQLite), patched (ADR 0009)',
+        description: 'FerretDB 1.24 (SQLite)',
         pid,
         exited: new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve()))),
         stop: () => stopTied(child),

@@ -49,7 +49,7 @@ async function withoutLimit(page: Page, label: string, value: string): Promise<v
 }
 
 const cases: { page: string; label: string; limit: number; button: string; empty: string; over: RegExp }[] = [
-  { page: '/administration/a2a/clients', label: 'Name', limit: 100, button: 'Register', empty: 'Enter a name.', over: /^Use at most 100 characters \(a name\)\.$/ },
+  { page: '/administration/a2a/clients', label: 'Name', limit: 100, button: 'Register', empty: 'Enter a name.', over: /^Shorten the name to 100 characters or fewer\.$/ },
 ];
 
 describe('admin forms explain refusals next to the field', () => {
@@ -93,4 +93,36 @@ describe('a refused form never echoes a secret back', () => {
     expect(html).toContain('Globex');
     expect(html).not.toContain(secret);
   });
+});
+
+describe('refusals said once, in the words of the whole value', () => {
+  it('A2A clients: every allowed agent that is not a package name is named, and a registered client’s name does not stay in the form', async () => {
+    const context = await signedIn(true);
+    const page = await context.newPage();
+    await page.goto(`${service.url}/administration/a2a/clients`);
+    await page.locator('html[data-js]').waitFor();
+    await page.getByLabel('Name', { exact: true }).fill('Editorial desk');
+    await page.getByLabel('Allowed agents', { exact: true }).fill('editorial review, @tour/summarizer, Summarizer');
+    await page.getByRole('button', { name: 'Register', exact: true }).click();
+    expect(await fieldError(page, 'Allowed agents')).toBe('Use package names such as @scope/agent, or * for every agent. Not package names: editorial, review, Summarizer.');
+
+    await page.getByLabel('Allowed agents', { exact: true }).fill('@tour/summarizer');
+    await page.getByRole('button', { name: 'Register', exact: true }).click();
+    await expect.poll(() => page.getByText('Editorial desk').count()).toBeGreaterThan(0);
+    await expect.poll(() => page.getByLabel('Name', { exact: true }).inputValue()).toBe('');
+    await context.close();
+  }, 60_000);
+
+  it('Import from GitHub: a refused repository URL is said next to the field only', async () => {
+    const context = await signedIn(true);
+    const page = await context.newPage();
+    await page.goto(`${service.url}/administration/marketplace/import`);
+    await page.locator('html[data-js]').waitFor();
+    await page.getByLabel('Repository URL', { exact: true }).fill('https://github.com/only-an-owner');
+    await page.getByRole('button', { name: 'Import from GitHub', exact: true }).click();
+    const reason = await fieldError(page, 'Repository URL');
+    expect(reason).toMatch(/^must /);
+    expect(await page.locator('main').getByText(reason!, { exact: false }).count()).toBe(1);
+    await context.close();
+  }, 60_000);
 });

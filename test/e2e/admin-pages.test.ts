@@ -108,6 +108,66 @@ interface PageCheck {
   overflow: number;
   consoleErrors: string[];
   violations: string[];
+  brokenWords: string[];
+  clippedControls: string[];
+  internalReferences: string[];
+}
+
+/**
+ * Words broken across lines inside table cells, code and description values: a name such as
+ * `@tour/editorial-review` or `admin@service.local` may wrap after one of its separators, never
+ * inside a word ("edito / rial"). Each run of letters and digits must lie on one line, except in
+ * a token longer than 40 characters (a hash, a pasted blob, a long URL), which may break anywhere.
+ */
+function findBrokenWords(): string[] {
+  const found: string[] = [];
+  const roots = Array.from(document.querySelectorAll('main td, main th, main code, main dd, header'));
+  const seen = new Set<Node>();
+  for (const root of roots) {
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (seen.has(node)) continue;
+      seen.add(node);
+      const text = node.textContent ?? '';
+      // A long token may be split into several text nodes (<wbr> after its separators): look at its element's text.
+      const blobs = (node.parentElement?.textContent ?? text).match(/\S{41,}/g) ?? [];
+      for (const match of text.matchAll(/[\p{L}\p{N}]+/gu)) {
+        if (match[0].length < 2 || blobs.some((blob) => blob.includes(match[0]))) continue;
+        const range = document.createRange();
+        range.setStart(node, match.index);
+        range.setEnd(node, match.index + match[0].length);
+        const tops = new Set(Array.from(range.getClientRects()).filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+        if (tops.size > 1) found.push(`"${match[0]}" in "${text.trim().slice(0, 60)}"`);
+      }
+    }
+  }
+  return found;
+}
+
+/** Buttons (and links drawn as buttons) whose label does not fit: clipped, cut off by their box, or scrolled out of it. */
+function findClippedControls(): string[] {
+  const found: string[] = [];
+  for (const control of Array.from(document.querySelectorAll<HTMLElement>('button, a.inline-flex, summary'))) {
+    if (control.getClientRects().length === 0 || control.closest('[hidden], .sr-only')) continue;
+    const label = (control.textContent ?? '').trim().slice(0, 40) || control.getAttribute('aria-label') || control.tagName;
+    if (control.scrollWidth > control.clientWidth + 1) found.push(`${label}: label ${control.scrollWidth} px in ${control.clientWidth} px`);
+    // A label broken inside a word is a squeezed control even when nothing overflows.
+    for (const node of Array.from(control.childNodes as NodeListOf<ChildNode>).filter((n) => n.nodeType === Node.TEXT_NODE)) {
+      for (const match of (node.textContent ?? '').matchAll(/[\p{L}\p{N}]+/gu)) {
+        if (match[0].length < 2 || match[0].length > 40) continue;
+        const range = document.createRange();
+        range.setStart(node, match.index);
+        range.setEnd(node, match.index + match[0].length);
+        if (new Set(Array.from(range.getClientRects()).map((r) => Math.round(r.top))).size > 1) found.push(`${label}: "${match[0]}" broken`);
+      }
+    }
+    // Inside a box that scrolls sideways (a table), the control must be visible without scrolling at 1280 px.
+    if (window.innerWidth >= 1024) {
+      const box = control.closest('.overflow-x-auto');
+      if (box && control.getBoundingClientRect().right > box.getBoundingClientRect().right + 1) found.push(`${label}: cut off by its scrolling box`);
+    }
+  }
+  return found;
 }
 
 let patternInputs = 0;
@@ -129,16 +189,20 @@ async function check(page: Page, pathname: string, width: number): Promise<PageC
     return inputs.length;
   });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  const brokenWords = await page.evaluate(findBrokenWords);
+  const clippedControls = await page.evaluate(findClippedControls);
+  // The UI speaks to operators: no decision records or other project internals in what it shows.
+  const internalReferences = (await page.locator('body').innerText()).match(/\bADR \d+/g) ?? [];
   const axe = await new AxeBuilder({ page }).analyze();
   const violations = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
   await page.screenshot({ path: path.join(artifactsDir, 'pages', `${width}${pathname.replaceAll('/', '_')}.png`), fullPage: true });
   // A 404 page logs the failed document request itself; that is the page's purpose, not an error of it.
-  return { overflow, consoleErrors: consoleErrors.filter((text) => !(pathname.includes('no-such-page') && /status of 404/.test(text))), violations };
+  return { overflow, consoleErrors: consoleErrors.filter((text) => !(pathname.includes('no-such-page') && /status of 404/.test(text))), violations, brokenWords, clippedControls, internalReferences };
 }
 
 describe('every admin page, on a desktop and on a phone', () => {
   for (const width of WIDTHS) {
-    it(`at ${width} px: no sideways scroll, no console error, no serious or critical axe finding`, async () => {
+    it(`at ${width} px: no sideways scroll, no console error, no serious or critical axe finding, no word broken in a name, no clipped control`, async () => {
       const results: Record<string, PageCheck> = {};
       patternInputs = 0;
       const signedOut = await contextAt(width, false);
@@ -147,7 +211,7 @@ describe('every admin page, on a desktop and on a phone', () => {
       const context = await contextAt(width, true);
       for (const pathname of pages) results[pathname] = await check(await context.newPage(), pathname, width);
       await context.close();
-      const failing = Object.entries(results).filter(([, r]) => r.overflow > 0 || r.consoleErrors.length > 0 || r.violations.length > 0);
+      const failing = Object.entries(results).filter(([, r]) => r.overflow > 0 || r.consoleErrors.length > 0 || r.violations.length > 0 || r.brokenWords.length > 0 || r.clippedControls.length > 0 || r.internalReferences.length > 0);
       expect(Object.fromEntries(failing)).toEqual({});
       // The id, URL and package-name fields carry patterns; each was compiled above without an error.
       expect(patternInputs).toBeGreaterThan(5);
@@ -155,18 +219,21 @@ describe('every admin page, on a desktop and on a phone', () => {
     }, 300_000);
   }
 
-  it('at 390 px the navigation is behind a Menu button and still reaches every section', async () => {
+  it('at 390 px the navigation is behind a Menu disclosure, grouped, and still reaches every section', async () => {
     const context = await contextAt(390, true);
     const page = await context.newPage();
     await page.goto(`${service.url}/administration`);
     await page.locator('html[data-js]').waitFor();
-    expect(await page.getByRole('navigation', { name: 'Administration' }).isVisible()).toBe(false);
-    await page.getByRole('button', { name: 'Menu' }).click();
-    const nav = page.getByRole('dialog').getByRole('navigation', { name: 'Administration' });
+    const nav = page.getByRole('navigation', { name: 'Administration' });
+    expect(await nav.isVisible()).toBe(false);
+    // The top bar names the product and the instance scope.
+    expect(await page.getByRole('banner').textContent()).toContain('@tour');
+    await page.locator('summary', { hasText: 'Menu' }).click();
+    expect(await nav.getByRole('list', { name: 'Connections' }).getByRole('link').allTextContents()).toEqual(['A2A clients', 'Remote peers', 'MCP connections', 'Drupal sites', 'WordPress sites', 'Drupal assistants', 'WordPress assistants']);
     await nav.getByRole('link', { name: 'Audit log' }).click();
     await page.waitForURL(`${service.url}/administration/audit`);
-    // The sheet closes on navigation.
-    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    // The menu closes on navigation.
+    await expect.poll(() => nav.isVisible()).toBe(false);
     await context.close();
   }, 60_000);
 });

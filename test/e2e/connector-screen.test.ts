@@ -31,7 +31,7 @@ describe('the CMS-A connector screen', () => {
     await page.getByLabel('Password').fill('correct horse battery');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(`${service.url}/administration`);
-    await page.getByRole('link', { name: 'Connectors › CMS-A' }).click();
+    await page.getByRole('navigation', { name: 'Administration' }).getByRole('link', { name: 'Drupal sites' }).click();
     await page.getByLabel('Instance id').fill('drupal');
     await page.getByLabel('Name').fill('Newsroom');
     await page.getByLabel('Site URL').fill(site.siteUrl);
@@ -43,7 +43,7 @@ describe('the CMS-A connector screen', () => {
     await expect.poll(() => page.getByRole('status').textContent()).toBe('drupal: connected');
 
     // Its assistant: a widget key generated and shown once, then only its prefix.
-    await page.getByRole('link', { name: 'Assistants › CMS-A' }).click();
+    await page.getByRole('navigation', { name: 'Administration' }).getByRole('link', { name: 'Drupal assistants' }).click();
     await page.getByRole('button', { name: 'Generate key' }).click();
     const key = (await page.getByTestId('widget-key').textContent())!;
     expect(key).toMatch(/^swk_[A-Za-z0-9_-]{43}$/);

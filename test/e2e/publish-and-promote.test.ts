@@ -51,7 +51,7 @@ describe('publish and promote from the admin UI', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(`${service.url}/administration`);
 
-    await page.getByRole('link', { name: 'Environment › Registries' }).click();
+    await page.getByRole('navigation', { name: 'Administration' }).getByRole('link', { name: 'Registries' }).click();
     await page.locator('#routingMode').selectOption('scope-based');
     await page.locator('[id="public.registryUrl"]').fill(publicRegistry.url);
     await page.locator('[id="public.publishToken"]').fill(publicRegistry.tokens['acme-publisher']!);

@@ -135,7 +135,7 @@ describe('two instances sharing registries', () => {
     await b.services.registry.publish(b.admin, draft.id, { destination: 'private' });
     const error = await b.services.registry.startPromote(b.admin, draft.id).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PublicRegistryResolverNotWiredError);
-    expect((error as Error).message).toContain('Administration › Environment › Registries');
+    expect((error as Error).message).toContain('Administration › Settings › Registries');
     await expect(b.services.registry.publish(b.admin, draft.id, { destination: 'public' })).rejects.toBeInstanceOf(PublicRegistryResolverNotWiredError);
     expect((await b.services.extensions.get(draft.id))?.origin.visibility).toBe('private');
   });

@@ -26,7 +26,7 @@ export function createCmsBNotifier(deps: { instances: ConnectorInstances; http: 
     const target = await deps.instances.webhookSecret('cms_b', instanceId);
     if (!target) {
       if (subscribedOnly) return null;
-      throw new DomainError('NOT_FOUND', `CMS-B instance ${instanceId} has no webhook secret`);
+      throw new DomainError('NOT_FOUND', `WordPress instance ${instanceId} has no webhook secret`);
     }
     const event: Notification = { id: randomUUID(), type, data };
     const body = JSON.stringify(event);
@@ -50,8 +50,8 @@ export function createCmsBNotifier(deps: { instances: ConnectorInstances; http: 
       }
       // 409: the plugin already has this event (an earlier attempt got through).
       if ((status >= 200 && status < 300) || status === 409) return { id: event.id, attempts: attempt };
-      if (status >= 300 && status < 500) throw new DomainError('UPSTREAM_FAILED', `CMS-B refused the notification (${status})`);
-      if (attempt >= attempts) throw new DomainError('UPSTREAM_FAILED', `CMS-B did not take the notification after ${attempts} attempts (last: ${status || 'network error'})`);
+      if (status >= 300 && status < 500) throw new DomainError('UPSTREAM_FAILED', `WordPress refused the notification (${status})`);
+      if (attempt >= attempts) throw new DomainError('UPSTREAM_FAILED', `WordPress did not take the notification after ${attempts} attempts (last: ${status || 'network error'})`);
       deps.logger.warn('notification failed, retrying', { instanceId, type, attempt, status });
       await new Promise((resolve) => setTimeout(resolve, baseDelay * 2 ** (attempt - 1)));
     }

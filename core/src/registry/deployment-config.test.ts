@@ -44,7 +44,7 @@ describe('DeploymentRegistryConfig loader', () => {
     const resolver = createDestinationResolver({ models: t.db.models, destinations });
     const error = await resolver.forPublish(actor, 'public').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PublicRegistryResolverNotWiredError);
-    expect((error as Error).message).toContain('Administration › Environment › Registries');
+    expect((error as Error).message).toContain('Administration › Settings › Registries');
   });
 
   it('seals tokens per destination: a token does not open under another destination\'s label', async () => {

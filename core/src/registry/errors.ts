@@ -12,7 +12,7 @@ export class DeploymentRegistryConfigNotAvailableError extends DomainError {
 
 export const PUBLIC_RESOLVER_NOT_WIRED =
   'The public registry destination has no publish token (publicPublishToken is null), so nothing can be published or promoted to it. ' +
-  'Wire a real resolver under Administration › Environment › Registries: set the public destination\'s publish token.';
+  'Wire a real resolver under Administration › Settings › Registries: set the public destination\'s publish token.';
 
 /** Public-destination resolution for a publish when `publicPublishToken` is null. */
 export class PublicRegistryResolverNotWiredError extends DomainError {
@@ -25,6 +25,6 @@ export class PublicRegistryResolverNotWiredError extends DomainError {
 export class PrivateDestinationNotConfiguredError extends DomainError {
   override name = 'PrivateDestinationNotConfiguredError';
   constructor(reason: string) {
-    super('REGISTRY_NOT_CONFIGURED', `The private registry destination is not configured: ${reason}. Configure it under Administration › Environment › Registries.`);
+    super('REGISTRY_NOT_CONFIGURED', `The private registry destination is not configured: ${reason}. Configure it under Administration › Settings › Registries.`);
   }
 }

@@ -42,7 +42,7 @@ export interface RegistrySettings {
 const PUBLIC_ID = 'public';
 const EMBEDDED_PRIVATE_ID = 'embedded-private';
 
-/** Administration › Environment › Registries. Tokens are write-only: reads say only whether one is set. */
+/** Administration › Settings › Registries. Tokens are write-only: reads say only whether one is set. */
 export function createRegistrySettings(deps: RegistryDeps) {
   const requireAdmin = (actor: Actor) => {
     if (!isAdmin(actor)) throw new DomainError('FORBIDDEN', 'Registry settings are for admins only');

@@ -21,3 +21,27 @@ export function formatTime(iso: string): string {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? iso : `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/**
+ * A moment relative to `now`, as people say it: `just now`, `3 min ago`, `in 2 h`, `yesterday`,
+ * `4 days ago`; `null` beyond a week (the caller shows the date). Calendar days are local days.
+ */
+export function formatRelative(at: Date, now: Date): string | null {
+  const diff = at.getTime() - now.getTime();
+  const ago = diff <= 0;
+  const span = Math.abs(diff);
+  const say = (amount: number, unit: string) => (ago ? `${amount} ${unit} ago` : `in ${amount} ${unit}`);
+  if (span < 45_000) return 'just now';
+  if (span < HOUR) return say(Math.max(1, Math.round(span / MINUTE)), 'min');
+  const startOfDay = (date: Date) => new Date(date.getFullYear(), date.getMonth(), date.getDate()).getTime();
+  const days = Math.round((startOfDay(at) - startOfDay(now)) / DAY);
+  if (span < 12 * HOUR || days === 0) return say(Math.round(span / HOUR), 'h');
+  if (days === -1) return 'yesterday';
+  if (days === 1) return 'tomorrow';
+  if (Math.abs(days) < 7) return say(Math.abs(days), 'days');
+  return null;
+}

@@ -1,11 +1,20 @@
 import { z } from 'zod';
 import { A2A_PERMISSION_NAMES, clientName, peerBaseUrl, peerClientId, peerClientSecret, peerId, peerName, peerProtocol } from '../schemas/a2a.ts';
-import { listOf, requiredText } from '../schemas/fields.ts';
+import { listOf, requiredText, tooLong } from '../schemas/fields.ts';
+
+/** An agent grant: a package name (`@scope/name`) or `*`; core checks the same. */
+const AGENT_GRANT = /^(\*|@[a-z0-9][a-z0-9._-]*\/[a-z0-9][a-z0-9._-]*)$/;
+
+/** Allowed agents: every entry that is not a package name is named, not only the first. */
+const allowedAgents = listOf('agents', 200, 200).superRefine((agents, ctx) => {
+  const bad = agents.filter((agent) => !AGENT_GRANT.test(agent));
+  if (bad.length) ctx.addIssue({ code: 'custom', message: `Use package names such as @scope/agent, or * for every agent. Not package names: ${bad.join(', ')}.` });
+});
 
 export const registerClientForm = z.object({
   intent: z.literal('register'),
   name: clientName,
-  allowedAgents: listOf('agents', 200, 200),
+  allowedAgents,
   allowedPrimitives: listOf('primitives', 200, 100),
   permissions: z.array(z.enum(A2A_PERMISSION_NAMES)).max(3).default([]),
 });
@@ -18,7 +27,7 @@ export const editClientForm = registerClientForm.extend({
 
 export const defaultAgentForm = z.object({
   intent: z.literal('default-agent'),
-  agent: z.string().trim().max(214, 'Use at most 214 characters (an npm package name).').optional(),
+  agent: z.string().trim().max(214, tooLong('an npm package name', 214)).optional(),
 });
 
 export const clientActionForm = z.object({

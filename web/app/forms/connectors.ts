@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { tooLong } from '../schemas/fields.ts';
 import { credential, instanceId, instanceName, siteUrl, username, webhookSecret } from '../schemas/connectors.ts';
 
 /** The fields a refused save must not send back to the browser (Conform echoes a refused form's values). */
@@ -10,7 +11,7 @@ export const saveInstanceForm = z.object({
   id: instanceId,
   name: instanceName,
   siteUrl,
-  username: z.string().trim().max(200, 'Use at most 200 characters (the username).').optional(),
+  username: z.string().trim().max(200, tooLong('the username', 200)).optional(),
   credential,
   webhookSecret,
 });

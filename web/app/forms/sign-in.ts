@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { requiredText } from '../schemas/fields.ts';
+import { requiredText, tooLong } from '../schemas/fields.ts';
 
 /**
  * The sign-in form. The password is taken as typed (never trimmed); where to go afterwards is a
@@ -7,6 +7,6 @@ import { requiredText } from '../schemas/fields.ts';
  */
 export const signInForm = z.object({
   email: requiredText('your email', 320),
-  password: z.string({ error: 'Enter your password.' }).min(1, 'Enter your password.').max(1024, 'Use at most 1024 characters (a password).'),
+  password: z.string({ error: 'Enter your password.' }).min(1, 'Enter your password.').max(1024, tooLong('a password', 1024)),
   redirectTo: z.string().max(2048).optional().catch(undefined),
 });

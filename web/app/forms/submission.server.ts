@@ -15,7 +15,7 @@ export interface FormRefusal {
 /**
  * Runs the work of a valid submission. An invalid one answers 400 with its field errors; a
  * refusal of the work (DomainError, TRPCError) answers its status with the message as the
- * form's error, findings whose path names a field next to that field, and the page that fixes a
+ * form's error (left out when its findings all name fields), findings whose path names a field next to that field, and the page that fixes a
  * configuration error. Anything else (a bug, an outage) propagates to the error boundary.
  * `hideFields` (secrets, tokens) are never echoed back in a refusal.
  */
@@ -39,6 +39,8 @@ export async function submitForm<Schema extends z.ZodType, T>(formId: string, fo
       if (fields.has(finding.path)) (fieldErrors[finding.path] ??= []).push(finding.reason);
       else formErrors.push(`${finding.path}: ${finding.reason}`);
     }
+    // A refusal wholly about fields is said next to them, not once more above the form.
+    if (Object.keys(fieldErrors).length > 0 && formErrors.length === 1) formErrors.length = 0;
     return data<FormRefusal>({ form: formId, result: submission.reply({ formErrors, fieldErrors, hideFields }), fix: fixFor({ code: refusal.code, message }) }, { status: refusal.status });
   }
 }

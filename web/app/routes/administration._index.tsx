@@ -3,7 +3,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation, useRevalidator
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { z } from 'zod';
 import { readAdminForm } from '~/auth/form.server.ts';
-import { Badge, Button, Card, cn, DataTable, Facts, Notice, PageHeader } from '~/components/ui/index.ts';
+import { Badge, Button, Card, cn, DataTable, Facts, Name, Notice, PageHeader } from '~/components/ui/index.ts';
 import { FormErrors, fixFrom, replyFor } from '~/forms/index.ts';
 import { publishExamplesForm, SWITCH_NAMES, SWITCHES, switchForm } from '~/forms/overview.ts';
 import { submitForm } from '~/forms/submission.server.ts';
@@ -166,7 +166,7 @@ export default function Overview() {
             </Step>
             <Step done={info.defaultAgent !== null}>
               Default agent (where an A2A message naming no agent goes):{' '}
-              {info.defaultAgent ? <code className="[overflow-wrap:anywhere]">{info.defaultAgent}</code> : 'none: a message must name its agent'} (<Link to="/administration/a2a/clients">A2A clients</Link>).
+              {info.defaultAgent ? <Name code>{info.defaultAgent}</Name> : 'none: a message must name its agent'} (<Link to="/administration/a2a/clients">A2A clients</Link>).
             </Step>
             <Step done={info.status.clients > 0}>
               A2A clients registered: {info.status.clients} (<Link to="/administration/a2a/clients">A2A clients</Link>).
@@ -229,9 +229,9 @@ export default function Overview() {
             const on = info.flags[name];
             return (
               <tr key={name}>
-                <td className="min-w-48">
+                <td>
                   <strong>{SWITCHES[name].label}</strong>
-                  <p className="mt-0.5 text-xs text-muted [overflow-wrap:anywhere]">{SWITCHES[name].what}</p>
+                  <p className="mt-0.5 text-xs text-muted">{SWITCHES[name].what}</p>
                 </td>
                 <td data-testid={`switch-${name}`}>
                   <Badge tone={on ? 'success' : 'neutral'}>{on ? 'on' : 'off'}</Badge>
@@ -241,7 +241,8 @@ export default function Overview() {
                     <input type="hidden" name="flag" value={name} />
                     <input type="hidden" name="enabled" value={on ? 'false' : 'true'} />
                     <Button type="submit" name="intent" value="switch" size="sm" variant={on ? 'secondary' : 'primary'} busy={navigation.formData?.get('flag') === name}>
-                      {on ? `Turn ${SWITCHES[name].label} off` : `Turn ${SWITCHES[name].label} on`}
+                      {/* On a phone the row names the switch; the button says only what it does (its accessible name stays whole). */}
+                      Turn <span className="sr-only sm:not-sr-only">{SWITCHES[name].label}</span> {on ? 'off' : 'on'}
                     </Button>
                   </Form>
                 </td>

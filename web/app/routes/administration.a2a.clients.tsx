@@ -1,6 +1,7 @@
 import { getFormProps } from '@conform-to/react';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { useEffect } from 'react';
 import { z } from 'zod';
 import { readAdminForm } from '~/auth/form.server.ts';
 import { Badge, Button, ButtonLink, Card, Checkbox, ConfirmButton, Field, inputClasses, DataTable, Notice, PageHeader, SelectField, ShownOnce, TextField } from '~/components/ui/index.ts';
@@ -90,6 +91,11 @@ function ClientFormCard() {
       ? { name: editing.name, allowedAgents: editing.allowedAgents.join(', '), allowedPrimitives: editing.allowedPrimitives.join(', '), permissions: editing.permissions }
       : { allowedAgents: '*', permissions: [...['list', 'read', 'execute']] },
   });
+  // A registered client's fields do not stay in the form (its secret is shown once, above).
+  const registered = result && 'secret' in result && !editing ? result : null;
+  useEffect(() => {
+    if (registered) form.reset();
+  }, [registered]);
   return (
     <Card title={editing ? `Change ${editing.name}` : 'Register a client'} description={editing ? 'Its id and secret stay; its next call is checked against the new grants.' : 'Another instance, or any A2A client, that may call this one.'}>
       <Form method="post" {...getFormProps(form)} className="space-y-4">

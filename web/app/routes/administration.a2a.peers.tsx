@@ -4,7 +4,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import { useEffect } from 'react';
 import { z } from 'zod';
 import { readAdminForm } from '~/auth/form.server.ts';
-import { Badge, Button, ButtonLink, Card, ConfirmButton, DataTable, Notice, PageHeader, SelectField, TextField, When } from '~/components/ui/index.ts';
+import { Badge, Button, ButtonLink, Card, ConfirmButton, DataTable, Name, Notice, PageHeader, SelectField, TextField, When } from '~/components/ui/index.ts';
 import { editPeerForm, registerPeerForm, removePeerForm } from '~/forms/a2a.ts';
 import { FormErrors, fixFrom, replyFor, useSchemaForm } from '~/forms/index.ts';
 import { submitForm } from '~/forms/submission.server.ts';
@@ -136,7 +136,7 @@ export default function Peers() {
               </td>
               <td>{p.baseUrl}</td>
               <td>
-                <code className="[overflow-wrap:anywhere]">{p.clientId}</code>
+                <Name code>{p.clientId}</Name>
               </td>
               <td>{p.protocol === '0.3' ? 'A2A 0.3' : 'A2A 1.0 when offered'}</td>
               <td>

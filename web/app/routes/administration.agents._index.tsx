@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { z } from 'zod';
 import { readAdminForm } from '~/auth/form.server.ts';
-import { Badge, Button, ButtonLink, Card, ConfirmButton, DataTable, Failure, Notice, PageHeader, VisibilityBadge } from '~/components/ui/index.ts';
+import { Badge, Button, ButtonLink, Card, ConfirmButton, DataTable, Failure, Name, Notice, PageHeader, VisibilityBadge } from '~/components/ui/index.ts';
 import { exampleForm, reviewForm } from '~/forms/agents.ts';
 import { FormErrors, fixFrom, replyFor } from '~/forms/index.ts';
 import { refusalOf } from '~/forms/action-result.server.ts';
@@ -91,7 +91,9 @@ export default function Agents() {
           {authored.map((x) => (
             <tr key={x.id}>
               <td className="min-w-48">
-                <strong>{x.packageName}</strong>
+                <strong>
+                  <Name>{x.packageName}</Name>
+                </strong>
                 <div className="text-xs text-muted">{x.compiled.card.description}</div>
               </td>
               <td>{x.version}</td>

@@ -1,6 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, useLoaderData } from '@remix-run/react';
-import { Button, ButtonLink, Card, DataTable, Field, inputClasses, PageHeader, Pager, When } from '~/components/ui/index.ts';
+import { Fragment } from 'react';
+import { bounded, flattenDetails } from '~/components/details-list.ts';
+import { Button, ButtonLink, Card, DataTable, Field, inputClasses, Name, PageHeader, Pager, When } from '~/components/ui/index.ts';
 import { auditActionFilter, auditActorFilter, auditCursor } from '~/schemas/audit.ts';
 import { serverCaller } from '~/trpc/handler.server.ts';
 
@@ -23,19 +25,47 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { ...page, filter };
 }
 
-/** Details longer than this are folded behind a disclosure. */
-const SHORT_DETAILS = 160;
+/** How many detail rows and how many characters of a value a row shows before folding the rest. */
+const SHOWN_ROWS = 6;
+const SHOWN_CHARS = 120;
 
-function Details({ details }: { details: unknown }) {
-  const text = JSON.stringify(details) ?? '';
-  if (text.length <= SHORT_DETAILS) return <code className="[overflow-wrap:anywhere]">{text}</code>;
+function DetailRows({ rows, max }: { rows: [string, string][]; max?: number }) {
   return (
-    <details className="min-w-0">
-      <summary className="cursor-pointer">
-        <code className="[overflow-wrap:anywhere]">{text.slice(0, SHORT_DETAILS)}…</code>
-      </summary>
-      <pre className="mt-2 max-h-96 overflow-auto rounded-md bg-canvas p-2 text-xs whitespace-pre-wrap [overflow-wrap:anywhere]">{JSON.stringify(details, null, 2)}</pre>
-    </details>
+    <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-0.5 text-xs">
+      {rows.map(([key, value]) => {
+        const shown = max ? bounded(value, max) : value;
+        return (
+          <Fragment key={key}>
+            <dt className="text-muted">
+              <Name>{key}</Name>
+            </dt>
+            <dd className={max ? undefined : 'max-h-60 overflow-auto'} tabIndex={max ? undefined : 0}>
+              <Name>{shown}</Name>
+            </dd>
+          </Fragment>
+        );
+      })}
+    </dl>
+  );
+}
+
+/** An event's details as a key/value list; many rows or a long value fold the whole behind a disclosure. */
+function Details({ details }: { details: unknown }) {
+  const rows = flattenDetails(details);
+  if (rows.length === 0) return <span className="text-muted">—</span>;
+  const folded = rows.length > SHOWN_ROWS || rows.some(([, value]) => value.length > SHOWN_CHARS);
+  return (
+    <>
+      <DetailRows rows={rows.slice(0, SHOWN_ROWS)} max={SHOWN_CHARS} />
+      {folded ? (
+        <details className="mt-1 min-w-0">
+          <summary className="cursor-pointer text-xs">All {rows.length} details</summary>
+          <div className="mt-1 rounded-md bg-canvas p-2">
+            <DetailRows rows={rows} />
+          </div>
+        </details>
+      ) : null}
+    </>
   );
 }
 
@@ -81,21 +111,25 @@ export default function AuditLog() {
                 <When at={row.at} />
               </td>
               <td>
-                {row.actor.name ?? raw}
-                {row.actor.name ? <div className="text-xs text-muted">{raw}</div> : null}
+                <Name>{row.actor.name ?? raw}</Name>
+                {row.actor.name ? (
+                  <div className="text-xs text-muted">
+                    <Name>{raw}</Name>
+                  </div>
+                ) : null}
               </td>
               <td>
-                <code className="[overflow-wrap:anywhere]">{row.action}</code>
+                <Name code>{row.action}</Name>
               </td>
               <td>
                 {row.resourceType}
                 {row.resourceId ? (
                   <div className="line-clamp-3 text-xs text-muted" title={row.resourceId}>
-                    {row.resourceId}
+                    <Name>{row.resourceId}</Name>
                   </div>
                 ) : null}
               </td>
-              <td className="min-w-48">
+              <td className="min-w-64">
                 <Details details={row.details} />
               </td>
             </tr>

@@ -4,7 +4,7 @@ import { redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { IMPORT_LIMITS } from '@service/core/archive';
 import { useMemo, type ReactNode } from 'react';
-import { Badge, Button, Card, DataTable, Facts, Failure, FileField, Notice, PageHeader, SelectField, stateTone, VisibilityBadge, When } from '~/components/ui/index.ts';
+import { Badge, Button, Card, DataTable, Facts, Failure, FileField, Name, Notice, PageHeader, SelectField, stateTone, VisibilityBadge, When } from '~/components/ui/index.ts';
 import { updatePolicyForm, zipUpdateForm } from '~/forms/imports.ts';
 import { FormErrors, fixFrom, replyFor, useSchemaForm } from '~/forms/index.ts';
 import { submitForm } from '~/forms/submission.server.ts';
@@ -96,7 +96,7 @@ export default function ExtensionPage() {
       [
         'From',
         <>
-          {from.url ? <code className="[overflow-wrap:anywhere]">{from.url}</code> : '—'}
+          {from.url ? <Name code>{from.url}</Name> : '—'}
           {imported.ref ? (
             <>
               {' '}
@@ -143,7 +143,7 @@ export default function ExtensionPage() {
                 </>,
               ],
               ['Scope', <code>{extension.origin.scope}</code>],
-              ['Registry', extension.origin.registryUrl ? <span className="[overflow-wrap:anywhere]">{extension.origin.registryUrl}</span> : '—'],
+              ['Registry', extension.origin.registryUrl ? <Name>{extension.origin.registryUrl}</Name> : '—'],
               ['Destination', extension.origin.destinationId ?? '—'],
             ]}
           />

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import type { ReactNode } from 'react';
-import { Badge, Button, ButtonLink, Card, Checkbox, ConfirmButton, Diff, Facts, Failure, JobSteps, Notice, PageHeader, ShownFiles, stateTone, When } from '~/components/ui/index.ts';
+import { Badge, Button, ButtonLink, Card, Checkbox, ConfirmButton, Diff, Facts, Failure, JobSteps, Name, Notice, PageHeader, ShownFiles, stateTone, When } from '~/components/ui/index.ts';
 import { readAdminForm } from '~/auth/form.server.ts';
 import { serverCaller } from '~/trpc/handler.server.ts';
 import { foundOr404 } from '~/loaders/detail-loader.server.ts';
@@ -38,7 +38,7 @@ export default function ImportProgress() {
   const staged = job.staged;
   const isUpdate = job.targetExtensionId !== null;
   const facts: [string, ReactNode][] = [['Source', <strong>{job.source}</strong>]];
-  if (job.url) facts.push(['From', <code className="[overflow-wrap:anywhere]">{job.url}</code>]);
+  if (job.url) facts.push(['From', <Name code>{job.url}</Name>]);
   if (job.ref) facts.push(['Ref', <code>{job.ref}</code>]);
   if (job.folder) facts.push(['Folder', <code>{job.folder}</code>]);
   facts.push(

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, useLoaderData } from '@remix-run/react';
-import { Badge, ButtonLink, Card, Facts, Failure, type Finding, JobSteps, Notice, PageHeader, PromoteButton, stateTone } from '~/components/ui/index.ts';
+import { Badge, ButtonLink, Card, Facts, Failure, JobSteps, Name, Notice, PageHeader, PromoteButton, stateTone, type Finding } from '~/components/ui/index.ts';
 import { serverCaller } from '~/trpc/handler.server.ts';
 import { foundOr404 } from '~/loaders/detail-loader.server.ts';
 import { useRevalidateWhile } from '~/hooks/use-revalidate-while.ts';
@@ -58,7 +58,7 @@ export default function JobProgress() {
       {job.error ? <Failure failure={{ error: job.error.message, code: job.error.code, details: findingsOf(job.error.details) }} /> : null}
       {job.state === 'succeeded' && job.result ? (
         <Notice tone="success">
-          Published {job.packageName}@{job.result.version} to <span className="[overflow-wrap:anywhere]">{job.result.registryUrl}</span>
+          Published {job.packageName}@{job.result.version} to <Name>{job.result.registryUrl}</Name>
         </Notice>
       ) : null}
       {job.state === 'succeeded' && job.operation === 'publish' && job.destination === 'private' ? (

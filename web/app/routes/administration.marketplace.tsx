@@ -6,7 +6,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import type { RegistryListingItem } from '@service/core/registry';
 import { z } from 'zod';
 import { readAdminForm } from '~/auth/form.server.ts';
-import { Button, buttonClasses, ButtonLink, Card, DataTable, LockedDemote, Notice, PageHeader, PromoteButton, TextField, VisibilityBadge } from '~/components/ui/index.ts';
+import { Button, buttonClasses, ButtonLink, Card, DataTable, LockedDemote, Name, Notice, PageHeader, PromoteButton, TextField, VisibilityBadge } from '~/components/ui/index.ts';
 import { FormErrors, fixFor, fixFrom, replyFor, useSchemaForm } from '~/forms/index.ts';
 import { installForm, promoteForm, searchForm } from '~/forms/marketplace.ts';
 import { submitForm } from '~/forms/submission.server.ts';
@@ -129,7 +129,7 @@ export default function Marketplace() {
             <tr key={x.id} data-package={x.packageName}>
               <td className="min-w-56">
                 <Link to={`/administration/extensions/${x.id}`} className="font-semibold">
-                  {x.packageName}
+                  <Name>{x.packageName}</Name>
                 </Link>{' '}
                 <span className="text-xs text-muted">
                   ({x.kind}, {x.status}
@@ -170,7 +170,9 @@ export default function Marketplace() {
               {available.map((item) => (
                 <tr key={item.packageName}>
                   <td className="min-w-48">
-                    <strong>{item.packageName}</strong>
+                    <strong>
+                      <Name>{item.packageName}</Name>
+                    </strong>
                     <div className="text-xs text-muted">{item.description}</div>
                   </td>
                   <td>{item.version}</td>

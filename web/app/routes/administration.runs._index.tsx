@@ -4,7 +4,7 @@ import { redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { readAdminForm } from '~/auth/form.server.ts';
 import { RUN_STATES, type RunState } from '@service/core/runs';
-import { Badge, Button, ButtonLink, Card, DataTable, Field, inputClasses, PageHeader, Pager, SelectField, stateTone, TextareaField, TextField, Tooltip, When } from '~/components/ui/index.ts';
+import { Badge, Button, ButtonLink, Card, DataTable, Field, inputClasses, Name, PageHeader, Pager, SelectField, stateTone, TextareaField, TextField, Tooltip, When } from '~/components/ui/index.ts';
 import { FormErrors, fixFrom, replyFor, useSchemaForm } from '~/forms/index.ts';
 import { startRunForm } from '~/forms/start-run.ts';
 import { submitForm } from '~/forms/submission.server.ts';
@@ -142,7 +142,7 @@ export default function Runs() {
               </td>
               <td>
                 <Link to={by('agent', run.agent)} title={`Only runs of ${run.agent}`}>
-                  <code className="[overflow-wrap:anywhere]">{run.agent}</code>
+                  <Name code>{run.agent}</Name>
                 </Link>
               </td>
               <td>

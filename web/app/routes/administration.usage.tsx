@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { readAdminForm } from '~/auth/form.server.ts';
-import { Button, Card, DataTable, Field, inputClasses, Notice, PageHeader } from '~/components/ui/index.ts';
+import { Button, Card, DataTable, Field, inputClasses, Name, Notice, PageHeader } from '~/components/ui/index.ts';
 import { serverCaller } from '~/trpc/handler.server.ts';
 
 export const meta: MetaFunction = () => [{ title: 'LLM usage' }];
@@ -74,7 +74,9 @@ export default function Usage() {
           {page.totals.map((row) => (
             <tr key={`${row.day}/${row.key}`}>
               <td>{row.day}</td>
-              <td className="[overflow-wrap:anywhere]">{row.key}</td>
+              <td>
+                <Name>{row.key}</Name>
+              </td>
               <td>{count(row.runs)}</td>
               <td>{count(row.calls)}</td>
               <td>{count(row.inputTokens)}</td>

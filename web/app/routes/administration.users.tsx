@@ -4,7 +4,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import { z } from 'zod';
 import { readAdminForm } from '~/auth/form.server.ts';
 import { requireAdmin } from '~/auth/session.server.ts';
-import { Badge, Button, buttonClasses, Card, ConfirmButton, DataTable, Notice, PageHeader, SelectField, ShownOnce, TextField, When } from '~/components/ui/index.ts';
+import { Badge, Button, buttonClasses, Card, ConfirmButton, DataTable, Name, Notice, PageHeader, SelectField, ShownOnce, TextField, When } from '~/components/ui/index.ts';
 import { FormErrors, replyFor, useSchemaForm } from '~/forms/index.ts';
 import { submitForm } from '~/forms/submission.server.ts';
 import { createUserForm, PASSWORD_FIELDS, userActionForm } from '~/forms/users.ts';
@@ -123,7 +123,9 @@ export default function Users() {
           {page.users.map((user) => (
             <tr key={user.id}>
               <td>
-                <strong>{user.email}</strong> {user.id === me ? <Badge>you</Badge> : null}
+                <strong>
+                  <Name>{user.email}</Name>
+                </strong> {user.id === me ? <Badge>you</Badge> : null}
               </td>
               <td>
                 <Badge tone={user.role === 'admin' ? 'success' : 'neutral'}>{user.role}</Badge>

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { httpUrl, requiredText, slugId } from './fields.ts';
+import { httpUrl, requiredText, slugId, tooLong } from './fields.ts';
 
 /**
  * A connector instance's id: core's `instanceId` (`/^[a-z0-9][a-z0-9-]{0,62}$/`), refused in
@@ -15,5 +15,5 @@ export const siteUrl = httpUrl('the site URL');
 export const username = requiredText('the username', 200);
 
 /** Write-only secrets: empty keeps the stored one. */
-export const credential = z.string().trim().max(1_000, 'Use at most 1000 characters (the credential).').optional();
-export const webhookSecret = z.string().trim().max(500, 'Use at most 500 characters (the webhook secret).').optional();
+export const credential = z.string().trim().max(1_000, tooLong('the credential', 1000)).optional();
+export const webhookSecret = z.string().trim().max(500, tooLong('the webhook secret', 500)).optional();

@@ -10,14 +10,19 @@ import { z } from 'zod';
  * imports core, React or Remix.
  */
 
+/** The refusal of a text over its limit, in plain words: "Shorten the name to 100 characters or fewer." */
+export function tooLong(what: string, max: number): string {
+  return `Shorten ${what.replace(/^(a|an|the)\s+/, 'the ')} to ${max} characters or fewer.`;
+}
+
 /** A required one-line text: trimmed, then 1..max characters. */
 export function requiredText(what: string, max: number) {
-  return z.string({ error: `Enter ${what}.` }).trim().min(1, `Enter ${what}.`).max(max, `Use at most ${max} characters (${what}).`);
+  return z.string({ error: `Enter ${what}.` }).trim().min(1, `Enter ${what}.`).max(max, tooLong(what, max));
 }
 
 /** An optional one-line text: empty means absent. */
 export function optionalText(what: string, max: number) {
-  return z.string().trim().max(max, `Use at most ${max} characters (${what}).`).optional();
+  return z.string().trim().max(max, tooLong(what, max)).optional();
 }
 
 /** An http(s) URL of at most 500 characters (a registry, a peer, a CMS site). */
@@ -25,7 +30,7 @@ export function httpUrl(what: string) {
   return z
     .string({ error: `Enter ${what}.` })
     .trim()
-    .max(500, `Use at most 500 characters (${what}).`)
+    .max(500, tooLong(what, 500))
     .regex(/^https?:\/\/\S+$/, `Enter ${what} starting with https:// (or http:// on this machine).`);
 }
 
@@ -34,7 +39,7 @@ export function slugId(what: string, max = 63) {
   return z
     .string({ error: `Enter ${what}.` })
     .trim()
-    .max(max, `Use at most ${max} characters (${what}).`)
+    .max(max, tooLong(what, max))
     .regex(/^[a-z0-9](?:[a-z0-9]|-)*$/, `Use lower-case letters, digits and hyphens for ${what}, starting with a letter or digit.`);
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { optionalText } from './fields.ts';
+import { optionalText, tooLong } from './fields.ts';
 
 /** Search text for the marketplace and the registry listing. */
 export const searchText = optionalText('a search', 200);
@@ -8,5 +8,5 @@ export const searchText = optionalText('a search', 200);
 export const packageName = z
   .string({ error: 'Choose a package.' })
   .trim()
-  .max(214, 'Use at most 214 characters (an npm package name).')
+  .max(214, tooLong('an npm package name', 214))
   .regex(/^@[a-z0-9](?:[a-z0-9._]|-)*\/[a-z0-9](?:[a-z0-9._]|-)*$/, 'Use a scoped package name: @scope/name.');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { tooLong } from './fields.ts';
 
 /**
  * The fields of the users and account pages, shared by their forms and tRPC procedures.
@@ -12,7 +13,7 @@ export const userEmail = z
   .string({ error: 'Enter an email address.' })
   .trim()
   .min(1, 'Enter an email address.')
-  .max(320, 'Use at most 320 characters (an email address).')
+  .max(320, tooLong('an email address', 320))
   .regex(/^[^\s@]+@[^\s@]+$/, 'Enter an email address like name@example.com.');
 
 export const userRole = z.enum(USER_ROLE_NAMES, { error: 'Choose admin or member.' });
@@ -21,9 +22,9 @@ export const userRole = z.enum(USER_ROLE_NAMES, { error: 'Choose admin or member
 export const newPassword = z
   .string({ error: `Enter a password of at least ${PASSWORD_MIN_LENGTH} characters.` })
   .min(PASSWORD_MIN_LENGTH, `Use at least ${PASSWORD_MIN_LENGTH} characters.`)
-  .max(1024, 'Use at most 1024 characters (a password).');
+  .max(1024, tooLong('a password', 1024));
 
 /** The password one already has: any length the sign-in form takes. */
-export const currentPassword = z.string({ error: 'Enter your current password.' }).min(1, 'Enter your current password.').max(1024, 'Use at most 1024 characters (a password).');
+export const currentPassword = z.string({ error: 'Enter your current password.' }).min(1, 'Enter your current password.').max(1024, tooLong('a password', 1024));
 
 export const userId = z.string().regex(/^[a-f0-9]{24}$/, 'Not a user id.');

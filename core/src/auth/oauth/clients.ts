@@ -53,11 +53,8 @@ function validateGrants(grants: ClientGrants): ClientGrants {
   const bad = grants.permissions.filter((p) => !A2A_PERMISSIONS.includes(p));
   if (bad.length) throw new DomainError('VALIDATION_FAILED', `unknown permission(s): ${bad.join(', ')}`);
   const agents = [...new Set(grants.allowedAgents.map((a) => a.trim()).filter(Boolean))];
-  for (const agent of agents) {
-    if (agent !== '*' && !/^@[a-z0-9][a-z0-9._-]*\/[a-z0-9][a-z0-9._-]*$/.test(agent)) {
-      throw new DomainError('VALIDATION_FAILED', `allowed agent "${agent}" must be @scope/name or *`);
-    }
-  }
+  const badAgents = agents.filter((agent) => agent !== '*' && !/^@[a-z0-9][a-z0-9._-]*\/[a-z0-9][a-z0-9._-]*$/.test(agent));
+  if (badAgents.length) throw new DomainError('VALIDATION_FAILED', `allowed agents must be @scope/name or *, not ${badAgents.map((agent) => `"${agent}"`).join(', ')}`);
   const primitives = [...new Set((grants.allowedPrimitives ?? []).map((p) => p.trim()).filter(Boolean))];
   for (const primitive of primitives) {
     if (primitive !== '*' && !/^[a-z][a-z0-9_]*$/.test(primitive)) throw new DomainError('VALIDATION_FAILED', `allowed primitive "${primitive}" must be a primitive or connector name, or *`);

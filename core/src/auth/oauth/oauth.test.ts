@@ -136,6 +136,13 @@ describe('OAuth token endpoint', () => {
   it('only admins manage clients', async () => {
     await expect(services.oauth.clients.register({ type: 'ui', id: 'm', email: 'm@x.test', role: 'member' }, { name: 'x', allowedAgents: [], permissions: [] })).rejects.toMatchObject({ code: 'FORBIDDEN' });
   });
+
+  it('names every allowed agent that is not a package name, not only the first', async () => {
+    await expect(services.oauth.clients.register(admin, { name: 'x', allowedAgents: ['editorial', '@tour/summarizer', 'review'], permissions: [] })).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: 'allowed agents must be @scope/name or *, not "editorial", "review"',
+    });
+  });
 });
 
 describe('JWT verification rejects', () => {

@@ -43,12 +43,12 @@ export function createCmsAClient(site: { siteUrl: string; mcpKey: string }, http
       const refusal = outboundRefusal(error);
       if (refusal) throw refusal;
       const unauthorized = /401|Unauthorized/i.test(String(error));
-      throw new DomainError(unauthorized ? 'FORBIDDEN' : 'UPSTREAM_FAILED', unauthorized ? `CMS-A at ${site.siteUrl} refused the MCP key` : `CMS-A at ${site.siteUrl} is unreachable`, { cause: error });
+      throw new DomainError(unauthorized ? 'FORBIDDEN' : 'UPSTREAM_FAILED', unauthorized ? `Drupal at ${site.siteUrl} refused the MCP key` : `Drupal at ${site.siteUrl} is unreachable`, { cause: error });
     }
     try {
       const result = await client.callTool({ name, arguments: args });
       const text = (result.content as { type: string; text?: string }[]).find((c) => c.type === 'text')?.text ?? '';
-      if (result.isError) throw new DomainError(/not found/i.test(text) ? 'NOT_FOUND' : 'UPSTREAM_FAILED', `CMS-A ${name}: ${text}`);
+      if (result.isError) throw new DomainError(/not found/i.test(text) ? 'NOT_FOUND' : 'UPSTREAM_FAILED', `Drupal ${name}: ${text}`);
       return (result.structuredContent ?? JSON.parse(text)) as T;
     } finally {
       await client.close().catch(() => undefined);

@@ -55,12 +55,12 @@ export function createCmsBClient(site: { siteUrl: string; username: string; appl
       });
     } catch (error) {
       if (error instanceof DomainError && error.code === 'OUTBOUND_REFUSED') throw error;
-      throw new DomainError('UPSTREAM_FAILED', `CMS-B at ${site.siteUrl} is unreachable`, { cause: error });
+      throw new DomainError('UPSTREAM_FAILED', `WordPress at ${site.siteUrl} is unreachable`, { cause: error });
     }
     const payload = (await response.json().catch(() => ({}))) as T & { code?: string; message?: string };
     if (!response.ok) {
       const code = response.status === 404 ? 'NOT_FOUND' : response.status === 401 || response.status === 403 ? 'FORBIDDEN' : response.status === 400 ? 'VALIDATION_FAILED' : 'UPSTREAM_FAILED';
-      throw new DomainError(code, `CMS-B ${method} ${path.split('?')[0]}: ${payload.message ?? response.status} (${payload.code ?? response.status})`);
+      throw new DomainError(code, `WordPress ${method} ${path.split('?')[0]}: ${payload.message ?? response.status} (${payload.code ?? response.status})`);
     }
     return payload;
   }

@@ -20,6 +20,6 @@ export async function cmsBClientFor(deps: SiteAccess, id: string): Promise<CmsBC
 }
 
 export function cmsBClientOf(instance: ConnectorInstanceView & { credential: string }, http: OutboundHttp): CmsBClient {
-  if (!instance.username) throw new DomainError('VALIDATION_FAILED', `CMS-B instance ${instance.id} has no username`);
+  if (!instance.username) throw new DomainError('VALIDATION_FAILED', `WordPress instance ${instance.id} has no username`);
   return createCmsBClient({ siteUrl: instance.siteUrl, username: instance.username, applicationPassword: instance.credential }, http);
 }

@@ -1,30 +1,59 @@
-import * as Dialog from '@radix-ui/react-dialog';
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
-import { Form, NavLink, useLocation } from '@remix-run/react';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { Form, Link, NavLink, useLocation } from '@remix-run/react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+import type { NavEntry, NavLinkItem } from '~/admin-sections.ts';
 import { cn } from '../ui/cn.ts';
+import { NavIcon } from './nav-icon.tsx';
 
-export interface NavSection {
-  to: string;
-  label: string;
-  end?: boolean;
+const ENTRY = 'flex items-center gap-2 rounded-md px-3 py-2 text-sm text-ink no-underline hover:bg-canvas hover:no-underline';
+
+function EntryLink({ item, className, children }: { item: NavLinkItem; className?: string; children: ReactNode }) {
+  if (item.anchor) {
+    return (
+      <Link to={item.to} className={cn(ENTRY, className)}>
+        {children}
+      </Link>
+    );
+  }
+  return (
+    <NavLink to={item.to} end={item.end ?? false} className={({ isActive }) => cn(ENTRY, className, isActive && 'bg-accent-soft font-semibold text-accent-strong')}>
+      {children}
+    </NavLink>
+  );
 }
 
-function NavLinks({ sections }: { sections: NavSection[] }) {
+/** The navigation: single pages with their icon, and groups whose heading labels their list. */
+function NavLinks({ entries }: { entries: NavEntry[] }) {
+  const id = useId();
   return (
     <nav aria-label="Administration">
-      <ul className="space-y-0.5">
-        {sections.map((section) => (
-          <li key={section.to}>
-            <NavLink
-              to={section.to}
-              end={section.end ?? false}
-              className={({ isActive }) => cn('block rounded-md px-3 py-2 text-sm text-ink no-underline hover:bg-canvas hover:no-underline', isActive && 'bg-accent-soft font-semibold text-accent-strong')}
-            >
-              {section.label}
-            </NavLink>
-          </li>
-        ))}
+      <ul className="space-y-3">
+        {entries.map((entry) =>
+          'link' in entry ? (
+            <li key={entry.link.to}>
+              <EntryLink item={entry.link}>
+                <NavIcon name={entry.icon} />
+                {entry.link.label}
+              </EntryLink>
+            </li>
+          ) : (
+            <li key={entry.group}>
+              <p id={`${id}-${entry.icon}`} className="flex items-center gap-2 px-3 pb-1 text-xs font-semibold tracking-wide text-muted uppercase">
+                <NavIcon name={entry.icon} />
+                {entry.group}
+              </p>
+              <ul aria-labelledby={`${id}-${entry.icon}`} className="space-y-0.5">
+                {entry.links.map((item) => (
+                  <li key={item.to}>
+                    <EntryLink item={item} className="pl-9">
+                      {item.label}
+                    </EntryLink>
+                  </li>
+                ))}
+              </ul>
+            </li>
+          ),
+        )}
       </ul>
     </nav>
   );
@@ -53,42 +82,47 @@ function AccountMenu({ email }: { email: string }) {
 }
 
 /**
- * The admin frame: a sidebar from `lg`, below that a top bar whose Menu button opens the
- * navigation as a sheet (closed again on every navigation).
+ * The admin frame: a top bar with the product, the instance scope and the account; the
+ * navigation as a sidebar from `lg`, below that behind a Menu disclosure (a `<details>`, so it
+ * opens without JavaScript; closed again on every navigation).
  */
-export function AdminShell({ productName, email, sections, children }: { productName: string; email: string; sections: NavSection[]; children: ReactNode }) {
-  const [menuOpen, setMenuOpen] = useState(false);
+export function AdminShell({ productName, vendorScope, email, entries, children }: { productName: string; vendorScope: string; email: string; entries: NavEntry[]; children: ReactNode }) {
+  const menu = useRef<HTMLDetailsElement>(null);
   const location = useLocation();
-  useEffect(() => setMenuOpen(false), [location.pathname, location.search]);
+  useEffect(() => {
+    if (menu.current) menu.current.open = false;
+  }, [location.pathname, location.search, location.hash]);
   return (
-    <div className="min-h-screen lg:grid lg:grid-cols-[15rem_minmax(0,1fr)]">
-      <aside className="hidden border-r border-line bg-panel p-3 lg:block">
-        <p className="mb-3 px-3 py-2 font-semibold">{productName}</p>
-        <NavLinks sections={sections} />
-      </aside>
-      <div className="min-w-0">
-        <header className="sticky top-0 z-30 flex items-center justify-between gap-2 border-b border-line bg-panel/95 px-3 py-2 backdrop-blur sm:px-6">
-          <div className="flex min-w-0 items-center gap-2">
-            <Dialog.Root open={menuOpen} onOpenChange={setMenuOpen}>
-              <Dialog.Trigger className="cursor-pointer rounded-md border border-line px-3 py-1.5 text-sm lg:hidden">Menu</Dialog.Trigger>
-              <Dialog.Portal>
-                <Dialog.Overlay className="fixed inset-0 z-40 bg-black/40 lg:hidden" />
-                <Dialog.Content className="fixed inset-y-0 left-0 z-50 w-72 max-w-[85vw] overflow-y-auto bg-panel p-3 shadow-xl lg:hidden">
-                  <div className="mb-3 flex items-center justify-between px-3">
-                    <Dialog.Title className="font-semibold">{productName}</Dialog.Title>
-                    <Dialog.Close className="cursor-pointer rounded-md px-2 py-1 text-sm hover:bg-canvas" aria-label="Close the menu">
-                      ✕
-                    </Dialog.Close>
-                  </div>
-                  <Dialog.Description className="sr-only">Administration sections</Dialog.Description>
-                  <NavLinks sections={sections} />
-                </Dialog.Content>
-              </Dialog.Portal>
-            </Dialog.Root>
-            <span className="truncate font-semibold lg:hidden">{productName}</span>
+    <div className="min-h-screen">
+      <header className="sticky top-0 z-30 flex items-center justify-between gap-2 border-b border-line bg-panel/95 px-3 py-2 backdrop-blur sm:px-6">
+        <div className="flex min-w-0 items-center gap-2">
+          <details ref={menu} className="group lg:hidden">
+            <summary className="flex cursor-pointer list-none items-center gap-1.5 rounded-md border border-line px-3 py-1.5 text-sm [&::-webkit-details-marker]:hidden">
+              <svg className="size-4" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" aria-hidden="true" focusable="false">
+                <path d="M4 6h16M4 12h16M4 18h16" />
+              </svg>
+              Menu
+            </summary>
+            <div className="absolute inset-x-0 top-full max-h-[calc(100dvh-3.5rem)] overflow-y-auto border-b border-line bg-panel p-3 shadow-xl">
+              <NavLinks entries={entries} />
+            </div>
+          </details>
+          <div className="flex min-w-0 flex-col leading-tight sm:flex-row sm:items-center sm:gap-2">
+            <Link to="/administration" className="truncate font-semibold text-ink no-underline hover:no-underline">
+              {productName}
+            </Link>
+            <span className="truncate text-xs text-muted">
+              <span className="sr-only">Instance scope: </span>
+              <code title="Instance scope">{vendorScope}</code>
+            </span>
           </div>
-          <AccountMenu email={email} />
-        </header>
+        </div>
+        <AccountMenu email={email} />
+      </header>
+      <div className="lg:grid lg:grid-cols-[15rem_minmax(0,1fr)]">
+        <aside className="hidden border-r border-line bg-panel p-3 lg:block">
+          <NavLinks entries={entries} />
+        </aside>
         <main className="mx-auto w-full max-w-6xl min-w-0 px-3 py-6 sm:px-6">{children}</main>
       </div>
     </div>

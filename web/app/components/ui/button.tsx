@@ -14,15 +14,16 @@ const VARIANTS: Record<ButtonVariant, string> = {
 };
 
 const SIZES: Record<ButtonSize, string> = {
-  // A minimum, not a fixed height: a long label wraps inside the button instead of spilling out.
-  sm: 'min-h-8 px-3 py-1 text-sm',
+  // A minimum, not a fixed height: a long label wraps between its words instead of spilling out.
+  // A small button (a row's action) keeps its label on one line, so a table never squeezes it.
+  sm: 'min-h-8 px-3 py-1 text-sm whitespace-nowrap',
   md: 'min-h-10 px-4 py-2 text-sm',
 };
 
 /** The classes of a button, for elements that must look like one (a Link, a label). */
 export function buttonClasses(variant: ButtonVariant = 'primary', size: ButtonSize = 'md', className?: string): string {
   return cn(
-    'inline-flex shrink-0 cursor-pointer items-center justify-center gap-1.5 rounded-md font-medium no-underline transition-colors hover:no-underline disabled:cursor-not-allowed disabled:opacity-55',
+    'inline-flex shrink-0 cursor-pointer items-center justify-center gap-1.5 rounded-md font-medium no-underline [overflow-wrap:normal] transition-colors hover:no-underline disabled:cursor-not-allowed disabled:opacity-55',
     variant === 'link' ? '' : SIZES[size],
     VARIANTS[variant],
     className,

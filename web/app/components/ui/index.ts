@@ -8,6 +8,7 @@ export { Failure, FindingList, FixLink, Notice, type Finding } from './notice.ts
 export { HitlForm } from './hitl-form.tsx';
 export { Diff, JobSteps, ShownFiles } from './job-steps.tsx';
 export { PageHeader } from './page-header.tsx';
+export { Name, wrapClass } from './name.tsx';
 export { LockedDemote, PromoteButton } from './promote-button.tsx';
 export { ShownOnce } from './shown-once.tsx';
 export { DataTable, Pager } from './table.tsx';

@@ -18,7 +18,8 @@ export function DataTable({ label, columns, children, empty, isEmpty, pager, cla
   return (
     <div className={cn('min-w-0', className)}>
       {/* relative: absolutely placed descendants (screen-reader-only text) stay inside the scrolling box instead of widening the page. */}
-      <div className="relative overflow-x-auto rounded-lg border border-line bg-panel">
+      {/* Focusable, so a keyboard can scroll a table wider than the screen. */}
+      <div role="region" aria-label={label} tabIndex={0} className="relative overflow-x-auto rounded-lg border border-line bg-panel">
         <table aria-label={label} className="w-full border-collapse text-left text-sm">
           <thead className="bg-canvas text-xs uppercase tracking-wide text-muted">
             <tr>
@@ -29,7 +30,7 @@ export function DataTable({ label, columns, children, empty, isEmpty, pager, cla
               ))}
             </tr>
           </thead>
-          <tbody className="divide-y divide-line [&_td]:px-3 [&_td]:py-2 [&_td]:align-top [&_td]:[overflow-wrap:anywhere]">{children}</tbody>
+          <tbody className="divide-y divide-line [&_td]:px-3 [&_td]:py-2 [&_td]:align-top [&_td]:[overflow-wrap:break-word]">{children}</tbody>
         </table>
       </div>
       {pager}

@@ -1,3 +1,4 @@
+import { CMS_NAMES } from '~/admin-sections.ts';
 import { getFormProps } from '@conform-to/react';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
@@ -10,7 +11,7 @@ import { submitForm } from '~/forms/submission.server.ts';
 import { serverCaller } from '~/trpc/handler.server.ts';
 
 /** One page per connector's widget, `/administration/assistants/<cms>-widget`. */
-const PAGES = { 'cms-a-widget': { connector: 'cms_a', title: 'CMS-A (Drupal)' }, 'cms-b-widget': { connector: 'cms_b', title: 'CMS-B (WordPress)' } } as const;
+const PAGES = { 'cms-a-widget': { connector: 'cms_a', title: CMS_NAMES['cms-a-widget'] }, 'cms-b-widget': { connector: 'cms_b', title: CMS_NAMES['cms-b-widget'] } } as const;
 
 function pageOf(param: string | undefined) {
   if (!param || !Object.hasOwn(PAGES, param)) throw new Response('No such assistant', { status: 404 });
@@ -98,7 +99,7 @@ export default function AssistantPage() {
   return (
     <>
       <PageHeader
-        title={`Assistants › ${page.title}`}
+        title={`${page.title} assistants`}
         description={
           <>
             LLM: {llm.provider === 'scripted' ? 'scripted (offline, no model configured)' : `${llm.provider} · ${llm.model}`}. The widget key goes into the CMS-side settings; it only opens this assistant, never the MCP primitives.

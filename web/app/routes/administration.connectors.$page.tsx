@@ -1,3 +1,4 @@
+import { CMS_NAMES } from '~/admin-sections.ts';
 import { getFormProps } from '@conform-to/react';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
@@ -12,8 +13,8 @@ import { serverCaller } from '~/trpc/handler.server.ts';
 
 /** One page per connector, `/administration/connectors/<cms>-widget`: adding a CMS adds no route. */
 const PAGES = {
-  'cms-a-widget': { connector: 'cms_a', title: 'CMS-A (Drupal)', credential: 'MCP key of the tools module', needsUsername: false },
-  'cms-b-widget': { connector: 'cms_b', title: 'CMS-B (WordPress)', credential: 'Application password', needsUsername: true },
+  'cms-a-widget': { connector: 'cms_a', title: CMS_NAMES['cms-a-widget'], credential: 'MCP key of the tools module', needsUsername: false },
+  'cms-b-widget': { connector: 'cms_b', title: CMS_NAMES['cms-b-widget'], credential: 'Application password', needsUsername: true },
 } as const;
 type Page = keyof typeof PAGES;
 
@@ -117,7 +118,7 @@ export default function ConnectorPage() {
   return (
     <>
       <PageHeader
-        title={`Connectors › ${page.title}`}
+        title={`${page.title} sites`}
         description="The sites this connector’s primitives and widget talk to, each with its own credential. Removing an instance deletes its credentials, its widget key and settings and the Undo of its widget edits; runs already under way fail at their next call to that site."
       />
       {result && 'notice' in result ? <Notice tone="success">{result.notice}</Notice> : null}

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { contextFromTraceparent, currentTraceparent, inSpan } from '../telemetry/index.ts';
+import { activeContext, contextFromTraceparent, currentTraceparent, inSpan } from '../telemetry/index.ts';
 import { screenValidator, type FlowDefinition, type FlowStep } from '../agents/index.ts';
 import { DomainError, isDatabaseUnreachable } from '../errors/index.ts';
 import type { ExtensionReader, ExtensionView } from '../extensions/index.ts';
@@ -288,6 +288,8 @@ export function createRunExecutor(deps: {
   function launch(runId: string, generation: number, options: { known?: RunView; takeover?: boolean } = {}): Promise<RunView | null> {
     if (active.has(runId)) return Promise.resolve(null);
     const controller = new AbortController();
+    // What set this execution off (an answer's request, say): its span is linked from the run's.
+    const cause = activeContext();
     active.set(runId, controller);
     const lease = leases.hold(runId, generation, () => controller.abort());
     const work = async (): Promise<RunView | null> => {
@@ -314,7 +316,7 @@ export function createRunExecutor(deps: {
       // The run's span continues the trace it was started in (stored with it), whichever process
       // and however much later it runs: a resumed or taken-over run is a new span of the same trace.
       const started = run;
-      return inSpan(`invoke_agent ${started.agent}`, { parent: contextFromTraceparent(started.traceparent), attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': started.agent, 'service.run.id': runId, 'service.run.generation': generation, 'service.run.takeover': !!options.takeover } }, () => execute(started, generation, lease, controller.signal));
+      return inSpan(`invoke_agent ${started.agent}`, { parent: contextFromTraceparent(started.traceparent), links: [cause], attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': started.agent, 'service.run.id': runId, 'service.run.generation': generation, 'service.run.takeover': !!options.takeover } }, () => execute(started, generation, lease, controller.signal));
     };
     return work()
       .catch(async (error: unknown) => {

@@ -1,2 +1,2 @@
-export { contextFromHeaders, contextFromTraceparent, currentTraceparent, errorType, failSpan, inContext, inSpan, SpanKind, startSpan, traceIdsForLog, withTraceHeaders } from './tracing.ts';
+export { activeContext, contextFromHeaders, contextFromTraceparent, currentTraceparent, errorType, failSpan, inContext, inSpan, SpanKind, startSpan, traceIdsForLog, withTraceHeaders, type SpanOptions } from './tracing.ts';
 export { observeHealth, recordHttpServerRequest, recordJobFailure, recordLlmCall, recordRunAppend, streamOpened } from './metrics.ts';

@@ -11,6 +11,15 @@ export { SpanKind };
 
 type HeaderBag = Record<string, string | string[] | undefined>;
 
+export interface SpanOptions {
+  kind?: SpanKind;
+  attributes?: Attributes;
+  /** The parent; by default the active context. */
+  parent?: Context;
+  /** Spans this one follows from without being their child (a resumed run and the answer that resumed it). */
+  links?: Context[];
+}
+
 const headerGetter = {
   keys: (carrier: HeaderBag) => Object.keys(carrier),
   get: (carrier: HeaderBag, key: string) => carrier[key.toLowerCase()],
@@ -48,7 +57,7 @@ export function contextFromTraceparent(traceparent: string | null | undefined): 
  * Runs `work` in a span (a child of `parent`, by default the active context) and ends it: the
  * status is an error when `work` throws, naming its code or class, never its message or data.
  */
-export async function inSpan<T>(name: string, options: { kind?: SpanKind; attributes?: Attributes; parent?: Context }, work: (span: Span) => Promise<T>): Promise<T> {
+export async function inSpan<T>(name: string, options: SpanOptions, work: (span: Span) => Promise<T>): Promise<T> {
   const { span, context: active } = startSpan(name, options);
   try {
     return await context.with(active, () => work(span));
@@ -61,11 +70,20 @@ export async function inSpan<T>(name: string, options: { kind?: SpanKind; attrib
 }
 
 /** Starts a span the caller ends (a request whose answer streams on after the handler returned). */
-export function startSpan(name: string, options: { kind?: SpanKind; attributes?: Attributes; parent?: Context }): { span: Span; context: Context } {
+export function startSpan(name: string, options: SpanOptions): { span: Span; context: Context } {
   const parent = options.parent ?? context.active();
-  const span = tracer().startSpan(name, { kind: options.kind ?? SpanKind.INTERNAL, ...(options.attributes ? { attributes: options.attributes } : {}) }, parent);
+  const parentSpanId = trace.getSpanContext(parent)?.spanId;
+  // A link to the parent itself says nothing more.
+  const links = (options.links ?? []).flatMap((linked) => {
+    const spanContext = trace.getSpanContext(linked);
+    return spanContext && trace.isSpanContextValid(spanContext) && spanContext.spanId !== parentSpanId ? [{ context: spanContext }] : [];
+  });
+  const span = tracer().startSpan(name, { kind: options.kind ?? SpanKind.INTERNAL, ...(options.attributes ? { attributes: options.attributes } : {}), ...(links.length ? { links } : {}) }, parent);
   return { span, context: trace.setSpan(parent, span) };
 }
+
+/** The context work runs in now (to link a later span to what caused it). */
+export const activeContext = (): Context => context.active();
 
 /** Runs `work` with `ctx` active. */
 export function inContext<T>(ctx: Context, work: () => T): T {

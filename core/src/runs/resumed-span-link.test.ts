@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../index.ts';
 import { inSpan } from '../telemetry/index.ts';
 import { installExampleAgents, recordSpans, testServices, useTestDatabase } from '../testing/index.ts';
-import { textMessage } from '../use-cases/start-run.ts';
+import { textMessage } from '../use-cases/index.ts';
 
 const t = useTestDatabase();
 const admin = { type: 'ui', id: 'admin-link', email: 'admin@acme.test', role: 'admin' } as const;

@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchAccessToken } from '../helpers/a2a.ts';
@@ -36,14 +38,19 @@ async function runFirstCall(script: string, secret: string): Promise<string> {
   return stdout;
 }
 
+/** One data directory for both starts, as a user's `.data` (the service generates and keeps its own secrets there). */
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'first-hour-'));
+// Private addresses refused, as production's default is: the embedded registry is the service's own and stays reachable.
+const start = () => startService({ dataDir, env: { SERVICE_VENDOR_SCOPE: '@newcomer', SERVICE_OUTBOUND_ALLOW_PRIVATE: 'false' } });
+
 beforeAll(async () => {
-  // Private addresses refused, as production's default is: the embedded registry is the service's own and stays reachable.
-  [service, browser] = await Promise.all([startService({ env: { SERVICE_VENDOR_SCOPE: '@newcomer', SERVICE_OUTBOUND_ALLOW_PRIVATE: 'false' } }), launchChromium()]);
+  [service, browser] = await Promise.all([start(), launchChromium()]);
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
   await service?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe('the first hour on the embedded default', () => {
@@ -129,5 +136,22 @@ describe('the first hour on the embedded default', () => {
     await expect.poll(() => page.getByRole('status').first().textContent()).toBe('Compiled @newcomer/summarizer@1.0.1');
     const versions = await page.getByRole('table', { name: 'Authored agents' }).locator('tbody tr').evaluateAll((rows) => rows.map((row) => [row.querySelector('strong')?.textContent, row.children[1]?.textContent]));
     expect(versions.sort()).toEqual([['@newcomer/editorial-review', '1.0.1'], ['@newcomer/summarizer', '1.0.1']]);
-  }, 180_000);
+
+    // A second start on the same data directory (same secrets, data and registry storage), and the first hour again.
+    await service.stop();
+    service = await start();
+    expect(service.output()).not.toMatch(/password:\s+\S+/);
+    await expect
+      .poll(async () => ((await (await fetch(`${service.url}/.well-known/agent-card.json`)).json()) as { skills: { id: string }[] }).skills.map((s) => s.id).sort())
+      .toEqual(['@newcomer/editorial-review', '@newcomer/summarizer']);
+    // Still signed in (the session outlives the restart); cookies are per host, not per port.
+    await page.goto(`${service.url}/administration`);
+    await page.getByRole('button', { name: 'Publish the example agents' }).click();
+    await expect.poll(() => page.getByRole('status').first().textContent()).toMatch(/Already published as shipped: @newcomer\/editorial-review@1\.0\.1, @newcomer\/summarizer@1\.0\.1\./);
+    await page.goto(`${service.url}/administration/agents`);
+    await page.getByRole('button', { name: 'editorial-review', exact: true }).click();
+    await expect.poll(() => page.getByRole('status').first().textContent()).toBe('Compiled @newcomer/editorial-review@1.0.1');
+    const again = JSON.parse(await runFirstCall(firstCallScript('docs/a2a.md', { ...values, BASE: service.url }), secret)) as { result?: { task: { status: { state: string } } } };
+    expect(again.result?.task.status.state).toBe('TASK_STATE_COMPLETED');
+  }, 240_000);
 });

@@ -29,11 +29,18 @@ export interface RunningService {
  * port, against the given database (none: the embedded default), and resolves once it prints its
  * URL. `maxOpenFiles` runs it under that descriptor limit (soft and hard).
  */
-export async function startService(options: { mongodbUri?: string; env?: Record<string, string>; maxOpenFiles?: number }): Promise<RunningService> {
+/**
+ * Starts the built service. `dataDir`: a data directory to use and keep (a restart on it, as a
+ * user's second `pnpm start`): the service's own generated secrets are used, not test keys.
+ */
+export async function startService(options: { mongodbUri?: string; env?: Record<string, string>; maxOpenFiles?: number; dataDir?: string }): Promise<RunningService> {
   if (!existsSync(path.join(webDir, 'build/server.js'))) {
     throw new Error('web/build is missing: run `pnpm build` first (the root `pnpm test` does)');
   }
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'service-e2e-'));
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'service-e2e-'));
+  const keys = options.dataDir
+    ? {}
+    : { SERVICE_MASTER_KEY: randomBytes(32).toString('base64'), SERVICE_SESSION_SECRET: randomBytes(32).toString('base64url') };
   // The built server, as `pnpm start` runs it (no TypeScript loader, no wrapper process: with a
   // descriptor limit, the shell sets it and execs into the server). Node raises its soft limit to
   // the hard one at start, so `ulimit -n` sets both.
@@ -51,8 +58,7 @@ export async function startService(options: { mongodbUri?: string; env?: Record<
       // Without one: the embedded default (its own database and registry in the data directory).
       ...(options.mongodbUri ? { MONGODB_URI: options.mongodbUri } : {}),
       SERVICE_DATA_DIR: dataDir,
-      SERVICE_MASTER_KEY: randomBytes(32).toString('base64'),
-      SERVICE_SESSION_SECRET: randomBytes(32).toString('base64url'),
+      ...keys,
       SERVICE_BRIDGE_TOKEN: randomBytes(32).toString('base64url'),
       // Every peer, registry and CMS site of the tests listens on loopback.
       SERVICE_OUTBOUND_ALLOW_PRIVATE: 'true',
@@ -68,7 +74,7 @@ export async function startService(options: { mongodbUri?: string; env?: Record<
     pid: child.pid!,
     dataDir,
     output,
-    stop: () => stopChild(child, dataDir),
+    stop: () => stopChild(child, options.dataDir ? undefined : dataDir),
     kill: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();

@@ -69,8 +69,29 @@ describe('a real mongod first, FerretDB as the offline fallback', () => {
       const line = logger.records.map((r) => r.message).find((m) => m.startsWith('embedded database:'));
       expect(line).toMatch(/FerretDB .* \(mongod: mongod \S+ is not in the local cache and 127\.0\.0\.1:\d+ cannot be reached \(ECONNREFUSED\)\)/);
       expect(line).toContain('When to set MONGODB_URI');
+      // The reason is said before FerretDB is built or started, not only after.
+      const messages = logger.records.map((r) => r.message);
+      expect(messages.findIndex((m) => m.startsWith('mongod not used ('))).toBeGreaterThanOrEqual(0);
+      expect(messages.findIndex((m) => m.startsWith('mongod not used ('))).toBeLessThan(messages.indexOf(line!));
     } finally {
       await db.stop();
+    }
+    // A warm start on the same directory stays on FerretDB without asking the download host again.
+    let probes = 0;
+    const counting = net.createServer((socket) => (probes++, socket.destroy())).listen(0, '127.0.0.1');
+    await new Promise((resolve) => counting.once('listening', resolve));
+    try {
+      const warmLogger = recordingLogger();
+      const warm = await withDownloadMirror(`http://127.0.0.1:${(counting.address() as net.AddressInfo).port}`, () => startEmbeddedDatabase({ dataDir: path.join(dir, 'fallback'), logger: warmLogger }));
+      try {
+        expect(warm.kind).toBe('ferretdb');
+        expect(probes).toBe(0);
+        expect(warmLogger.records.map((r) => r.message).find((m) => m.startsWith('embedded database:'))).toContain("(mongod: this data directory is FerretDB's)");
+      } finally {
+        await warm.stop();
+      }
+    } finally {
+      counting.close();
     }
   });
 

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { EmbeddedLogger } from './host.ts';
 import { ensureFerretdb } from './ferretdb-binary.ts';
@@ -23,7 +24,10 @@ export interface EmbeddedOptions {
 export async function startEmbeddedDatabase(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
   const dataDir = path.resolve(options.dataDir);
   let mongodSkipped = 'not tried';
-  if (options.allowMongod !== false) {
+  // A data directory FerretDB already holds stays FerretDB's: a mongod started on it later would
+  // start empty beside it (and every warm start would probe the download host again).
+  if (existsSync(path.join(dataDir, 'sqlite')) && !existsSync(path.join(dataDir, 'mongod'))) mongodSkipped = 'this data directory is FerretDB\'s';
+  else if (options.allowMongod !== false) {
     try {
       const db = await startMongod(dataDir, options.logger, options.port ? { port: options.port } : {});
       options.logger.info(`embedded database: ${db.description} on ${db.uri} with data in ${dataDir}`);
@@ -31,6 +35,8 @@ export async function startEmbeddedDatabase(options: EmbeddedOptions): Promise<E
     } catch (error) {
       if (!(error instanceof MongodUnavailable)) throw error;
       mongodSkipped = error.message;
+      // Said now: a first start builds FerretDB next, which takes minutes.
+      options.logger.info(`mongod not used (${mongodSkipped}): using FerretDB instead`);
     }
   }
   const binary = await ensureFerretdb(options.logger);

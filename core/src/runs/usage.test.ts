@@ -91,9 +91,10 @@ describe('a run’s steps and usage', () => {
 
     await services.executor.resume(run.id, { screenId: 'approve-summary', values: { approved: true, notes: 'ok' } });
     const done = await settled(run.id, ['completed', 'failed']);
-    expect(done).toMatchObject({ state: 'completed', usage: { calls: 2, inputTokens: 2_000, outputTokens: 400, costUsd: 0.012 }, progress: { stepIndex: 3 } });
+    expect(done).toMatchObject({ state: 'completed', usage: { calls: 2, inputTokens: 2_000, outputTokens: 400, costUsd: 0.012 }, progress: { stepIndex: 4 } });
+    // The reply for an unapproved summary is skipped (stored as such, with no calls); the teaser runs.
     const steps = (await storedEvents(run.id)).map((e) => e.event).filter((e) => e.type === 'step');
-    expect(steps.map((s) => s.type === 'step' && [s.stepId, s.kind])).toEqual([['summary', 'call'], ['teaser', 'llm']]);
+    expect(steps.map((s) => s.type === 'step' && [s.stepId, s.kind])).toEqual([['summary', 'call'], ['not-approved', 'reply'], ['teaser', 'llm']]);
     // The head is moved forward right after the log (which the wait above read).
     await expect.poll(async () => (await headOf(run.id))?.usage).toEqual({ calls: 2, inputTokens: 2_000, outputTokens: 400, costUsd: 0.012 });
   });

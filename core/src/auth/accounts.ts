@@ -164,7 +164,7 @@ export function createAccounts(deps: { models: Models; users: UserStore; session
       // A stolen session must not become a free password oracle: the check counts as a sign-in.
       await deps.signIn.attempt({ email: user.email, password: currentPassword, ...(address ? { address } : {}) }).catch((error: unknown) => {
         if (isDomainError(error) && error.code === 'UNAUTHENTICATED') {
-          throw new DomainError('VALIDATION_FAILED', 'The current password is not right', { details: [{ path: 'currentPassword', reason: 'does not match' }] });
+          throw new DomainError('VALIDATION_FAILED', 'The current password is not right', { details: [{ path: 'currentPassword', reason: 'The current password is not right.' }] });
         }
         throw error;
       });

@@ -67,7 +67,8 @@ describe('the CMS-A connector screen', () => {
     await page.goto(`${service.url}/administration/connectors/cms-a-widget`);
     await page.getByRole('link', { name: 'Change Newsroom' }).click();
     await page.waitForURL(/\?edit=drupal$/);
-    expect(await page.getByLabel('Instance id').inputValue()).toBe('drupal');
+    // The change form replaces the add form once the page has the instance (filling before would be undone).
+    await expect.poll(() => page.getByLabel('Instance id').inputValue()).toBe('drupal');
     await page.getByLabel('Name').fill('Newsdesk');
     await page.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => page.getByRole('status').textContent()).toBe('Saved Newsdesk.');

@@ -4,7 +4,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import { useEffect } from 'react';
 import { z } from 'zod';
 import { readAdminForm } from '~/auth/form.server.ts';
-import { Badge, Button, ButtonLink, Card, Checkbox, ConfirmButton, Field, inputClasses, DataTable, Notice, PageHeader, SelectField, ShownOnce, TextField } from '~/components/ui/index.ts';
+import { Badge, Button, ButtonLink, byRevoked, Card, Checkbox, ConfirmButton, DataTable, Notice, PageHeader, RevokedFilter, revokedShowOf, SelectField, ShownOnce, TextField } from '~/components/ui/index.ts';
 import { clientActionForm, defaultAgentForm, editClientForm, registerClientForm } from '~/forms/a2a.ts';
 import { FormErrors, fixFrom, replyFor, useSchemaForm } from '~/forms/index.ts';
 import { submitForm } from '~/forms/submission.server.ts';
@@ -12,17 +12,14 @@ import { serverCaller } from '~/trpc/handler.server.ts';
 
 export const meta: MetaFunction = () => [{ title: 'A2A clients' }];
 
-/** Which clients the list shows: revoked ones are kept for the record, but out of the way. */
-const SHOW = ['active', 'revoked', 'all'] as const;
-
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const caller = await serverCaller(request, context.services);
   const query = new URL(request.url).searchParams;
-  const show = SHOW.find((value) => value === query.get('show')) ?? 'active';
+  const show = revokedShowOf(request);
   const all = await caller.a2a.clients.list();
   const editing = all.find((client) => client.clientId === query.get('edit') && !client.revoked) ?? null;
-  const clients = all.filter((client) => show === 'all' || (show === 'revoked') === client.revoked);
-  return { a2aOn: (await context.services.flags()).a2aHttpEnabled, clients, show, revokedCount: all.filter((client) => client.revoked).length, editing, defaultAgent: await caller.a2a.defaultAgent.get(), tokenEndpoint: (await context.services.agentCard()).authentication.tokenEndpoint };
+  const { shown: clients, revokedCount } = byRevoked(all, show, (client) => client.revoked);
+  return { a2aOn: (await context.services.flags()).a2aHttpEnabled, clients, show, revokedCount, editing, defaultAgent: await caller.a2a.defaultAgent.get(), tokenEndpoint: (await context.services.agentCard()).authentication.tokenEndpoint };
 }
 
 const actionForm = z.discriminatedUnion('intent', [registerClientForm, editClientForm, defaultAgentForm, clientActionForm]);
@@ -156,18 +153,7 @@ export default function Clients() {
         <DefaultAgentCard defaultAgent={defaultAgent} />
         {/* Mounted anew for each client changed: the form's initial values are its. */}
         <ClientFormCard key={editing?.clientId ?? 'new'} />
-        <Form method="get" className="flex flex-wrap items-end gap-3" aria-label="Filter clients">
-          <Field id="clients-show" label="Show" className="w-full sm:w-64">
-            <select id="clients-show" name="show" defaultValue={show} className={inputClasses}>
-              <option value="active">Active clients</option>
-              <option value="revoked">Revoked clients ({revokedCount})</option>
-              <option value="all">All clients</option>
-            </select>
-          </Field>
-          <Button type="submit" variant="secondary">
-            Show
-          </Button>
-        </Form>
+        <RevokedFilter id="clients-show" label="Filter clients" show={show} revokedCount={revokedCount} options={{ active: 'Active clients', revoked: 'Revoked clients', all: 'All clients' }} />
         <DataTable label="Clients" columns={['Client', 'Agents', 'Permissions', 'Primitives', 'State', '']} isEmpty={clients.length === 0} empty={show === 'active' && revokedCount === 0 ? 'No clients yet: register one above, then give its id and secret to the other instance.' : `No ${show === 'all' ? '' : `${show} `}clients.`}>
           {clients.map((c) => (
             <tr key={c.clientId}>

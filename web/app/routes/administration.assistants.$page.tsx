@@ -4,7 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { z } from 'zod';
 import { readAdminForm } from '~/auth/form.server.ts';
-import { Badge, Button, Card, ConfirmButton, Facts, Field, inputClasses, Notice, PageHeader, ShownOnce, TextField } from '~/components/ui/index.ts';
+import { Badge, Button, byRevoked, Card, ConfirmButton, Facts, Notice, PageHeader, RevokedFilter, revokedShowOf, ShownOnce, TextField } from '~/components/ui/index.ts';
 import { widgetKeyForm, widgetSettingsForm } from '~/forms/assistants.ts';
 import { FormErrors, fixFrom, replyFor, useSchemaForm } from '~/forms/index.ts';
 import { submitForm } from '~/forms/submission.server.ts';
@@ -20,16 +20,14 @@ function pageOf(param: string | undefined) {
 
 export const meta: MetaFunction = () => [{ title: 'Assistant' }];
 
-/** Which instances the page shows: those whose key was revoked (and none generated since) are out of the way. */
-const SHOW = ['active', 'revoked', 'all'] as const;
-
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const page = pageOf(params.page);
   const caller = await serverCaller(request, context.services);
-  const show = SHOW.find((value) => value === new URL(request.url).searchParams.get('show')) ?? 'active';
+  // Instances whose key was revoked (and none generated since) are out of the way.
+  const show = revokedShowOf(request);
   const all = await caller.assistants.list({ connector: page.connector });
-  const rows = all.filter(({ widget }) => show === 'all' || (show === 'revoked') === !!widget.revokedAt);
-  return { page, connectorsPage: `/administration/connectors/${params.page}`, rows, show, instanceCount: all.length, revokedCount: all.filter(({ widget }) => widget.revokedAt).length, llm: { provider: context.services.llm.name, model: context.services.llm.model } };
+  const { shown: rows, revokedCount } = byRevoked(all, show, ({ widget }) => !!widget.revokedAt);
+  return { page, connectorsPage: `/administration/connectors/${params.page}`, rows, show, instanceCount: all.length, revokedCount, llm: { provider: context.services.llm.name, model: context.services.llm.model } };
 }
 
 const actionForm = z.discriminatedUnion('intent', [widgetSettingsForm, widgetKeyForm]);
@@ -125,18 +123,7 @@ export default function AssistantPage() {
       ) : null}
       <div className="space-y-6">
         {instanceCount > 0 ? (
-          <Form method="get" className="flex flex-wrap items-end gap-3" aria-label="Filter widget keys">
-            <Field id="widgets-show" label="Show" className="w-full sm:w-64">
-              <select id="widgets-show" name="show" defaultValue={show} className={inputClasses}>
-                <option value="active">Sites with a key or none yet</option>
-                <option value="revoked">Sites with a revoked key ({revokedCount})</option>
-                <option value="all">All sites</option>
-              </select>
-            </Field>
-            <Button type="submit" variant="secondary">
-              Show
-            </Button>
-          </Form>
+          <RevokedFilter id="widgets-show" label="Filter widget keys" show={show} revokedCount={revokedCount} options={{ active: 'Sites with a key or none yet', revoked: 'Sites with a revoked key', all: 'All sites' }} />
         ) : null}
         {instanceCount > 0 && rows.length === 0 ? <p className="text-sm text-muted">{show === 'revoked' ? 'No site has a revoked key.' : 'Every site’s key is revoked: choose “Sites with a revoked key” to generate a new one.'}</p> : null}
         {rows.map(({ instance, widget }) => (

@@ -10,6 +10,7 @@ export { Diff, JobSteps, ShownFiles } from './job-steps.tsx';
 export { PageHeader } from './page-header.tsx';
 export { Name, wrapClass } from './name.tsx';
 export { LockedDemote, PromoteButton } from './promote-button.tsx';
+export { byRevoked, RevokedFilter, revokedShowOf, type RevokedShow } from './revoked-filter.tsx';
 export { ShownOnce } from './shown-once.tsx';
 export { DataTable, Pager } from './table.tsx';
 export { Tabs } from './tabs.tsx';

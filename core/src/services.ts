@@ -273,6 +273,7 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
   const pushConfigs = createPushConfigs({ models: database.models, sealer, outbound });
   const pushDispatcher = createPushDispatcher({
     models: database.models,
+    profile: database.profile,
     eventLog,
     configs: pushConfigs,
     outbound,

@@ -257,9 +257,47 @@ describe('A2A push notifications', () => {
     }
   });
 
+  it('enqueues nothing twice when a pass that read the cursors waits while another enqueues and sends their events', async () => {
+    // Where the slow pass waits: before it claims the cursor (it read it, then the run's next events), or after (it reads the events).
+    for (const waitsAt of ['before the claim', 'after the claim'] as const) {
+      receiver.received.length = 0;
+      const { task } = (await rpc('SendMessage', { message: message(`Slow sender ${waitsAt}. Yes.`), configuration: { taskPushNotificationConfig: { url: hook } } })).result;
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      let reached!: () => void;
+      const waiting = new Promise<void>((resolve) => (reached = resolve));
+      const hold = async () => {
+        reached();
+        await gate;
+      };
+      const runEvents = t.db.models.RunEvent.collection;
+      const models = waitsAt === 'before the claim'
+        ? { ...t.db.models, RunEvent: { collection: { find: (...args: Parameters<typeof runEvents.find>) => ({ toArray: async () => (await hold(), runEvents.find(...args).toArray()) }) } } }
+        : t.db.models;
+      const slow = createPushDispatcher({
+        models: models as typeof t.db.models,
+        profile: t.db.profile,
+        eventLog: { readAfter: async (...args: Parameters<typeof services.eventLog.readAfter>) => (await hold(), services.eventLog.readAfter(...args)) },
+        configs: services.push.configs,
+        outbound: services.outbound,
+        signer: { key: async () => ({ ...(await services.oauth.keys.current()), alg: SIGNING_ALG }), issuer: () => origin },
+        logger: services.logger,
+      });
+      const slowPass = slow.enqueue();
+      await waiting;
+      await deliverAll();
+      release();
+      await slowPass;
+      await deliverAll();
+      expect(receiver.received.map((n) => Number(n.headers['x-a2a-notification-seq'])), `${task.id}, waiting ${waitsAt}`).toEqual([1, 2, 3, 4]);
+      expect(await t.db.models.PushCursor.countDocuments({ runId: task.id })).toBe(0);
+    }
+  });
+
   it('reaches every config when there are more than a pass reads: each pass goes on where the last stopped', async () => {
     const small = createPushDispatcher({
       models: t.db.models,
+      profile: t.db.profile,
       eventLog: services.eventLog,
       configs: services.push.configs,
       outbound: services.outbound,

@@ -7,6 +7,11 @@ export interface Claims {
   readonly owner: string;
   /** True for exactly one caller per key, across every process sharing the database. */
   once(key: string): Promise<boolean>;
+  /**
+   * `once`, except that a key whose winner has held it for `lapseMs` (it died before its work
+   * was recorded) is won once more, by one caller.
+   */
+  onceOrLapsed(key: string, lapseMs: number): Promise<boolean>;
   /** When a key was claimed, or null if it never was. */
   claimedAt(key: string): Promise<Date | null>;
   /** Drops claims older than `ageMs` (FerretDB has no TTL indexes). */
@@ -15,16 +20,23 @@ export interface Claims {
 
 export function createClaims(models: Models, owner = `${process.pid}:${randomUUID()}`): Claims {
   const { Claim } = models;
+  async function once(key: string): Promise<boolean> {
+    try {
+      await Claim.create({ _id: key, owner, at: new Date() });
+      return true;
+    } catch (error) {
+      if (isDuplicateKeyError(error)) return false;
+      throw error;
+    }
+  }
   return {
     owner,
-    async once(key) {
-      try {
-        await Claim.create({ _id: key, owner, at: new Date() });
-        return true;
-      } catch (error) {
-        if (isDuplicateKeyError(error)) return false;
-        throw error;
-      }
+    once,
+    async onceOrLapsed(key, lapseMs) {
+      if (await once(key)) return true;
+      const row = await Claim.findById(key).lean();
+      if (!row || Date.now() - row.at.getTime() < lapseMs) return false;
+      return once(`${key}:after:${row.at.getTime()}`);
     },
     async claimedAt(key) {
       const row = await Claim.findById(key).lean();

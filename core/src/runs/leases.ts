@@ -131,17 +131,9 @@ export function createRunLeases(models: Models, deps: { profile: () => Promise<S
       const result = await RunLease.collection.updateOne({ _id: runId as never, generation: orphan.generation, renewedAt: { $lt: orphan.cutoff } }, { $set: { owner, generation }, $currentDate: { renewedAt: true } });
       return result.modifiedCount === 1;
     }
-    if (!(await winClaim(`run-lease:${runId}:${generation}`))) return false;
+    if (!(await claims.onceOrLapsed(`run-lease:${runId}:${generation}`, RUN_LEASE_MS))) return false;
     await RunLease.collection.updateOne({ _id: runId as never }, { $set: { owner, generation }, $currentDate: { renewedAt: true } });
     return true;
-  }
-
-  /** An insert-once claim; a claim whose winner died before recording its lease is won once more after a lease period. */
-  async function winClaim(key: string): Promise<boolean> {
-    if (await claims.once(key)) return true;
-    const at = await claims.claimedAt(key);
-    if (!at || Date.now() - at.getTime() < RUN_LEASE_MS) return false;
-    return claims.once(`${key}:after:${at.getTime()}`);
   }
 
   /**

@@ -1,4 +1,4 @@
-import { insertAbsorbingDuplicates, readPage, runEventId, type Models } from '../../db/index.ts';
+import { createClaims, insertAbsorbingDuplicates, readPage, runEventId, type Models, type ServerProfile } from '../../db/index.ts';
 import { DomainError } from '../../errors/index.ts';
 import type { OutboundHttp } from '../../http/index.ts';
 import type { Logger } from '../../log/index.ts';
@@ -29,6 +29,8 @@ const DELIVERIES_PER_PASS = 500;
 const PARALLEL_CONFIGS = 8;
 /** A process that took a notification to send has this long before another may take it. */
 const SEND_LEASE_MS = 60_000;
+/** A process that took a cursor to enqueue its next events has this long before another may take it. */
+const ENQUEUE_CLAIM_MS = 60_000;
 
 const EPOCH = new Date(0);
 
@@ -37,17 +39,19 @@ const EPOCH = new Date(0);
  * Each pass (every web process runs them, ADR 0033):
  *
  * 1. Enqueue: for each cursor (`push_cursors`: configs whose task may still have events) whose
- *    run has an event past it, the visible events after it become outbox rows keyed
- *    `<config>/<seq>` (an insert that finds its key taken is one another process made: each event
- *    is enqueued once per config), then the cursor moves, or goes once the terminal event is in.
- *    A crash between the two enqueues the same rows again, which the keys absorb.
+ *    run has an event past it, one process claims the cursor as it read it (a pass that read it
+ *    before another moved it gets nothing: the rows it would insert may be sent and deleted by
+ *    now), the visible events after it become outbox rows keyed `<config>/<seq>`, then the cursor
+ *    moves and is free, or goes once the terminal event is in. A crash between the insert and the
+ *    move leaves the claim to lapse, and the rows are enqueued again: the keys absorb those still
+ *    there; one sent in between is sent again (at least once, as the spec has it).
  * 2. Deliver: per config, its oldest row, then the next, in event order; a failure waits
  *    (exponential backoff) and holds the config's later rows behind it, so a receiver sees its
  *    task's notifications in order. A row is deleted once a 2xx answered it, or once given up
  *    (logged): delivery is at least once, and `X-A2A-Notification-Seq` (the event's number) lets
  *    the receiver drop repeats. Both reads are `_id` order, served by the primary key everywhere.
  */
-export function createPushDispatcher(deps: { models: Models; eventLog: Pick<EventLog, 'readAfter'>; configs: PushConfigs; outbound: Pick<OutboundHttp, 'fetch'>; signer: PushSigner; logger: Logger; options?: PushDispatcherOptions }) {
+export function createPushDispatcher(deps: { models: Models; profile: () => Promise<ServerProfile>; eventLog: Pick<EventLog, 'readAfter'>; configs: PushConfigs; outbound: Pick<OutboundHttp, 'fetch'>; signer: PushSigner; logger: Logger; options?: PushDispatcherOptions }) {
   const { PushCursor, PushDelivery, RunEvent } = deps.models;
   const baseDelay = deps.options?.baseDelayMs ?? 1_000;
   const maxDelay = deps.options?.maxDelayMs ?? 10 * 60_000;
@@ -62,9 +66,22 @@ export function createPushDispatcher(deps: { models: Models; eventLog: Pick<Even
    */
   let cursorsAfter = '';
   let deliveriesAfter = '';
+  const claims = createClaims(deps.models);
+
+  /**
+   * Takes a cursor or an outbox row as this pass read it, for `leaseMs`: true for one of any
+   * number of passes that read it so. A conditional update on the state read where those are
+   * atomic; on FerretDB 1.x (ADR 0008) an insert-once claim naming that state, then the lease.
+   */
+  async function take(model: typeof PushCursor | typeof PushDelivery, read: { _id: string } & Record<string, unknown>, claimKey: string, lease: Record<string, Date>, leaseMs: number): Promise<boolean> {
+    if ((await deps.profile()).atomicUpdates) return (await model.collection.updateOne(read as never, { $set: lease })).modifiedCount === 1;
+    if (!(await claims.onceOrLapsed(claimKey, leaseMs))) return false;
+    await model.collection.updateOne({ _id: read._id as never }, { $set: lease });
+    return true;
+  }
 
   async function enqueue(): Promise<number> {
-    const open = await readPage<{ _id: string; runId: string; contextId: string; protocol: string; enqueuedSeq: number }>(PushCursor.collection, cursorsAfter ? { _id: { $gt: cursorsAfter } } as never : {}, { sort: { _id: 1 }, limit: cursorsPerPass });
+    const open = await readPage<{ _id: string; runId: string; contextId: string; protocol: string; enqueuedSeq: number; claimUntil?: Date | null }>(PushCursor.collection, cursorsAfter ? { _id: { $gt: cursorsAfter } } as never : {}, { sort: { _id: 1 }, limit: cursorsPerPass });
     cursorsAfter = open.length === cursorsPerPass ? open.at(-1)!._id : '';
     if (open.length === 0) return 0;
     // One `_id` look-up tells which runs have an event past their configs' cursors.
@@ -73,9 +90,18 @@ export function createPushDispatcher(deps: { models: Models; eventLog: Pick<Even
     let enqueued = 0;
     for (const config of open) {
       if (!present.has(runEventId(config.runId, config.enqueuedSeq + 1))) continue;
+      const now = new Date();
+      if (config.claimUntil && config.claimUntil > now) continue;
+      // The cursor as read, or nothing: once a row is sent it is deleted, so its key no longer absorbs a second insert.
+      const claimUntil = new Date(now.getTime() + ENQUEUE_CLAIM_MS);
+      if (!(await take(PushCursor, { _id: config._id, enqueuedSeq: config.enqueuedSeq, claimUntil: config.claimUntil ?? null }, `push-enqueue:${config._id}:${config.enqueuedSeq}`, { claimUntil }, ENQUEUE_CLAIM_MS))) continue;
+      const mine = { _id: config._id, claimUntil };
       const events = await deps.eventLog.readAfter(config.runId, config.enqueuedSeq, ENQUEUE_BATCH);
       const last = events.at(-1);
-      if (!last) continue;
+      if (!last) {
+        await PushCursor.updateOne(mine, { $set: { claimUntil: EPOCH } });
+        continue;
+      }
       const run = { id: config.runId, contextId: config.contextId };
       const rows = events.flatMap((stored) => (isVisible(stored.event) ? [{
         _id: deliveryId(config._id, stored.seq),
@@ -93,8 +119,8 @@ export function createPushDispatcher(deps: { models: Models; eventLog: Pick<Even
         enqueued += rows.length;
       }
       // Nothing comes after a task's terminal event: the config leaves the working set.
-      if (events.some((stored) => isEndEvent(stored.event))) await PushCursor.deleteOne({ _id: config._id });
-      else await PushCursor.updateOne({ _id: config._id, enqueuedSeq: { $lt: last.seq } }, { $set: { enqueuedSeq: last.seq } });
+      if (events.some((stored) => isEndEvent(stored.event))) await PushCursor.deleteOne(mine);
+      else await PushCursor.updateOne(mine, { $set: { enqueuedSeq: last.seq, claimUntil: EPOCH } });
     }
     return enqueued;
   }
@@ -126,8 +152,7 @@ export function createPushDispatcher(deps: { models: Models; eventLog: Pick<Even
       const now = new Date();
       if (row.nextAttemptAt > now || row.leaseUntil > now) break;
       // Claimed only as read: a row another process has tried since (its attempts moved) waits for its own backoff.
-      const claimed = await PushDelivery.updateOne({ _id: row._id, leaseUntil: row.leaseUntil, attempts: row.attempts }, { $set: { leaseUntil: new Date(now.getTime() + SEND_LEASE_MS) } });
-      if (claimed.modifiedCount !== 1) break;
+      if (!(await take(PushDelivery, { _id: row._id, leaseUntil: row.leaseUntil, attempts: row.attempts }, `push-send:${row._id}:${row.attempts}`, { leaseUntil: new Date(now.getTime() + SEND_LEASE_MS) }, SEND_LEASE_MS))) break;
       const result = await post(row);
       if (!result) {
         // The config was deleted: so is what was still to be sent to it.

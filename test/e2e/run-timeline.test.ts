@@ -160,6 +160,10 @@ describe('the run timeline and the jobs page', () => {
       expect(await pause.getByTestId('pause-answer').textContent()).toContain('"approved": true');
       // Answered through the real path: who answered is recorded.
       expect(await pause.textContent()).toContain('admin@');
+      // Approved: the flow's `not-approved` reply step did not run, and says so rather than showing an output of null.
+      const skipped = page.getByRole('list', { name: 'Timeline' }).locator('li[data-entry="step"]').filter({ hasText: 'not-approved' });
+      expect(await skipped.textContent()).toContain('Not run: its condition did not hold.');
+      expect(await skipped.textContent()).not.toContain('Output');
       expect(await page.getByTestId('run-duration').count()).toBe(1);
       await page.context().close();
     }, 120_000);

@@ -7,7 +7,7 @@ import type { LlmProvider } from '../llm/index.ts';
 import type { Logger } from '../log/index.ts';
 import { LeaseLostError, RunEndedError, type EventLog, type Tail } from './event-log.ts';
 import type { HeldLease, Orphan, RunLeases } from './leases.ts';
-import { ACTIVE_STATES, agentMessage, isTerminal, textOf, type Answer, type Interrupt, type RunEvent, type RunActor, type RunMessage, type RunStatus, type StepLlmCall } from './model.ts';
+import { ACTIVE_STATES, agentMessage, isTerminal, textOf, type Answer, type Interrupt, type RunEvent, type RunActor, type RunMessage, type RunStatus, type RunUsage, type StepLlmCall } from './model.ts';
 import type { RunStore } from './run-store.ts';
 import type { RunView } from './run-view.ts';
 import { conditionHolds, renderTemplate } from '../step-template/index.ts';
@@ -80,6 +80,9 @@ export interface RunExecutor {
 function notWaiting(tail: Tail): DomainError {
   return new DomainError('CONFLICT', isTerminal(tail.state) ? `The task is ${tail.state}: it takes no more answers` : `The task is ${tail.state}, not waiting for input: it took another answer`);
 }
+
+/** What the failure path records: the run's usage as its execution knows it, and the step that failed. */
+type Spent = { usage?: RunUsage; failedStep?: RunEvent };
 
 /**
  * Executes agents' flows on the event log. Every step's output is an event stored before the
@@ -208,10 +211,11 @@ export function createRunExecutor(deps: {
   }
 
   /** Runs the flow from where the run stands, writing under `generation`; resolves to the finished run when it completed here. */
-  async function execute(run: RunView, generation: number, lease: HeldLease, signal: AbortSignal): Promise<RunView | null> {
+  async function execute(run: RunView, generation: number, lease: HeldLease, signal: AbortSignal, spent: Spent): Promise<RunView | null> {
     let tail = run.tail;
     /** The run's usage so far (its earlier steps', as folded from its log), carried to the head with each step stored. */
     let usage = run.usage;
+    spent.usage = usage;
     let finalStep: RunEvent | undefined;
     const append = async (events: RunEvent[], known = usage) => (tail = await eventLog.appendAll(run.id, events, { fence: generation, ...(known ? { usage: known } : {}) }));
     const flow = await flowOf(run.agent);
@@ -253,14 +257,25 @@ export function createRunExecutor(deps: {
       const attempts = { count: 1 };
       const startedAt = new Date();
       const started = performance.now();
+      const priced = async () => (deps.price ? await deps.price(recorder.calls) : recorder.calls);
       last = await inSpan(`step ${step.id}`, { attributes: { 'service.step.id': step.id, 'service.step.kind': step.kind, 'service.step.index': index, ...(step.kind === 'call' ? { 'gen_ai.agent.name': step.agent } : {}) } }, () => {
         if (runtime) return inRuntime(runtime, { flow: { instructions: flow.instructions }, step, context, stepKey, ...withTraceparent() }, recorder, attempts);
         if (step.kind === 'call') return callAgent(step.agent, renderTemplate(step.input, context), signal, 1, stepKey, recorder);
         return llmTurn(flow, renderTemplate(step.prompt, context), signal, recorder);
+      }).catch(async (error: unknown) => {
+        // A failing step's calls were made and are paid for: its record keeps them for the run's usage and timeline.
+        const calls = recorder.calls.length ? await priced().catch(() => recorder.calls) : [];
+        spent.usage = addCalls(usage, calls);
+        spent.failedStep = {
+          type: 'step', index, stepId: step.id, output: null, kind: step.kind, failed: true, startedAt: startedAt.toISOString(), durationMs: Math.round(performance.now() - started), attempts: attempts.count, calls,
+          ...(recorder.remote ? { remote: recorder.remote } : {}),
+        };
+        throw error;
       });
       outputs[step.id] = last;
-      const calls = deps.price ? await deps.price(recorder.calls) : recorder.calls;
+      const calls = await priced();
       usage = addCalls(usage, calls);
+      spent.usage = usage;
       const stepEvent: RunEvent = {
         type: 'step', index, stepId: step.id, output: last, kind: step.kind, startedAt: startedAt.toISOString(), durationMs: Math.round(performance.now() - started), attempts: attempts.count, calls,
         ...(recorder.remote ? { remote: recorder.remote } : {}),
@@ -292,6 +307,7 @@ export function createRunExecutor(deps: {
     const cause = activeContext();
     active.set(runId, controller);
     const lease = leases.hold(runId, generation, () => controller.abort());
+    const spent: Spent = {};
     const work = async (): Promise<RunView | null> => {
       let run = options.known ?? (await deps.runs.get(runId));
       if (!run) return null;
@@ -316,7 +332,7 @@ export function createRunExecutor(deps: {
       // The run's span continues the trace it was started in (stored with it), whichever process
       // and however much later it runs: a resumed or taken-over run is a new span of the same trace.
       const started = run;
-      return inSpan(`invoke_agent ${started.agent}`, { parent: contextFromTraceparent(started.traceparent), links: [cause], attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': started.agent, 'service.run.id': runId, 'service.run.generation': generation, 'service.run.takeover': !!options.takeover } }, () => execute(started, generation, lease, controller.signal));
+      return inSpan(`invoke_agent ${started.agent}`, { parent: contextFromTraceparent(started.traceparent), links: [cause], attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': started.agent, 'service.run.id': runId, 'service.run.generation': generation, 'service.run.takeover': !!options.takeover } }, () => execute(started, generation, lease, controller.signal, spent));
     };
     return work()
       .catch(async (error: unknown) => {
@@ -333,7 +349,11 @@ export function createRunExecutor(deps: {
         }
         const message = error instanceof DomainError ? error.message : 'The agent failed';
         if (!(error instanceof DomainError)) deps.logger.error('run failed', { error, runId });
-        await eventLog.append(runId, { type: 'status', status: status('failed', message), final: true }, { fence: generation }).catch((failure: unknown) => {
+        // The usage of the steps that ran, the failing one's calls included, rides on the failed status as on a completed one.
+        // The failing step's record goes after the status, as a completed run's last step does.
+        const { usage, failedStep } = spent;
+        const ending: RunEvent = { type: 'status', status: status('failed', message), final: true, ...(usage ? { metadata: { usage } } : {}) };
+        await eventLog.appendAll(runId, [ending, ...(failedStep ? [failedStep] : [])], { fence: generation, ...(usage ? { usage } : {}) }).catch((failure: unknown) => {
           if (!(failure instanceof LeaseLostError || failure instanceof RunEndedError)) deps.logger.error('could not record a run failure', { error: failure, runId });
         });
         return null;

@@ -119,9 +119,10 @@ export type RunEvent =
   /**
    * Internal: a step finished with this output (the executor continues after it). Never shown to
    * callers; the run timeline reads its timing and usage. Fields after `output` are absent on
-   * steps stored by earlier versions.
+   * steps stored by earlier versions. `failed`: the step that failed the run, stored after the
+   * failed status with the calls it made (null output; the run's position does not move).
    */
-  | { type: 'step'; index: number; stepId: string; output: unknown; kind?: 'llm' | 'call' | 'ask' | 'reply'; skipped?: true; startedAt?: string; durationMs?: number; attempts?: number; calls?: StepLlmCall[]; remote?: { peerId: string; taskId: string } }
+  | { type: 'step'; index: number; stepId: string; output: unknown; kind?: 'llm' | 'call' | 'ask' | 'reply'; skipped?: true; failed?: true; startedAt?: string; durationMs?: number; attempts?: number; calls?: StepLlmCall[]; remote?: { peerId: string; taskId: string } }
   /** Internal: the executor's position, as a run stored by an earlier version had it. Never shown. */
   | { type: 'progress'; stepIndex: number; outputs: Record<string, unknown> };
 

@@ -112,8 +112,8 @@ export type TimelineEntry =
       endedAt: string | null;
       durationMs: number | null;
       attempts: number | null;
-      /** A stored step is a finished one (a failing step fails the run instead, a status entry), or one whose `when` did not hold. */
-      status: 'done' | 'skipped';
+      /** A finished step, one whose `when` did not hold, or the one that failed the run. */
+      status: 'done' | 'skipped' | 'failed';
       output: BoundedText;
       usage: StepUsage | null;
       remote: RemoteTask | null;
@@ -212,7 +212,7 @@ export function buildRunTimeline(head: RunSummary, events: readonly StoredEvent[
           endedAt: event.startedAt && typeof event.durationMs === 'number' ? plusMs(event.startedAt, event.durationMs) : null,
           durationMs: event.durationMs ?? null,
           attempts: event.attempts ?? null,
-          status: event.skipped ? 'skipped' : 'done',
+          status: event.failed ? 'failed' : event.skipped ? 'skipped' : 'done',
           output: boundedText(event.output),
           usage,
           remote: event.remote ? remoteTask(event.remote.peerId, event.remote.taskId, peers) : null,

@@ -80,8 +80,8 @@ export function foldRun(head: RunSummary, events: StoredEvent[]): RunView {
         break;
       case 'step':
         // A skipped step has no output: templates and `when` read it as missing.
-        if (!event.skipped) view.progress.outputs[event.stepId] = event.output;
-        view.progress.stepIndex = event.index + 1;
+        if (!event.skipped && !event.failed) view.progress.outputs[event.stepId] = event.output;
+        if (!event.failed) view.progress.stepIndex = event.index + 1;
         if (event.calls?.length) view.usage = addCalls(fromSteps ? view.usage : undefined, event.calls);
         fromSteps = true;
         break;

@@ -10,6 +10,7 @@ import { createEventLog } from './event-log.ts';
 import { createRunExecutor } from './executor.ts';
 import { createRunLeases } from './leases.ts';
 import { createRunStore } from './run-store.ts';
+import { buildRunTimeline } from './run-timeline.ts';
 import type { RunEvent, RunMessage } from './model.ts';
 
 /**
@@ -39,6 +40,15 @@ async function settled(runId: string, states = ['completed', 'failed', 'canceled
 }
 
 const headOf = (runId: string) => t.db.models.Run.collection.findOne({ _id: runId as never });
+
+/** Installs an agent whose flow is `steps`, calling the agents in `calls`. */
+async function installFlow(name: string, steps: unknown[], calls: string[]) {
+  const example = loadExample('summarizer', '@acme');
+  const base = example.manifest as { service: Record<string, unknown> };
+  const manifest = { ...base, name, service: { ...base.service, agentDependencies: Object.fromEntries(calls.map((agent) => [agent, '^1.0.0'])) } };
+  const flow = { ...(example.flow as Record<string, unknown>), id: name.split('/')[1], type: 'flow', steps };
+  await createExtensionWriter(t.db.models).install({ source: { manifest, flow } as never, compiled: compileSource({ manifest, flow } as never), origin: { packageName: name, version: '1.0.0', destinationId: null, scope: '@acme', visibility: 'public', registryUrl: 'http://registry.invalid/' } });
+}
 
 beforeAll(async () => {
   services = createServices({ config: testConfig({ SERVICE_VENDOR_SCOPE: '@acme' }), logger: createMemoryLogger(), database: t.db, llm: createScriptedProvider({ usage: { inputTokens: 1_000, outputTokens: 200 } }) });
@@ -126,12 +136,30 @@ describe('a run’s steps and usage', () => {
     await expect.poll(counted).toMatchObject({ runs: (before?.runs ?? 0) + 1, calls: (before?.calls ?? 0) + 1 });
   });
 
+  it('ends a failed run with the usage of the steps that ran, the failing step’s calls included, and counts it', async () => {
+    // `@acme/fails-late` summarizes (one call), then calls `@acme/half`, which makes one call and then calls an agent installed nowhere.
+    await installFlow('@acme/half', [{ kind: 'llm', id: 'draft', prompt: '{{input}}' }, { kind: 'call', id: 'missing', agent: '@acme/not-installed', input: '{{input}}' }], ['@acme/not-installed']);
+    await installFlow('@acme/fails-late', [{ kind: 'llm', id: 'summarize', prompt: '{{input}}' }, { kind: 'call', id: 'half', agent: '@acme/half', input: '{{input}}' }], ['@acme/half']);
+    const { run } = await services.runs.create(client, { agent: '@acme/fails-late', message: message('Fail after two calls.'), working: true });
+    await services.executor.start(run.id, run);
+    expect((await settled(run.id)).state).toBe('failed');
+    const usage = { calls: 2, inputTokens: 2_000, outputTokens: 400, costUsd: 0.012 };
+    const stored = await storedEvents(run.id);
+    // The failed status carries the total; the failing step's record, after it, keeps the call it made and moves nothing.
+    expect(stored.at(-2)?.event).toMatchObject({ type: 'status', status: { state: 'failed', message: { parts: [{ text: expect.stringMatching(/not-installed/) }] } }, metadata: { usage } });
+    expect(stored.at(-1)?.event).toMatchObject({ type: 'step', index: 1, stepId: 'half', kind: 'call', failed: true, output: null, attempts: 1, calls: [{ provider: 'scripted', inputTokens: 1_000, outputTokens: 200, costUsd: 0.006 }] });
+    await expect.poll(async () => (await headOf(run.id))?.usage).toEqual(usage);
+    // A reader of the log gets the head's total, and the run's position stays at the failed step.
+    expect(await services.runs.get(run.id)).toMatchObject({ state: 'failed', usage, progress: { stepIndex: 1 } });
+    const timeline = buildRunTimeline((await services.runs.get(run.id))!, await services.eventLog.readAfter(run.id, 0));
+    expect(timeline.entries.filter((entry) => entry.type === 'step').map((entry) => entry.type === 'step' && [entry.stepId, entry.status])).toEqual([['summarize', 'done'], ['half', 'failed']]);
+    expect(timeline.entries.at(-1)).toMatchObject({ type: 'status', state: 'failed' });
+    const day = new Date().toISOString().slice(0, 10);
+    await expect.poll(async () => (await services.usageRollups.totals('agent', day, day)).find((total) => total.key === '@acme/fails-late')).toEqual({ day, key: '@acme/fails-late', runs: 1, ...usage });
+  });
+
   it('names the peer task that answered a call step', async () => {
-    const example = loadExample('summarizer', '@acme');
-    const base = example.manifest as { service: Record<string, unknown> };
-    const manifest = { ...base, name: '@acme/caller', service: { ...base.service, agentDependencies: { '@globex/far-away': '^1.0.0' } } };
-    const flow = { ...(example.flow as Record<string, unknown>), id: 'caller', type: 'flow', steps: [{ kind: 'call', id: 'ask-peer', agent: '@globex/far-away', input: '{{input}}' }] };
-    await createExtensionWriter(t.db.models).install({ source: { manifest, flow } as never, compiled: compileSource({ manifest, flow } as never), origin: { packageName: '@acme/caller', version: '1.0.0', destinationId: null, scope: '@acme', visibility: 'public', registryUrl: 'http://registry.invalid/' } });
+    await installFlow('@acme/caller', [{ kind: 'call', id: 'ask-peer', agent: '@globex/far-away', input: '{{input}}' }], ['@globex/far-away']);
     const leases = createRunLeases(t.db.models, { profile: t.db.profile, serverTime: t.db.serverTime });
     const eventLog = createEventLog(t.db.models, { finished: leases.finished });
     const runs = createRunStore({ models: t.db.models, eventLog, leases });

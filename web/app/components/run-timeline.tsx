@@ -103,7 +103,7 @@ function StepEntry({ entry }: { entry: Extract<TimelineEntry, { type: 'step' }> 
         <strong>
           Step {entry.index + 1}: <code>{entry.stepId}</code>
         </strong>
-        <Badge tone={entry.status === 'skipped' ? 'neutral' : 'success'}>{entry.status}</Badge>
+        <Badge tone={entry.status === 'skipped' ? 'neutral' : entry.status === 'failed' ? 'danger' : 'success'}>{entry.status}</Badge>
         {entry.kind ? <span>{STEP_KINDS[entry.kind]}</span> : null}
         {entry.durationMs !== null ? <span data-testid="step-duration">{formatDuration(entry.durationMs)}</span> : null}
         {entry.attempts !== null ? (
@@ -135,9 +135,13 @@ function StepEntry({ entry }: { entry: Extract<TimelineEntry, { type: 'step' }> 
           Remote: <Remote task={entry.remote} />
         </div>
       ) : null}
-      <div>
-        Output: <Bounded value={entry.output} label={`Output of ${entry.stepId}`} />
-      </div>
+      {entry.status === 'skipped' ? (
+        <div className="text-muted">Not run: its condition did not hold.</div>
+      ) : entry.status === 'failed' ? null : (
+        <div>
+          Output: <Bounded value={entry.output} label={`Output of ${entry.stepId}`} />
+        </div>
+      )}
     </>
   );
 }

@@ -84,7 +84,12 @@ describe('instance A calls agents on instance B over A2A', () => {
     expect(paused.progress.outputs).toEqual({ summary: '[scripted] Summarize: Cross-instance call. Inside a flow.' });
     const onB = await dbB.db.models.Run.find({ agent: '@globex/summarizer', state: 'completed' }).lean();
     // The input is stored as JSON text (core/src/runs/stored-json.ts).
-    expect(onB.filter((run) => (JSON.parse(run.input as string) as { parts: { text: string }[] }).parts[0]?.text === 'Cross-instance call. Inside a flow.')).toHaveLength(1);
+    const answeredOnB = onB.filter((run) => (JSON.parse(run.input as string) as { parts: { text: string }[] }).parts[0]?.text === 'Cross-instance call. Inside a flow.');
+    expect(answeredOnB).toHaveLength(1);
+    // A's step names B's task and keeps the usage B reported for it (B's scripted provider counts its call, with no tokens).
+    const step = (await localA.eventLog.readAfter(run.id, 0)).map((stored) => stored.event).find((event) => event.type === 'step' && event.stepId === 'summary');
+    expect(step).toMatchObject({ kind: 'call', calls: [], remote: { peerId: 'globex', taskId: answeredOnB[0]!._id, usage: { calls: 1, inputTokens: 0, outputTokens: 0 } } });
+    expect((await localA.runs.get(run.id))?.usage).toBeUndefined();
   });
 
   it('sees a remote HITL gate as a local INTERRUPT, resumes it, and the run completes on B', async () => {

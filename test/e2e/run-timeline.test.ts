@@ -76,7 +76,7 @@ beforeAll(async () => {
   ]);
   await services.eventLog.appendAll(run.id, [
     { type: 'status', final: false, status: { state: 'working', timestamp: time(4_000) }, answer: { screenId: 'approve-summary', values: { approved: true, note: 'ship it' }, stepId: 'approve', stepIndex: 1, by: { type: 'ui', id: user.id } } },
-    { type: 'step', index: 2, stepId: 'ask-peer', output: { teaser: 'Two instances, one agent.' }, kind: 'call', startedAt: time(4_100), durationMs: 900, attempts: 1, remote: { peerId: 'peer-b', taskId: 'remote-task-7' } },
+    { type: 'step', index: 2, stepId: 'ask-peer', output: { teaser: 'Two instances, one agent.' }, kind: 'call', startedAt: time(4_100), durationMs: 900, attempts: 1, remote: { peerId: 'peer-b', taskId: 'remote-task-7', usage: { calls: 2, inputTokens: 1_500, outputTokens: 120, costUsd: 0.0061 } } },
     { type: 'status', final: true, status: { state: 'completed', timestamp: time(65_000) } },
   ]);
 
@@ -143,6 +143,7 @@ describe('the run timeline and the jobs page', () => {
       expect(await pause.getByTestId('pause-answer').textContent()).toContain('ship it');
       expect(await page.getByRole('link', { name: 'Open the trace' }).getAttribute('href')).toBe(`https://jaeger.example/trace/${TRACE_ID}`);
       expect(await timeline.getByRole('link', { name: /task remote-task-7 on Instance B/ }).getAttribute('href')).toBe('http://peer-b.example/administration/runs/remote-task-7');
+      expect(await timeline.getByTestId('remote-usage').textContent()).toBe(' (the peer reported 1,500 in / 120 out tokens · $0.0061, 2 LLM calls)');
       // The long input is a few words, the rest behind a <details>.
       const input = page.locator('details').filter({ hasText: 'Review this:' }).first();
       expect(await input.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);

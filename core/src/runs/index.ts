@@ -5,6 +5,6 @@ export { createRunExecutor, type RunExecutor } from './executor.ts';
 export type { RemoteAgentCall, RemoteAnswer, RuntimeStep, RuntimeStepOutcome, StepRecorder, StepRuntime } from './step-runners.ts';
 export { createRunLeases, RUN_LEASE_MS, type HeldLease, type Orphan, type RunLeases } from './leases.ts';
 export { fromStored, toStored } from './stored-json.ts';
-export { addCalls, reportedCalls, roundUsd } from './usage-sum.ts';
+export { addCalls, reportedCalls, reportedUsage, roundUsd } from './usage-sum.ts';
 export * from './model.ts';
 export { actorLabel, boundedText, buildRunTimeline, namedIn, remoteTask, traceIdOf, traceUrl, type ActorLabel, type BoundedText, type PeerAddress, type RemoteTask, type RunTimeline, type StepUsage, type TimelineEntry } from './run-timeline.ts';

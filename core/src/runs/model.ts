@@ -104,6 +104,16 @@ export interface RemoteLink {
   skillId: string;
 }
 
+/**
+ * The task on a peer that answered a call step, and the usage the peer reported for it (its
+ * task's `metadata.usage`): the peer's calls, paid for there, so never added to this run's.
+ */
+export interface RemoteStepTask {
+  peerId: string;
+  taskId: string;
+  usage?: RunUsage;
+}
+
 export type RunEvent =
   /** The run as it was created: always event 1. */
   | { type: 'created'; runId: string; contextId: string; agent: string; input: RunMessage; status: RunStatus }
@@ -122,7 +132,7 @@ export type RunEvent =
    * steps stored by earlier versions. `failed`: the step that failed the run, stored after the
    * failed status with the calls it made (null output; the run's position does not move).
    */
-  | { type: 'step'; index: number; stepId: string; output: unknown; kind?: 'llm' | 'call' | 'ask' | 'reply'; skipped?: true; failed?: true; startedAt?: string; durationMs?: number; attempts?: number; calls?: StepLlmCall[]; remote?: { peerId: string; taskId: string } }
+  | { type: 'step'; index: number; stepId: string; output: unknown; kind?: 'llm' | 'call' | 'ask' | 'reply'; skipped?: true; failed?: true; startedAt?: string; durationMs?: number; attempts?: number; calls?: StepLlmCall[]; remote?: RemoteStepTask }
   /** Internal: the executor's position, as a run stored by an earlier version had it. Never shown. */
   | { type: 'progress'; stepIndex: number; outputs: Record<string, unknown> };
 

@@ -117,6 +117,8 @@ export type TimelineEntry =
       output: BoundedText;
       usage: StepUsage | null;
       remote: RemoteTask | null;
+      /** What the peer reported its task used (paid for there, so not in this run's usage). */
+      remoteUsage: RunUsage | null;
     }
   | {
       type: 'pause';
@@ -216,6 +218,7 @@ export function buildRunTimeline(head: RunSummary, events: readonly StoredEvent[
           output: boundedText(event.output),
           usage,
           remote: event.remote ? remoteTask(event.remote.peerId, event.remote.taskId, peers) : null,
+          remoteUsage: event.remote?.usage ?? null,
         });
         break;
       }

@@ -6,7 +6,7 @@ import type { LlmProvider } from '../llm/index.ts';
 import type { Logger } from '../log/index.ts';
 import { currentTraceparent } from '../telemetry/index.ts';
 import { conditionHolds, renderTemplate } from '../step-template/index.ts';
-import type { StepLlmCall } from './model.ts';
+import type { RemoteStepTask, StepLlmCall } from './model.ts';
 import { reportedCalls } from './usage-sum.ts';
 
 const TEMPLATE_CACHE_MS = 1_000;
@@ -36,7 +36,7 @@ export interface StepRuntime {
 /** A peer's answer to a sub-agent call, with the task on the peer that gave it. */
 export interface RemoteAnswer {
   output: string;
-  remote?: { peerId: string; taskId: string };
+  remote?: RemoteStepTask;
 }
 
 /** A sub-agent call to a peer: `idempotencyKey` is the same for every try of one step. */
@@ -45,7 +45,7 @@ export type RemoteAgentCall = (agent: string, input: string, options: { idempote
 /** What one step gathers while it runs: every LLM call (a sub-agent's included) and the peer task that answered it. */
 export interface StepRecorder {
   calls: StepLlmCall[];
-  remote?: { peerId: string; taskId: string };
+  remote?: RemoteStepTask;
 }
 
 /** A step's key: the same for every try of this step of this run, and nothing else. */

@@ -30,3 +30,20 @@ export function reportedCalls(value: unknown): StepLlmCall[] {
     return { provider: name(call.provider), model: name(call.model), inputTokens: count(call.inputTokens, 1e9), outputTokens: count(call.outputTokens, 1e9), durationMs: count(call.durationMs, 864e5) };
   });
 }
+
+/**
+ * A run's usage as a peer reported it (its task's `metadata.usage`), kept to a usage's shape:
+ * counts as non-negative integers, a cost only when it is a non-negative number; null when the
+ * peer reported none.
+ */
+export function reportedUsage(value: unknown): RunUsage | null {
+  if (!value || typeof value !== 'object') return null;
+  const usage = value as Record<string, unknown>;
+  const cost = usage.costUsd;
+  return {
+    calls: count(usage.calls, 1e9),
+    inputTokens: count(usage.inputTokens, 1e12),
+    outputTokens: count(usage.outputTokens, 1e12),
+    ...(typeof cost === 'number' && Number.isFinite(cost) && cost >= 0 ? { costUsd: roundUsd(Math.min(cost, 1e9)) } : {}),
+  };
+}

@@ -133,6 +133,12 @@ function StepEntry({ entry }: { entry: Extract<TimelineEntry, { type: 'step' }> 
       {entry.remote ? (
         <div>
           Remote: <Remote task={entry.remote} />
+          {entry.remoteUsage ? (
+            <span data-testid="remote-usage">
+              {' '}
+              (the peer reported <Usage usage={entry.remoteUsage} />, {entry.remoteUsage.calls} LLM call{entry.remoteUsage.calls === 1 ? '' : 's'})
+            </span>
+          ) : null}
         </div>
       ) : null}
       {entry.status === 'skipped' ? (

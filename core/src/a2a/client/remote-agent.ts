@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DomainError } from '../../errors/index.ts';
-import { textOf, type RemoteAnswer } from '../../runs/index.ts';
+import { reportedUsage, textOf, type RemoteAnswer } from '../../runs/index.ts';
 import type { A2aClient } from './a2a-client.ts';
 import type { RemotePeers } from './peers.ts';
 
@@ -9,7 +9,8 @@ import type { RemotePeers } from './peers.ts';
  * AgentCard offers it runs it with `message/send`; the answer is the task's artifact text.
  * Null when no peer offers the agent. `idempotencyKey` (the step's key) is sent as the message
  * id and the Idempotency-Key header, so a step run again after a crash gets the task its first
- * try started instead of starting a second one. The answer names the peer and its task.
+ * try started instead of starting a second one. The answer names the peer and its task, and the
+ * usage the peer reported for it.
  */
 export async function callRemoteAgent(deps: { peers: RemotePeers; client: A2aClient }, agent: string, input: string, options: { idempotencyKey?: string } = {}): Promise<RemoteAnswer | null> {
   for (const peer of await deps.peers.list()) {
@@ -20,7 +21,8 @@ export async function callRemoteAgent(deps: { peers: RemotePeers; client: A2aCli
     if (reply.status.state !== 'completed') {
       throw new DomainError('UPSTREAM_FAILED', `${agent} on ${peer.name} ended ${reply.status.state}; only agents that answer without asking can be called as a step`);
     }
-    return { output: reply.artifacts.map((artifact) => textOf(artifact)).join('\n'), remote: { peerId: peer.id, taskId: reply.id } };
+    const usage = reportedUsage(reply.metadata?.usage);
+    return { output: reply.artifacts.map((artifact) => textOf(artifact)).join('\n'), remote: { peerId: peer.id, taskId: reply.id, ...(usage ? { usage } : {}) } };
   }
   return null;
 }

@@ -4,13 +4,14 @@ import type { RunArtifact, RunEvent, RunMessage, RunStatus } from '../../runs/in
 import type { AgentCard } from '../agent-card.ts';
 import type { SendParams } from '../operations.ts';
 import { eventFromV1, taskFromV1, type Wire } from '../protocol-v1.ts';
+import { isObject } from '../wire.ts';
 import type { ClientBinding, ClientProtocol } from './interface-choice.ts';
 
 /** A peer's card as this client uses it: the v0.3 shape, with the interface chosen to call it on (`url`, its binding and protocol version). */
 export type PeerCard = AgentCard & { protocol: ClientProtocol; binding: ClientBinding };
 
 /** A peer's answer to a send: the task it ran (or started), or a plain message. */
-export type RemoteReply = { kind: 'task'; id: string; status: RunStatus; artifacts: RunArtifact[] } | { kind: 'message'; message: RunMessage };
+export type RemoteReply = { kind: 'task'; id: string; status: RunStatus; artifacts: RunArtifact[]; metadata?: Record<string, unknown> } | { kind: 'message'; message: RunMessage };
 
 export const MAX_REPLY_BYTES = 8 * 1024 * 1024;
 
@@ -52,7 +53,7 @@ export function peerError(peerId: string, error: { code: number; message: string
 
 /** A v1.0 SendMessage answer (the JSON-RPC result or the HTTP+JSON body) as a reply. */
 export function replyFromV1(peerId: string, result: Wire | undefined): RemoteReply {
-  if (result?.task) return { kind: 'task', ...taskFromV1(result.task) };
+  if (result?.task) return { kind: 'task', ...taskFromV1(result.task), ...(isObject(result.task.metadata) ? { metadata: result.task.metadata } : {}) };
   const event = result ? eventFromV1(result) : null;
   if (event?.type !== 'message') throw new DomainError('UPSTREAM_FAILED', `${peerId}: SendMessage answered neither a task nor a message`);
   return { kind: 'message', message: event.message };

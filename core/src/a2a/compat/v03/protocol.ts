@@ -265,7 +265,7 @@ export function eventFrom03(wire: unknown): RunEvent | null {
 }
 
 /** A v0.3 peer's reply to `message/send`: the task (status, artifacts) or a message. */
-export function replyFrom03(wire: unknown): { kind: 'task'; id: string; state: RunState; artifacts: RunArtifact[]; status: RunStatus } | { kind: 'message'; message: RunMessage } | null {
+export function replyFrom03(wire: unknown): { kind: 'task'; id: string; state: RunState; artifacts: RunArtifact[]; status: RunStatus; metadata?: Record<string, unknown> } | { kind: 'message'; message: RunMessage } | null {
   if (!isObject(wire)) return null;
   if (wire.kind === 'message') {
     const message = wireMessage(wire);
@@ -273,5 +273,5 @@ export function replyFrom03(wire: unknown): { kind: 'task'; id: string; state: R
   }
   if (wire.kind !== 'task') return null;
   const { status } = wireStatus(wire.status, wire.metadata);
-  return { kind: 'task', id: String(wire.id ?? ''), state: status.state, status, artifacts: Array.isArray(wire.artifacts) ? wire.artifacts.map(wireArtifact) : [] };
+  return { kind: 'task', id: String(wire.id ?? ''), state: status.state, status, artifacts: Array.isArray(wire.artifacts) ? wire.artifacts.map(wireArtifact) : [], ...(isObject(wire.metadata) ? { metadata: wire.metadata } : {}) };
 }

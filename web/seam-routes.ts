@@ -27,6 +27,7 @@ export function seamRoutes({ handlers }: Services) {
     '/.well-known/oauth-protected-resource/api/mcp': (request) => handlers.mcpResourceMetadata(request),
     '/api/oauth/token': (request) => handlers.oauthToken(request),
     '/api/oauth/register': (request) => handlers.oauthRegister(request),
+    '/api/oauth/revoke': (request) => handlers.oauthRevoke(request),
     '/api/a2a': jsonRpcA2a((request) => handlers.a2a(request)),
     '/api/a2a/resume': (request) => handlers.aguiResume(request),
     '/a2a/:vendor/:slug': jsonRpcA2a((request, { vendor, slug }) => handlers.a2a(request, { agent: `@${vendor}/${slug}` })),

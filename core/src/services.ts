@@ -113,6 +113,7 @@ export interface Services {
     oauthMetadata: (request: Request) => Promise<Response>;
     /** RFC 7591 dynamic client registration. */
     oauthRegister: (request: Request) => Promise<Response>;
+    oauthRevoke: (request: Request) => Promise<Response>;
     /** RFC 9728 metadata of the `/api/mcp` resource. */
     mcpResourceMetadata: (request: Request) => Promise<Response>;
     /** The contract's v0.3 card (`/.well-known/agent.json`). */
@@ -348,6 +349,7 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
       jwks: oauth.handlers.jwks,
       oauthMetadata: oauth.handlers.metadata,
       oauthRegister: oauth.handlers.register,
+      oauthRevoke: oauth.handlers.revoke,
       mcpResourceMetadata: oauth.handlers.mcpResourceMetadata,
       agentCard: createAgentCardHandler(agentCard),
       agentCardV1: createAgentCardV1Handler(cardV1),

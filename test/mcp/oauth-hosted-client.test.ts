@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
-import { auth, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { auth, discoverAuthorizationServerMetadata, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { findFreePort } from '@service/core/net';
@@ -183,6 +183,33 @@ describe('MCP for hosted clients: OAuth with an admin\'s consent', () => {
 
       // Refused at once in the process that revoked it; the SDK's refresh is refused too, so it asks for consent again.
       provider.authorizationUrl = undefined;
+      await expect(client.listTools()).rejects.toBeInstanceOf(UnauthorizedError);
+      expect(provider.authorizationUrl).toBeDefined();
+      await client.close();
+    } finally {
+      await callback.close();
+    }
+    expect(errors).toEqual([]);
+  }, 120_000);
+
+  it('a client that signs out revokes its refresh token (RFC 7009) at the endpoint the SDK discovers, and is cut off', async () => {
+    const callback = await startCallbackServer();
+    try {
+      const provider = new BrowserClientProvider(callback.url, undefined, 'Client signing out');
+      const client = await connectThroughConsent(provider, callback, ['service_extensions_search']);
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['service_extensions_search']);
+      // The SDK's own discovery parses the metadata (its schema) and finds the revocation endpoint.
+      const metadata = await discoverAuthorizationServerMetadata(service.url);
+      expect(metadata?.revocation_endpoint).toBe(`${service.url}/api/oauth/revoke`);
+      const revoked = await fetch(metadata!.revocation_endpoint!, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ client_id: provider.clientInformation()!.client_id, token: provider.saved!.refresh_token!, token_type_hint: 'refresh_token' }),
+      });
+      expect(revoked.status).toBe(200);
+      // The live access token is refused within a second (each process rereads the grant at most that often); the refresh token is spent.
+      provider.authorizationUrl = undefined;
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
       await expect(client.listTools()).rejects.toBeInstanceOf(UnauthorizedError);
       expect(provider.authorizationUrl).toBeDefined();
       await client.close();

@@ -202,3 +202,76 @@ describe('OAuth authorization code flow (MCP clients)', () => {
     expect((await services.handlers.oauthToken(form(body, { authorization: basic }))).status).toBe(200);
   });
 });
+
+describe('token revocation by the client (RFC 7009)', () => {
+  const revoke = (body: Record<string, string>, headers: Record<string, string> = {}) =>
+    services.handlers.oauthRevoke(new Request(`${origin}/api/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(body) }));
+  const connected = async () => {
+    const code = await consentedCode(['cms_a']);
+    const tokens = (await (await redeem(code)).json()) as { access_token: string; refresh_token: string };
+    return { clientId: code.clientId, ...tokens };
+  };
+  const refresh = (clientId: string, token: string) => services.handlers.oauthToken(form({ grant_type: 'refresh_token', client_id: clientId, refresh_token: token }));
+
+  it('is published in the authorization server metadata', async () => {
+    const server = (await (await services.handlers.oauthMetadata(new Request(`${origin}/.well-known/oauth-authorization-server`))).json()) as Record<string, unknown>;
+    expect(server).toMatchObject({ revocation_endpoint: `${origin}/api/oauth/revoke`, revocation_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'] });
+  });
+
+  it('revokes the whole grant from its refresh token: the access token stops, the refresh token is spent, and it is audited', async () => {
+    const client = await connected();
+    expect((await services.oauth.tokens.verify(client.access_token, mcpResource)).grants?.allowedPrimitives).toEqual(['cms_a']);
+    const revoked = await revoke({ client_id: client.clientId, token: client.refresh_token, token_type_hint: 'refresh_token' });
+    expect(revoked.status).toBe(200);
+    expect(revoked.headers.get('cache-control')).toBe('no-store');
+    await expect(services.oauth.tokens.verify(client.access_token, mcpResource)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+    expect(await (await refresh(client.clientId, client.refresh_token)).json()).toMatchObject({ error: 'invalid_grant' });
+    // Revoking it again is no error: there is nothing left to do.
+    expect((await revoke({ client_id: client.clientId, token: client.refresh_token })).status).toBe(200);
+    const [grant] = (await services.oauth.consents.list(admin)).filter((row) => row.clientId === client.clientId);
+    expect(grant).toMatchObject({ revoked: true, revokedReason: 'revoked by the client' });
+    await services.audit.flush();
+    expect((await t.db.models.AuditEvent.find({ resourceId: grant!.grantId, action: 'oauth_grant.revoke' }).lean()).map((row) => row.details)).toEqual([{ reason: 'revoked by the client' }]);
+  });
+
+  it('revokes the grant from its access token, with or without a hint', async () => {
+    const client = await connected();
+    expect((await revoke({ client_id: client.clientId, token: client.access_token, token_type_hint: 'refresh_token' })).status).toBe(200);
+    await expect(services.oauth.tokens.verify(client.access_token, mcpResource)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+    expect(await (await refresh(client.clientId, client.refresh_token)).json()).toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('refuses a token issued to another client and leaves its grant alone; answers 200 for a token that is not one', async () => {
+    const mine = await connected();
+    const theirs = await connected();
+    for (const token of [theirs.refresh_token, theirs.access_token]) {
+      const refused = await revoke({ client_id: mine.clientId, token });
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toMatchObject({ error: 'invalid_request', error_description: 'the token was not issued to this client' });
+    }
+    expect((await services.oauth.tokens.verify(theirs.access_token, mcpResource)).clientId).toBe(theirs.clientId);
+    for (const token of ['svr_not-a-token', 'not.a.jwt', `${theirs.access_token.slice(0, -4)}AAAA`]) expect((await revoke({ client_id: mine.clientId, token })).status, token).toBe(200);
+    expect((await services.oauth.tokens.verify(theirs.access_token, mcpResource)).clientId).toBe(theirs.clientId);
+  });
+
+  it('authenticates the client as the token endpoint does, and says what is wrong with a bad request', async () => {
+    const client = await connected();
+    expect(await (await revoke({ client_id: client.clientId })).json()).toMatchObject({ error: 'invalid_request', error_description: 'token is required' });
+    expect((await revoke({ token: client.refresh_token })).status).toBe(401);
+    expect((await revoke({ client_id: 'mcp_unknown', token: client.refresh_token })).status).toBe(401);
+    expect((await revoke({ client_id: client.clientId, client_secret: 'a public client has none', token: client.refresh_token })).status).toBe(401);
+    expect((await services.handlers.oauthRevoke(new Request(`${origin}/api/oauth/revoke`, { method: 'GET' }))).status).toBe(405);
+    expect((await services.handlers.oauthRevoke(new Request(`${origin}/api/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }))).status).toBe(400);
+    // Nothing above revoked anything.
+    expect((await services.oauth.tokens.verify(client.access_token, mcpResource)).clientId).toBe(client.clientId);
+  });
+
+  it('refuses a machine client’s token: those clients do not authenticate here, and an admin revokes them', async () => {
+    const { client } = await services.oauth.clients.register(admin, { name: 'machine', allowedAgents: ['*'], permissions: ['list'] });
+    const { access_token } = await services.oauth.tokens.issue(client);
+    const app = await connected();
+    expect(await (await revoke({ client_id: app.clientId, token: access_token })).json()).toMatchObject({ error: 'invalid_request', error_description: 'the token was not issued to this client' });
+    expect((await revoke({ client_id: client.clientId, token: access_token })).status).toBe(401);
+    expect((await services.oauth.tokens.verify(access_token)).clientId).toBe(client.clientId);
+  });
+});

@@ -46,6 +46,8 @@ export class OauthGrantError extends Error {
 }
 
 export const AUTHORIZATION_CODE_TTL_MS = 60_000;
+/** Refresh tokens are opaque and carry this prefix (access tokens are JWTs). */
+export const REFRESH_TOKEN_PREFIX = 'svr_';
 export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60_000;
 const GRANT_STATE_TTL_MS = 1_000;
 
@@ -104,7 +106,7 @@ export function createConsents(deps: { models: Models; audit: AuditTrail; keepCl
   }
 
   async function newRefreshToken(grantId: string, clientId: string): Promise<string> {
-    const token = `svr_${randomBytes(32).toString('base64url')}`;
+    const token = `${REFRESH_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
     await OauthRefreshToken.create({ _id: digest(token), grantId, clientId, expiresAt: new Date(Date.now() + REFRESH_TOKEN_TTL_MS) });
     return token;
   }
@@ -200,6 +202,28 @@ export function createConsents(deps: { models: Models; audit: AuditTrail; keepCl
       if (!isAdmin(actor)) throw new DomainError('FORBIDDEN', 'Only an admin may revoke a connected client');
       if (!(await OauthGrant.exists({ _id: grantId }))) throw new DomainError('NOT_FOUND', `No connected client ${grantId}`);
       await revokeGrant(grantId, `revoked by ${actor.email}`, actor);
+    },
+
+    /**
+     * Revocation by the client (RFC 7009): the grant a refresh token of `clientId` belongs to, with
+     * every token of it. 'unknown' for a token that is not (or no longer) a live refresh token;
+     * 'not-yours' for one issued to another client, which is left as it is.
+     */
+    async revokeRefreshToken(refreshToken: string, clientId: string): Promise<'revoked' | 'unknown' | 'not-yours'> {
+      const row = await OauthRefreshToken.findById(digest(refreshToken)).lean();
+      if (!row || row.expiresAt.getTime() <= Date.now()) return 'unknown';
+      if (row.clientId !== clientId) return 'not-yours';
+      await revokeGrant(row.grantId, 'revoked by the client', null);
+      return 'revoked';
+    },
+
+    /** The same for a grant an access token of `clientId` names (its signature already checked). */
+    async revokeGrantOfClient(grantId: string, clientId: string): Promise<'revoked' | 'unknown' | 'not-yours'> {
+      const grant = await OauthGrant.findById(grantId, { clientId: 1 }).lean();
+      if (!grant) return 'unknown';
+      if (grant.clientId !== clientId) return 'not-yours';
+      await revokeGrant(grantId, 'revoked by the client', null);
+      return 'revoked';
     },
 
     /** A grant's current state for a token check: read at most once a second per grant (in this process at once after a revoke). */

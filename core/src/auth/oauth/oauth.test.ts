@@ -122,6 +122,8 @@ describe('OAuth token endpoint', () => {
       jwks_uri: `${origin}/.well-known/jwks.json`,
       authorization_endpoint: `${origin}/oauth/authorize`,
       registration_endpoint: `${origin}/api/oauth/register`,
+      revocation_endpoint: `${origin}/api/oauth/revoke`,
+      revocation_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
       grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
       token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
       scopes_supported: ['list', 'read', 'execute', 'mcp'],

@@ -11,6 +11,8 @@ import { createProtectedResourceMetadataHandler } from './protected-resource.ts'
 import { createSigningKeys } from './signing-keys.ts';
 import { ACCESS_TOKEN_TTL_SECONDS, createAccessTokens } from './tokens.ts';
 import { createAuthorizationServerMetadataHandler, createJwksHandler, createRegistrationEndpoint, createTokenEndpoint } from './token-endpoint.ts';
+import { createAppClientAuthentication } from './app-client-authentication.ts';
+import { createRevocationEndpoint } from './revocation-endpoint.ts';
 
 export const JWKS_PATH = '/.well-known/jwks.json';
 /** The MCP endpoint of the web app, as a resource (RFC 8707) of this authorization server. */
@@ -42,6 +44,8 @@ export function createOauthProvider(deps: {
   const keys = createSigningKeys({ models: deps.models, sealer: deps.sealer, retiredGraceMs: 2 * ACCESS_TOKEN_TTL_SECONDS * 1000 });
   const tokens = createAccessTokens({ keys, clients, consents, canonicalOrigin: deps.canonicalOrigin });
   const authorization = createAuthorization({ appClients, consents, issuer: deps.canonicalOrigin, resources });
+  // One count of failed client authentications for the token and revocation endpoints.
+  const authentication = createAppClientAuthentication({ appClients, failureLimiter: createSharedRateLimiter(deps.counters, { name: 'oauth-token-failures', limit: 30, windowMs: 60_000 }), logger: deps.logger });
   return {
     clients,
     appClients,
@@ -53,13 +57,13 @@ export function createOauthProvider(deps: {
     handlers: {
       token: createTokenEndpoint({
         clients,
-        appClients,
+        authentication,
         consents,
         tokens,
         rateLimiter: createSharedRateLimiter(deps.counters, { name: 'oauth-token', limit: 30, windowMs: 60_000 }),
-        failureLimiter: createSharedRateLimiter(deps.counters, { name: 'oauth-token-failures', limit: 30, windowMs: 60_000 }),
         logger: deps.logger,
       }),
+      revoke: createRevocationEndpoint({ authentication, consents, tokens, audiences: resources }),
       register: createRegistrationEndpoint({ appClients, rateLimiter: createSharedRateLimiter(deps.counters, { name: 'oauth-register', limit: 60, windowMs: 60 * 60_000 }) }),
       jwks: createJwksHandler({ keys }),
       metadata: createAuthorizationServerMetadataHandler({ canonicalOrigin: deps.canonicalOrigin, jwksPath: JWKS_PATH }),

@@ -2,46 +2,18 @@ import { A2A_PERMISSIONS } from '../../db/index.ts';
 import { DomainError } from '../../errors/index.ts';
 import { json, readBodyLimited, type SharedRateLimiter } from '../../http/index.ts';
 import type { Logger } from '../../log/index.ts';
-import { isMetadataDocumentUrl, type AppClients } from './app-clients.ts';
+import type { AppClients } from './app-clients.ts';
+import type { AppClientAuthentication } from './app-client-authentication.ts';
 import { AUTHORIZATION_ENDPOINT_PATH } from './authorization.ts';
 import type { OauthClients } from './clients.ts';
 import { OauthGrantError, type Consents } from './consents.ts';
 import { MCP_SCOPE } from './protected-resource.ts';
 import type { AccessTokens } from './tokens.ts';
+import { REVOCATION_ENDPOINT_PATH } from './revocation-endpoint.ts';
+import { basicCredentials, OAUTH_CORS_HEADERS, oauthError, oauthPreflight, readForm } from './oauth-http.ts';
 
 export const TOKEN_ENDPOINT_PATH = '/api/oauth/token';
 export const REGISTRATION_ENDPOINT_PATH = '/api/oauth/register';
-const MAX_BODY = 8 * 1024;
-
-/**
- * The OAuth endpoints use no cookie and are called by browser-based MCP clients from their own
- * origin: any origin may read their answers.
- */
-export const OAUTH_CORS_HEADERS: Readonly<Record<string, string>> = { 'access-control-allow-origin': '*' };
-
-/** The answer to a CORS preflight of an OAuth endpoint. */
-export function oauthPreflight(methods: string): Response {
-  return new Response(null, { status: 204, headers: { ...OAUTH_CORS_HEADERS, 'access-control-allow-methods': methods, 'access-control-allow-headers': 'authorization, content-type, mcp-protocol-version', 'access-control-max-age': '600' } });
-}
-
-/** RFC 6749 §5.2 error response. */
-function oauthError(status: number, error: string, description: string, headers: Record<string, string> = {}): Response {
-  return json({ error, error_description: description }, { status, headers: { pragma: 'no-cache', 'cache-control': 'no-store', ...OAUTH_CORS_HEADERS, ...headers } });
-}
-
-function basicCredentials(request: Request): { clientId: string; clientSecret: string } | null | 'malformed' {
-  const header = request.headers.get('authorization');
-  if (!header || !/^Basic /i.test(header)) return null;
-  const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  if (colon < 0) return 'malformed';
-  // RFC 6749 §2.3.1: both parts are form-urlencoded before base64.
-  try {
-    return { clientId: decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' ')), clientSecret: decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' ')) };
-  } catch {
-    return 'malformed';
-  }
-}
 
 const GRANT_TYPES = ['client_credentials', 'authorization_code', 'refresh_token'];
 
@@ -53,51 +25,9 @@ const GRANT_TYPES = ['client_credentials', 'authorization_code', 'refresh_token'
  *   consented to: a public client names itself with `client_id`, a confidential registered one
  *   authenticates as above; for these only failed requests count against the client's limit.
  */
-export function createTokenEndpoint(deps: { clients: OauthClients; appClients: AppClients; consents: Consents; tokens: AccessTokens; rateLimiter: SharedRateLimiter; failureLimiter: SharedRateLimiter; logger: Logger }) {
-  // Failed exchanges per client id: a public client proves only its id, so counting every request
-  // per id would let anyone who names Claude's or ChatGPT's id block that app's refreshes for all.
-  // A valid code or refresh token always passes; an id whose failures reached the limit is refused
-  // until its window ends (remembered in this process, counted across all of them).
-  const blockedUntil = new Map<string, number>();
-  async function countFailure(clientId: string) {
-    const limit = await deps.failureLimiter.take(`token-failure:${clientId}`);
-    if (!limit.allowed) {
-      if (blockedUntil.size >= 10_000) blockedUntil.clear();
-      blockedUntil.set(clientId, Date.now() + limit.retryAfterSeconds * 1000);
-    }
-  }
-
-  /**
-   * The app client the request speaks for, authenticated as it registered, or a Response refusing
-   * it. A metadata-document client is public by definition: its id is taken as it is, never
-   * fetched here (the code or refresh token it presents must have been issued to that id).
-   */
-  async function appClient(form: URLSearchParams, basic: { clientId: string; clientSecret: string } | null): Promise<string | Response> {
-    const clientId = basic?.clientId ?? form.get('client_id');
-    if (!clientId) return oauthError(401, 'invalid_client', 'client_id is required');
-    if (basic && form.has('client_id') && form.get('client_id') !== basic.clientId) return oauthError(400, 'invalid_request', 'client_id differs from the Basic credentials');
-    const blocked = blockedUntil.get(clientId);
-    if (blocked && blocked > Date.now()) return oauthError(429, 'slow_down', 'too many failed token requests for this client', { 'retry-after': String(Math.ceil((blocked - Date.now()) / 1000)) });
-    const secret = basic?.clientSecret ?? form.get('client_secret');
-    const publicClient = () => (secret === null ? clientId : oauthError(401, 'invalid_client', 'this client is public (token_endpoint_auth_method "none"): send no secret'));
-    if (isMetadataDocumentUrl(clientId)) return publicClient();
-    const client = await deps.appClients.registered(clientId);
-    if (!client) {
-      await countFailure(clientId.slice(0, 200));
-      return oauthError(401, 'invalid_client', 'unknown client');
-    }
-    if (client.authMethod === 'none') return publicClient();
-    const used = basic ? 'client_secret_basic' : 'client_secret_post';
-    if (secret === null || used !== client.authMethod || !(await deps.appClients.secretMatches(clientId, secret))) {
-      await countFailure(clientId);
-      deps.logger.warn('token request with bad app client credentials', { clientId: clientId.slice(0, 100) });
-      return oauthError(401, 'invalid_client', `wrong secret, or not sent as ${client.authMethod}`, basic ? { 'www-authenticate': 'Basic realm="oauth"' } : {});
-    }
-    return clientId;
-  }
-
+export function createTokenEndpoint(deps: { clients: OauthClients; authentication: AppClientAuthentication; consents: Consents; tokens: AccessTokens; rateLimiter: SharedRateLimiter; logger: Logger }) {
   async function consentGrant(form: URLSearchParams, basic: { clientId: string; clientSecret: string } | null): Promise<Response> {
-    const clientId = await appClient(form, basic);
+    const clientId = await deps.authentication.appClient(form, basic);
     if (clientId instanceof Response) return clientId;
     const resources = form.getAll('resource');
     if (resources.length > 1) return oauthError(400, 'invalid_target', 'one resource per token');
@@ -109,7 +39,7 @@ export function createTokenEndpoint(deps: { clients: OauthClients; appClients: A
       return json({ ...(await deps.tokens.issueForGrant(grant)), refresh_token: refreshToken }, { headers: { pragma: 'no-cache', 'cache-control': 'no-store', ...OAUTH_CORS_HEADERS } });
     } catch (error) {
       if (!(error instanceof OauthGrantError)) throw error;
-      await countFailure(clientId.slice(0, 200));
+      await deps.authentication.countFailure(clientId.slice(0, 200));
       return oauthError(400, error.error, error.message);
     }
   }
@@ -117,16 +47,8 @@ export function createTokenEndpoint(deps: { clients: OauthClients; appClients: A
   return async (request: Request): Promise<Response> => {
     if (request.method === 'OPTIONS') return oauthPreflight('POST');
     if (request.method !== 'POST') return oauthError(405, 'invalid_request', 'use POST', { allow: 'POST' });
-    if (!/^application\/x-www-form-urlencoded\b/i.test(request.headers.get('content-type') ?? '')) {
-      return oauthError(400, 'invalid_request', 'the body must be application/x-www-form-urlencoded');
-    }
-    let form: URLSearchParams;
-    try {
-      form = new URLSearchParams(await readBodyLimited(request, MAX_BODY));
-    } catch (error) {
-      if (error instanceof DomainError && error.code === 'PAYLOAD_TOO_LARGE') return oauthError(413, 'invalid_request', error.message);
-      throw error;
-    }
+    const form = await readForm(request);
+    if (form instanceof Response) return form;
     const grantType = form.get('grant_type');
     if (!grantType || !GRANT_TYPES.includes(grantType)) return oauthError(400, 'unsupported_grant_type', `grant_type must be one of ${GRANT_TYPES.join(', ')}`);
     const basic = basicCredentials(request);
@@ -170,6 +92,8 @@ export function createAuthorizationServerMetadataHandler(deps: { canonicalOrigin
         authorization_endpoint: `${issuer}${AUTHORIZATION_ENDPOINT_PATH}`,
         token_endpoint: `${issuer}${TOKEN_ENDPOINT_PATH}`,
         registration_endpoint: `${issuer}${REGISTRATION_ENDPOINT_PATH}`,
+        revocation_endpoint: `${issuer}${REVOCATION_ENDPOINT_PATH}`,
+        revocation_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
         jwks_uri: `${issuer}${deps.jwksPath}`,
         grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
         response_types_supported: ['code'],

@@ -142,7 +142,27 @@ export function createAccessTokens(deps: { keys: SigningKeys; clients: OauthClie
     };
   }
 
-  return { issue, issueForGrant, verify };
+  /**
+   * What an access token this service issued names, for its revocation (RFC 7009): its signature,
+   * type, issuer and expiry checked, its audience one of `audiences`. Null for anything else (a
+   * token not ours, expired, or malformed: there is nothing to revoke).
+   */
+  async function subjectOf(token: string, audiences: string[]): Promise<{ kind: 'grant'; grantId: string; clientId: string } | { kind: 'client'; clientId: string } | null> {
+    const origin = deps.canonicalOrigin();
+    let payload: JWTPayload;
+    try {
+      payload = await verifiedPayload(token, origin, [origin, ...audiences]);
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'UNAUTHENTICATED') return null;
+      throw error;
+    }
+    const clientId = typeof payload.client_id === 'string' ? payload.client_id : null;
+    if (!clientId) return null;
+    if (typeof payload.grant_id === 'string') return { kind: 'grant', grantId: payload.grant_id, clientId };
+    return payload.grant_id === undefined ? { kind: 'client', clientId } : null;
+  }
+
+  return { issue, issueForGrant, verify, subjectOf };
 }
 
 function unauthenticated(cause: unknown): DomainError {

@@ -1,0 +1,58 @@
+import type { SharedRateLimiter } from '../../http/index.ts';
+import type { Logger } from '../../log/index.ts';
+import { isMetadataDocumentUrl, type AppClients } from './app-clients.ts';
+import { oauthError } from './oauth-http.ts';
+
+/**
+ * How the apps an admin consented to (metadata-document and registered clients) authenticate at
+ * the token and revocation endpoints: a public client names itself with `client_id`, a
+ * confidential registered one authenticates as it registered. Failures are counted per client id
+ * across every process, and an id past the limit is refused until its window ends.
+ */
+export function createAppClientAuthentication(deps: { appClients: AppClients; failureLimiter: SharedRateLimiter; logger: Logger }) {
+  // Failed exchanges per client id: a public client proves only its id, so counting every request
+  // per id would let anyone who names Claude's or ChatGPT's id block that app's refreshes for all.
+  // A valid code or refresh token always passes; an id whose failures reached the limit is refused
+  // until its window ends (remembered in this process, counted across all of them).
+  const blockedUntil = new Map<string, number>();
+  async function countFailure(clientId: string) {
+    const limit = await deps.failureLimiter.take(`token-failure:${clientId}`);
+    if (!limit.allowed) {
+      if (blockedUntil.size >= 10_000) blockedUntil.clear();
+      blockedUntil.set(clientId, Date.now() + limit.retryAfterSeconds * 1000);
+    }
+  }
+
+  /**
+   * The app client the request speaks for, authenticated as it registered, or a Response refusing
+   * it. A metadata-document client is public by definition: its id is taken as it is, never
+   * fetched here (the code or refresh token it presents must have been issued to that id).
+   */
+  async function appClient(form: URLSearchParams, basic: { clientId: string; clientSecret: string } | null): Promise<string | Response> {
+    const clientId = basic?.clientId ?? form.get('client_id');
+    if (!clientId) return oauthError(401, 'invalid_client', 'client_id is required');
+    if (basic && form.has('client_id') && form.get('client_id') !== basic.clientId) return oauthError(400, 'invalid_request', 'client_id differs from the Basic credentials');
+    const blocked = blockedUntil.get(clientId);
+    if (blocked && blocked > Date.now()) return oauthError(429, 'slow_down', 'too many failed token requests for this client', { 'retry-after': String(Math.ceil((blocked - Date.now()) / 1000)) });
+    const secret = basic?.clientSecret ?? form.get('client_secret');
+    const publicClient = () => (secret === null ? clientId : oauthError(401, 'invalid_client', 'this client is public (token_endpoint_auth_method "none"): send no secret'));
+    if (isMetadataDocumentUrl(clientId)) return publicClient();
+    const client = await deps.appClients.registered(clientId);
+    if (!client) {
+      await countFailure(clientId.slice(0, 200));
+      return oauthError(401, 'invalid_client', 'unknown client');
+    }
+    if (client.authMethod === 'none') return publicClient();
+    const used = basic ? 'client_secret_basic' : 'client_secret_post';
+    if (secret === null || used !== client.authMethod || !(await deps.appClients.secretMatches(clientId, secret))) {
+      await countFailure(clientId);
+      deps.logger.warn('OAuth request with bad app client credentials', { clientId: clientId.slice(0, 100) });
+      return oauthError(401, 'invalid_client', `wrong secret, or not sent as ${client.authMethod}`, basic ? { 'www-authenticate': 'Basic realm="oauth"' } : {});
+    }
+    return clientId;
+  }
+
+  return { appClient, countFailure };
+}
+
+export type AppClientAuthentication = ReturnType<typeof createAppClientAuthentication>;

@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import http_ from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -10,6 +12,7 @@ import { testServices, useTestDatabase } from '@service/core/testing';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installExampleAgents } from '../helpers/a2a.ts';
+import { launchChromium } from '../helpers/browser.ts';
 import { rawRequest } from '../helpers/raw-http.ts';
 import { cleanup, INSPECTOR, MCP_BIN, mcpEnv, startMcpHttp } from '../helpers/mcp-process.ts';
 import { startService, type RunningService } from '../helpers/service-process.ts';
@@ -94,6 +97,34 @@ describe('MCP', () => {
       }
     }
   });
+
+  it('answers a browser-based client on another origin (CORS), standalone and mounted: Chromium lets the page read the answer and the 401 challenge', async () => {
+    const page = http_.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>a browser MCP client</title>'));
+    await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
+    const browser = await launchChromium();
+    try {
+      const tab = await browser.newPage();
+      // Another origin than either endpoint: another port.
+      await tab.goto(`http://127.0.0.1:${(page.address() as AddressInfo).port}/`);
+      for (const url of [http.url, `${web.url}/api/mcp`]) {
+        const answer = await tab.evaluate(
+          async ({ url, token }) => {
+            const call = (headers: Record<string, string>) =>
+              fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18', ...headers }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'page', version: '1.0.0' } } }) });
+            const refused = await call({});
+            const accepted = await call({ authorization: `Bearer ${token}` });
+            return { refused: { status: refused.status, challenge: refused.headers.get('www-authenticate') }, accepted: { status: accepted.status, body: await accepted.json() } };
+          },
+          { url, token: full.token },
+        );
+        expect(answer.refused, url).toEqual({ status: 401, challenge: expect.stringMatching(/^Bearer resource_metadata="/) });
+        expect(answer.accepted, url).toMatchObject({ status: 200, body: { result: { serverInfo: { name: expect.any(String) } } } });
+      }
+    } finally {
+      await browser.close();
+      await new Promise<void>((resolve) => page.close(() => resolve()));
+    }
+  }, 60_000);
 
   it('answers the MCP Inspector CLI (current major, on the project’s Node) over HTTP with a bearer header', async () => {
     for (const url of [http.url, `${web.url}/api/mcp`]) {

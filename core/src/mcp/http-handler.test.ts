@@ -58,3 +58,39 @@ describe('the MCP HTTP handler’s token check', () => {
     expect(logger.records.some((record) => record.level === 'error')).toBe(true);
   });
 });
+
+describe('the MCP HTTP handler for browser-based clients (CORS)', () => {
+  const handler = createMcpHttpHandler({
+    registry: createPrimitiveRegistry({ primitives: [], audit: {} as AuditLog }),
+    resource: () => 'http://localhost/api/mcp',
+    verifyToken: async () => {
+      throw new DomainError('UNAUTHENTICATED', 'Invalid or expired access token');
+    },
+    version: 'test',
+    logger: createMemoryLogger(),
+    allowedHostnames: ['localhost'],
+  });
+  const from = (method: string, headers: Record<string, string>) => handler(new Request('http://localhost/api/mcp', { method, headers: { host: 'localhost', origin: 'https://client.example', ...headers }, ...(method === 'POST' ? { body: '{}' } : {}) }));
+
+  it('answers a preflight from any origin for POST with the headers a client sends', async () => {
+    const response = await from('OPTIONS', { 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, mcp-protocol-version' });
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(response.headers.get('access-control-allow-methods')).toBe('POST');
+    expect(response.headers.get('access-control-allow-headers')).toContain('mcp-protocol-version');
+  });
+
+  it('lets the page read a refusal, the challenge that names the authorization server included', async () => {
+    const response = await from('POST', { 'content-type': 'application/json' });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(response.headers.get('access-control-expose-headers')).toContain('www-authenticate');
+    expect(response.headers.get('www-authenticate')).toMatch(/^Bearer resource_metadata=/);
+  });
+
+  it('checks the Host first: a rebound name gets no CORS answer, not even to a preflight', async () => {
+    const response = await handler(new Request('http://localhost/api/mcp', { method: 'OPTIONS', headers: { host: 'attacker.example', origin: 'https://attacker.example' } }));
+    expect(response.status).toBe(403);
+    expect(response.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});

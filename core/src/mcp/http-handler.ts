@@ -11,6 +11,24 @@ import { buildMcpServer } from './build-server.ts';
 /** A tools/call body (media uploads travel base64 in it) may be this large. */
 export const MAX_MCP_BODY_BYTES = 8 * 1024 * 1024;
 
+/**
+ * Browser-based MCP clients call from their own origin. The endpoint takes a bearer token and no
+ * cookie, so a page has no ambient authority here: any origin may call it and read the answer,
+ * the 401 challenge (`WWW-Authenticate`) included, which a client needs to find the authorization
+ * server. The Host check still runs first (DNS rebinding).
+ */
+const CORS_HEADERS: Readonly<Record<string, string>> = { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'www-authenticate, mcp-session-id, mcp-protocol-version' };
+
+function preflight(): Response {
+  return new Response(null, { status: 204, headers: { ...CORS_HEADERS, 'access-control-allow-methods': 'POST', 'access-control-allow-headers': 'authorization, content-type, accept, mcp-protocol-version, mcp-session-id, last-event-id', 'access-control-max-age': '600' } });
+}
+
+function withCors(response: Response): Response {
+  const headers = new Headers(response.headers);
+  for (const [name, value] of Object.entries(CORS_HEADERS)) headers.set(name, value);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
 const rpcError = (status: number, code: number, message: string, headers?: Record<string, string>) => json({ jsonrpc: '2.0', id: null, error: { code, message } }, { status, ...(headers ? { headers } : {}) });
 
 /**
@@ -29,10 +47,7 @@ export function createMcpHttpHandler(deps: {
   /** Host names (no port) requests may name; anything else is refused before the token is read. */
   allowedHostnames: string[];
 }) {
-  return async (request: Request): Promise<Response> => {
-    // DNS rebinding: a page whose name resolves to this machine must not reach the endpoint.
-    const hostname = hostnameOf(request.headers.get('host'));
-    if (!hostname || !deps.allowedHostnames.includes(hostname)) return rpcError(403, -32000, `Invalid Host header: ${request.headers.get('host') ?? '(none)'}`);
+  const handle = async (request: Request): Promise<Response> => {
     // Stateless: there is no SSE stream to open on GET nor a session to DELETE. Idle SDK clients poll
     // GET about once a second, so it is refused before the token check costs a signature and a lookup.
     if (request.method !== 'POST') return rpcError(405, -32000, 'Method not allowed: this server answers POST only (stateless, no SSE stream)', { allow: 'POST' });
@@ -74,9 +89,16 @@ export function createMcpHttpHandler(deps: {
       void server.close().catch(() => undefined);
     }
   };
+  return async (request: Request): Promise<Response> => {
+    // DNS rebinding: a page whose name resolves to this machine must not reach the endpoint.
+    const hostname = hostnameOf(request.headers.get('host'));
+    if (!hostname || !deps.allowedHostnames.includes(hostname)) return rpcError(403, -32000, `Invalid Host header: ${request.headers.get('host') ?? '(none)'}`);
+    if (request.method === 'OPTIONS') return preflight();
+    return withCors(await handle(request));
+  };
 }
 
 /** The 503 of the MCP endpoint while the database is down: a JSON-RPC error (id null), Retry-After. */
 export function mcpUnavailableResponse(): Response {
-  return json({ jsonrpc: '2.0', id: null, error: { code: ERROR_TABLE.DEPENDENCY_UNAVAILABLE.jsonRpc, message: 'The database is unavailable; try again shortly' } }, { status: 503, headers: unavailableHeaders() });
+  return json({ jsonrpc: '2.0', id: null, error: { code: ERROR_TABLE.DEPENDENCY_UNAVAILABLE.jsonRpc, message: 'The database is unavailable; try again shortly' } }, { status: 503, headers: { ...unavailableHeaders(), ...CORS_HEADERS } });
 }

@@ -200,8 +200,9 @@ describe('MCP for hosted clients: OAuth with an admin\'s consent', () => {
       expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['service_extensions_search']);
       // The SDK's own discovery parses the metadata (its schema) and finds the revocation endpoint.
       const metadata = await discoverAuthorizationServerMetadata(service.url);
-      expect(metadata?.revocation_endpoint).toBe(`${service.url}/api/oauth/revoke`);
-      const revoked = await fetch(metadata!.revocation_endpoint!, {
+      const endpoint = metadata && 'revocation_endpoint' in metadata ? metadata.revocation_endpoint : undefined;
+      expect(endpoint).toBe(`${service.url}/api/oauth/revoke`);
+      const revoked = await fetch(endpoint!, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ client_id: provider.clientInformation()!.client_id, token: provider.saved!.refresh_token!, token_type_hint: 'refresh_token' }),

@@ -85,8 +85,8 @@ async function main() {
   const seam = createSeamListener(services, logger, unauthenticated);
   // The A2A gRPC binding on its own port, before the web port opens so the card lists it from the first request.
   if (config.a2aGrpcPort !== undefined) {
-    const grpcPort = await services.a2aGrpc.listen(config.host, config.a2aGrpcPort);
-    logger.info(`A2A gRPC binding listening on ${config.host}:${grpcPort}`, { port: grpcPort });
+    const grpcPort = await services.a2aGrpc.listen(config.host, config.a2aGrpcPort, config.a2aGrpcTls);
+    logger.info(`A2A gRPC binding listening on ${config.host}:${grpcPort} (${config.a2aGrpcTls ? 'TLS' : 'plaintext HTTP/2'})`, { port: grpcPort, tls: !!config.a2aGrpcTls });
   }
   const server = createBoundedServer((req, res) => {
     dropBodyAfterAnswer(req, res);

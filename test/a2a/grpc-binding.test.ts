@@ -13,6 +13,7 @@ import { fetchAccessToken, startA2aHost } from '../helpers/a2a.ts';
 import { checkJsSdkPushFlow } from '../helpers/js-sdk-push-flow.ts';
 import { startPushReceiver, type PushReceiver } from '../helpers/push-receiver.ts';
 import type { RunningService } from '../helpers/service-process.ts';
+import { selfSignedCertificate } from '../helpers/oauth-browser-client.ts';
 import { artifactText, collectStream, sdkRequest } from '../helpers/js-sdk-v1.ts';
 
 /**
@@ -223,4 +224,49 @@ describe('@a2a-js/sdk 1.3 over gRPC', () => {
     const reviewer = await grpcOnly().createFromUrl(`${service.url}/a2a/acme/editorial-review/`);
     await checkJsSdkPushFlow({ host: client, reviewer, receiver, serviceUrl: service.url, pathPrefix: '/grpc' });
   });
+});
+
+describe('over TLS, with the reference client', () => {
+  const tlsDb = useTestDatabase();
+  let tlsService: RunningService | undefined;
+
+  afterAll(async () => {
+    await tlsService?.stop();
+  });
+
+  it('speaks TLS with the certificate the service is given; @a2a-js/sdk trusting it sends and reads a task, a plaintext client is refused', async () => {
+    const certificate = selfSignedCertificate();
+    const started = await startA2aHost(tlsDb.db, { mongodbUri: tlsDb.uri, scope: '@acme', env: { SERVICE_A2A_GRPC_PORT: '0', SERVICE_A2A_GRPC_TLS_CERT_FILE: certificate.certPath, SERVICE_A2A_GRPC_TLS_KEY_FILE: certificate.keyPath } });
+    tlsService = started.service;
+    const authorize: CallInterceptor = {
+      async before(args) {
+        args.options = { ...args.options, serviceParameters: { ...args.options?.serviceParameters, authorization: `Bearer ${started.token}` } };
+      },
+      async after() {},
+    };
+    const factory = new ClientFactory(
+      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+        cardResolver: new DefaultAgentCardResolver(),
+        transports: [new GrpcTransportFactory({ grpcChannelCredentials: credentials.createSsl(Buffer.from(certificate.cert)) })],
+        preferredTransports: ['GRPC'],
+        clientConfig: { interceptors: [authorize] },
+      }),
+    );
+    const client = await factory.createFromUrl(tlsService.url);
+    const result = await client.sendMessage(sdkRequest('Over TLS. It works.'));
+    if ('messageId' in result) throw new Error('expected a task');
+    expect(result.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect((await client.getTask({ tenant: '', id: result.id, historyLength: undefined })).id).toBe(result.id);
+
+    const card = (await (await fetch(`${tlsService.url}/.well-known/agent-card.json`)).json()) as { supportedInterfaces: { url: string; protocolBinding: string }[] };
+    const address = card.supportedInterfaces.find((i) => i.protocolBinding === 'GRPC')!.url;
+    const plaintext = new A2aGrpcClient(address, credentials.createInsecure()) as GrpcClient & Record<string, (...args: unknown[]) => unknown>;
+    try {
+      const method = methodOf('GetTask');
+      const refused = await new Promise<ServiceError | null>((resolve) => plaintext.GetTask!(fromJson(method.input, { id: result.id }), metadataFor(started.token), { deadline: Date.now() + 5_000 }, (error: ServiceError | null) => resolve(error)));
+      expect(refused?.code).toBeOneOf([status.UNAVAILABLE, status.DEADLINE_EXCEEDED]);
+    } finally {
+      plaintext.close();
+    }
+  }, 60_000);
 });

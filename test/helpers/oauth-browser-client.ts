@@ -79,12 +79,12 @@ export async function startCallbackServer(): Promise<{ url: string; next(): Prom
  * A self-signed certificate for 127.0.0.1 (openssl), for an HTTPS origin a service process trusts
  * through NODE_EXTRA_CA_CERTS: metadata documents must be served over https.
  */
-export function selfSignedCertificate(): { certPath: string; cert: string; key: string } {
+export function selfSignedCertificate(): { certPath: string; keyPath: string; cert: string; key: string } {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'tls-'));
   const certPath = path.join(dir, 'cert.pem');
   const keyPath = path.join(dir, 'key.pem');
   execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', keyPath, '-out', certPath, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
-  return { certPath, cert: readFileSync(certPath, 'utf8'), key: readFileSync(keyPath, 'utf8') };
+  return { certPath, keyPath, cert: readFileSync(certPath, 'utf8'), key: readFileSync(keyPath, 'utf8') };
 }
 
 /** Serves one JSON document over HTTPS at `/<name>`; counts how often it was fetched. */

@@ -67,6 +67,9 @@ export const envSchema = z.object({
   SERVICE_A2A_HTTP_ENABLED: booleanFlag,
   /** The A2A gRPC binding's own port (on HOST); unset: no gRPC server. 0 takes any free port (tests). */
   SERVICE_A2A_GRPC_PORT: port.optional(),
+  /** PEM files of the gRPC binding's certificate chain and private key: with both, it speaks TLS. */
+  SERVICE_A2A_GRPC_TLS_CERT_FILE: z.string().min(1).optional(),
+  SERVICE_A2A_GRPC_TLS_KEY_FILE: z.string().min(1).optional(),
   SERVICE_AGUI_EXTERNAL_ENABLED: booleanFlag,
   SERVICE_WIDGET_VERSION: z.string().regex(/^[0-9A-Za-z.+-]{1,40}$/, 'must be a short version string').default('0.1.0'),
   SERVICE_ADMIN_EMAIL: z.string().email().optional(),

@@ -126,6 +126,24 @@ describe('config', () => {
     expect(failureFor({ SERVICE_METRICS_PROMETHEUS: 'on', SERVICE_METRICS_TOKEN: 'secret-but-short' }).message).not.toContain('secret-but-short');
   });
 
+  it('reads the gRPC binding’s TLS files at startup: both or neither, readable, PEM of the right kind', () => {
+    expect(loadConfig(good).a2aGrpcTls).toBeUndefined();
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'grpc-tls-config-'));
+    const [cert, key] = [path.join(dir, 'cert.pem'), path.join(dir, 'key.pem')];
+    writeFileSync(cert, '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
+    writeFileSync(key, '-----BEGIN PRIVATE KEY-----\nMIGH\n-----END PRIVATE KEY-----\n');
+    const tls = loadConfig({ ...good, SERVICE_A2A_GRPC_TLS_CERT_FILE: cert, SERVICE_A2A_GRPC_TLS_KEY_FILE: key }).a2aGrpcTls;
+    expect(tls?.certChain.toString()).toContain('BEGIN CERTIFICATE');
+    expect(tls?.privateKey.toString()).toContain('BEGIN PRIVATE KEY');
+    expect(failureFor({ SERVICE_A2A_GRPC_TLS_CERT_FILE: cert }).issues).toEqual([{ variable: 'SERVICE_A2A_GRPC_TLS_KEY_FILE', reason: expect.stringContaining('is required with the other one') }]);
+    expect(failureFor({ SERVICE_A2A_GRPC_TLS_KEY_FILE: key }).issues.map((issue) => issue.variable)).toEqual(['SERVICE_A2A_GRPC_TLS_CERT_FILE']);
+    expect(failureFor({ SERVICE_A2A_GRPC_TLS_CERT_FILE: `${cert}.missing`, SERVICE_A2A_GRPC_TLS_KEY_FILE: key }).issues).toEqual([{ variable: 'SERVICE_A2A_GRPC_TLS_CERT_FILE', reason: 'cannot be read (ENOENT)' }]);
+    // Swapped files: each is checked for what it must hold, and the key's content is never repeated.
+    const swapped = failureFor({ SERVICE_A2A_GRPC_TLS_CERT_FILE: key, SERVICE_A2A_GRPC_TLS_KEY_FILE: cert });
+    expect(swapped.issues).toEqual([{ variable: 'SERVICE_A2A_GRPC_TLS_CERT_FILE', reason: 'is not a PEM file of the expected kind' }]);
+    expect(swapped.message).not.toContain('MIGH');
+  });
+
   it('reads feature flags at call time', () => {
     const env: Record<string, string> = {};
     expect(readFeatureFlags(env).a2aHttpEnabled).toBe(false);

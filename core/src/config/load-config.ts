@@ -17,6 +17,8 @@ export interface ServiceConfig {
   maxConnections: number;
   /** The A2A gRPC binding's port, or undefined when it is off (SERVICE_A2A_GRPC_PORT unset). */
   a2aGrpcPort: number | undefined;
+  /** The gRPC binding's certificate chain and private key (PEM); undefined: plaintext HTTP/2. */
+  a2aGrpcTls: { certChain: Buffer; privateKey: Buffer } | undefined;
   mongodbUri: string | undefined;
   dataDir: string;
   baseUrl: string;
@@ -114,6 +116,7 @@ export function loadConfig(env: Env, logger?: Logger, options: { generateSecrets
     port: raw.PORT,
     maxConnections: raw.SERVICE_MAX_CONNECTIONS,
     a2aGrpcPort: raw.SERVICE_A2A_GRPC_PORT,
+    a2aGrpcTls: grpcTls(raw),
     mongodbUri: raw.MONGODB_URI,
     dataDir,
     baseUrl: raw.SERVICE_BASE_URL ?? `http://${raw.HOST.includes(':') ? `[${raw.HOST}]` : raw.HOST}:${raw.PORT}`,
@@ -152,6 +155,25 @@ export function loadConfig(env: Env, logger?: Logger, options: { generateSecrets
     trustedProxies: raw.SERVICE_TRUSTED_PROXIES,
     metrics: { prometheus: raw.SERVICE_METRICS_PROMETHEUS, scrapeToken },
   };
+}
+
+/** The gRPC binding's TLS files, read once at startup: both or neither, each readable and PEM. */
+function grpcTls(raw: RawEnv): ServiceConfig['a2aGrpcTls'] {
+  const cert = raw.SERVICE_A2A_GRPC_TLS_CERT_FILE;
+  const key = raw.SERVICE_A2A_GRPC_TLS_KEY_FILE;
+  if (!cert && !key) return undefined;
+  if (!cert || !key) throw new ConfigError([{ variable: cert ? 'SERVICE_A2A_GRPC_TLS_KEY_FILE' : 'SERVICE_A2A_GRPC_TLS_CERT_FILE', reason: 'is required with the other one: the certificate chain and its private key go together' }]);
+  const read = (variable: string, file: string, label: RegExp) => {
+    let pem: Buffer;
+    try {
+      pem = readFileSync(file);
+    } catch (error) {
+      throw new ConfigError([{ variable, reason: `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})` }]);
+    }
+    if (!label.test(pem.toString('latin1'))) throw new ConfigError([{ variable, reason: 'is not a PEM file of the expected kind' }]);
+    return pem;
+  };
+  return { certChain: read('SERVICE_A2A_GRPC_TLS_CERT_FILE', cert, /-----BEGIN CERTIFICATE-----/), privateKey: read('SERVICE_A2A_GRPC_TLS_KEY_FILE', key, /-----BEGIN (EC |RSA |ENCRYPTED )?PRIVATE KEY-----/) };
 }
 
 /** SERVICE_METRICS_TOKEN, or the file SERVICE_METRICS_TOKEN_FILE names; required when the scrape endpoint is on. */

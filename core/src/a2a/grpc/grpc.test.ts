@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { fromBinary, fromJson, toJson, type JsonValue } from '@bufbuild/protobuf';
 import { credentials, Metadata, status, type Client, type ClientReadableStream, type ServiceError } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -200,5 +204,26 @@ describe('the gRPC binding of A2A 1.0', () => {
     expect(services.a2aGrpc.port()).toBeNull();
     const card = (await (await services.handlers.agentCardV1(new Request('http://127.0.0.1/.well-known/agent-card.json'))).json()) as Json;
     expect(card.supportedInterfaces.map((i: Json) => i.protocolBinding)).toEqual(['JSONRPC', 'JSONRPC', 'HTTP+JSON']);
+  });
+
+  it('speaks TLS with the certificate it is given: a client that trusts it is answered, a plaintext one is not', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'grpc-tls-'));
+    const [certPath, keyPath] = [path.join(dir, 'cert.pem'), path.join(dir, 'key.pem')];
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', keyPath, '-out', certPath, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+    const certChain = readFileSync(certPath);
+    const port = await services.a2aGrpc.listen('127.0.0.1', 0, { certChain, privateKey: readFileSync(keyPath) });
+    const plaintext = client;
+    try {
+      client = new A2aGrpcClient(`127.0.0.1:${port}`, credentials.createSsl(certChain)) as typeof client;
+      const { task } = await call('SendMessage', summarize('Over TLS.'));
+      expect((await call('GetTask', { id: task.id })).id).toBe(task.id);
+      client.close();
+      client = new A2aGrpcClient(`127.0.0.1:${port}`, credentials.createInsecure(), { 'grpc.initial_reconnect_backoff_ms': 100 }) as typeof client;
+      expect((await failure(call('GetTask', { id: task.id }))).code).toBe(status.UNAVAILABLE);
+    } finally {
+      client.close();
+      client = plaintext;
+      await services.a2aGrpc.close(100);
+    }
   });
 });

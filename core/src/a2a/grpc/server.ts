@@ -88,7 +88,8 @@ async function writeAll(call: ServerWritableStream<Any, Any>, messages: AsyncIte
 
 export interface A2aGrpcServer {
   /** Serves on `host:port` (0: any free port); resolves with the port bound. */
-  listen(host: string, port: number): Promise<number>;
+  /** `tls`: the certificate chain and private key (PEM) to speak TLS with; without it, plaintext HTTP/2. */
+  listen(host: string, port: number, tls?: { certChain: Buffer; privateKey: Buffer }): Promise<number>;
   /** The port served, or null before `listen` and after `close`. */
   port(): number | null;
   /** Stops taking calls, lets running ones end for `graceMs`, then cuts the rest (open streams). */
@@ -158,7 +159,7 @@ export function createA2aGrpcServer(deps: A2aServerDeps): A2aGrpcServer {
   const implementation: UntypedServiceImplementation = Object.fromEntries([...A2A_GRPC_METHODS].map(([name, method]) => [name, handler(method)]));
 
   return {
-    async listen(host, port) {
+    async listen(host, port, tls) {
       if (server) throw new Error('The A2A gRPC server is already listening');
       const next = new Server({
         // The same request limit as the HTTP bindings' 1 MiB body; refused before it is decoded.
@@ -168,7 +169,8 @@ export function createA2aGrpcServer(deps: A2aServerDeps): A2aGrpcServer {
       });
       next.addService(A2A_GRPC_SERVICE, implementation);
       const address = host.includes(':') && !host.startsWith('[') ? `[${host}]:${port}` : `${host}:${port}`;
-      bound = await new Promise<number>((resolve, reject) => next.bindAsync(address, ServerCredentials.createInsecure(), (error, actual) => (error ? reject(error) : resolve(actual))));
+      const credentials = tls ? ServerCredentials.createSsl(null, [{ cert_chain: tls.certChain, private_key: tls.privateKey }], false) : ServerCredentials.createInsecure();
+      bound = await new Promise<number>((resolve, reject) => next.bindAsync(address, credentials, (error, actual) => (error ? reject(error) : resolve(actual))));
       server = next;
       return bound;
     },

@@ -25,6 +25,7 @@ type Instruments = ReturnType<typeof createInstruments>;
 function createInstruments(meter: Meter) {
   return {
     httpServerDuration: meter.createHistogram('http.server.request.duration', { unit: 's', description: 'Duration of machine-facing (seam) HTTP requests', advice: { explicitBucketBoundaries: HTTP_SECONDS } }) as Histogram,
+    rpcServerDuration: meter.createHistogram('rpc.server.call.duration', { unit: 's', description: 'Duration of gRPC calls (the A2A gRPC binding), streams to their end', advice: { explicitBucketBoundaries: HTTP_SECONDS } }) as Histogram,
     runsStarted: meter.createCounter('service.runs.started', { unit: '{run}', valueType: ValueType.INT, description: 'Runs created' }) as Counter,
     runsEnded: meter.createCounter('service.runs.ended', { unit: '{run}', valueType: ValueType.INT, description: 'Runs that reached a terminal state, by state' }) as Counter,
     stepDuration: meter.createHistogram('service.run.step.duration', { unit: 's', description: 'Duration of finished run steps, by kind', advice: { explicitBucketBoundaries: GEN_AI_SECONDS } }) as Histogram,
@@ -38,6 +39,11 @@ function createInstruments(meter: Meter) {
 /** One machine-facing request's answer (the seam listener): `route` is the matched pattern, never the path. */
 export function recordHttpServerRequest(attributes: { method: string; route: string; status: number }, seconds: number): void {
   instruments().httpServerDuration.record(seconds, { 'http.request.method': attributes.method, 'http.route': attributes.route, 'http.response.status_code': attributes.status });
+}
+
+/** One gRPC call's end (RPC conventions): `method` is the proto method's name, `statusCode` the gRPC status (0: OK). */
+export function recordRpcServerCall(attributes: { service: string; method: string; statusCode: number }, seconds: number): void {
+  instruments().rpcServerDuration.record(seconds, { 'rpc.system': 'grpc', 'rpc.service': attributes.service, 'rpc.method': attributes.method, 'rpc.grpc.status_code': attributes.statusCode });
 }
 
 /**
@@ -69,7 +75,7 @@ export function recordLlmCall(
 }
 
 /** Counts an event stream as open until the returned function is called (once; later calls do nothing). */
-export function streamOpened(kind: 'a2a' | 'widget'): () => void {
+export function streamOpened(kind: 'a2a' | 'a2a-grpc' | 'widget'): () => void {
   const gauge = instruments().sseOpen;
   gauge.add(1, { 'service.stream.kind': kind });
   let open = true;

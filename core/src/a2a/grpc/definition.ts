@@ -27,5 +27,8 @@ export const A2A_GRPC_SERVICE: ServiceDefinition = Object.fromEntries(A2AService
 /** A grpc-js client of the service (for tests and tools): `new A2aGrpcClient('host:port', credentials)`. */
 export const A2aGrpcClient = makeGenericClientConstructor(A2A_GRPC_SERVICE, A2AService.typeName);
 
+/** The service's full name (`lf.a2a.v1.A2AService`), as metrics and paths name it. */
+export const A2A_GRPC_SERVICE_NAME = A2AService.typeName;
+
 /** The proto name and descriptor of each method, by proto name. */
 export const A2A_GRPC_METHODS: ReadonlyMap<string, DescMethod> = new Map(A2AService.methods.map((method) => [method.name, method]));

@@ -6,7 +6,7 @@ import { fromBinary, fromJson, toJson, type JsonValue } from '@bufbuild/protobuf
 import { credentials, Metadata, status, type Client, type ClientReadableStream, type ServiceError } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../../index.ts';
-import { installExampleAgents, testServices, useTestDatabase } from '../../testing/index.ts';
+import { installExampleAgents, recordMetrics, testServices, useTestDatabase } from '../../testing/index.ts';
 import { A2A_GRPC_METHODS, A2aGrpcClient } from './definition.ts';
 import { STATUS_DETAILS_KEY } from './errors.ts';
 import { BadRequestSchema, ErrorInfoSchema } from './gen/google/rpc/error_details_pb.ts';
@@ -197,6 +197,28 @@ describe('the gRPC binding of A2A 1.0', () => {
     expect(await failure(call('SendMessage', summarize('Hello.'), { metadata: { 'a2a-version': '0.3' } }))).toMatchObject({ code: status.FAILED_PRECONDITION, reasons: ['a2a-protocol.org/VERSION_NOT_SUPPORTED'] });
     expect(await failure(call('CreateTaskPushNotificationConfig', { taskId: 'no-such-task', url: 'http://127.0.0.1:9/hook' }))).toMatchObject({ code: status.NOT_FOUND, reasons: ['a2a-protocol.org/TASK_NOT_FOUND'] });
     expect((await failure(call('SendMessage', summarize('x'.repeat(1100 * 1024))))).code).toBe(status.RESOURCE_EXHAUSTED);
+  });
+
+  it('records each call in rpc.server.call.duration by method and status, and counts a stream as open until it ends', async () => {
+    const reader = recordMetrics();
+    try {
+      await call('SendMessage', summarize('Measured.'));
+      await failure(call('GetTask', { id: 'no-such-task' }));
+      const seen = await stream('SendStreamingMessage', summarize('Measured stream.'));
+      expect(seen.length).toBeGreaterThan(1);
+      const rpc = { 'rpc.system': 'grpc', 'rpc.service': 'lf.a2a.v1.A2AService' };
+      // The server records a stream's end just after its last message goes out.
+      await expect.poll(() => reader.points('rpc.server.call.duration')).toEqual(
+        expect.arrayContaining([
+          { attributes: { ...rpc, 'rpc.method': 'SendMessage', 'rpc.grpc.status_code': status.OK }, value: { count: 1, sum: expect.any(Number) } },
+          { attributes: { ...rpc, 'rpc.method': 'GetTask', 'rpc.grpc.status_code': status.NOT_FOUND }, value: { count: 1, sum: expect.any(Number) } },
+          { attributes: { ...rpc, 'rpc.method': 'SendStreamingMessage', 'rpc.grpc.status_code': status.OK }, value: { count: 1, sum: expect.any(Number) } },
+        ]),
+      );
+      await expect.poll(() => reader.points('service.sse.streams.open')).toEqual([{ attributes: { 'service.stream.kind': 'a2a-grpc' }, value: 0 }]);
+    } finally {
+      await reader.stop();
+    }
   });
 
   it('leaves the card once it stops listening', async () => {

@@ -10,7 +10,8 @@ import { createA2aOperations, type A2aOperations } from '../operations.ts';
 import { taskIdV1Schema, taskToV1 } from '../protocol-v1.ts';
 import { extendedCardV1, listTasksV1, params, pushConfigV1, sendInputV1, sendStreamingV1, subscribeV1 } from '../server-v1.ts';
 import { MAX_A2A_BODY_BYTES, type A2aServerDeps } from '../server.ts';
-import { A2A_GRPC_METHODS, A2A_GRPC_SERVICE } from './definition.ts';
+import { recordRpcServerCall, streamOpened } from '../../telemetry/index.ts';
+import { A2A_GRPC_METHODS, A2A_GRPC_SERVICE, A2A_GRPC_SERVICE_NAME } from './definition.ts';
 import { grpcErrorOf, GrpcStatusError } from './errors.ts';
 
 type Any = MessageShape<DescMessage>;
@@ -121,11 +122,20 @@ export function createA2aGrpcServer(deps: A2aServerDeps): A2aGrpcServer {
 
   const fail = (error: unknown) => grpcErrorOf(error, deps.logger);
 
+  /** Records a call's duration and status when it ends (a stream when it is closed, whichever way). */
+  function timed(method: DescMethod) {
+    const started = performance.now();
+    return (statusCode: number) => recordRpcServerCall({ service: A2A_GRPC_SERVICE_NAME, method: method.name, statusCode }, (performance.now() - started) / 1000);
+  }
+
   function handler(method: DescMethod) {
     if (method.methodKind === 'server_streaming') {
       return (call: ServerWritableStream<Any, Any>) => {
+        const ended = timed(method);
+        const closed = streamOpened('a2a-grpc');
         const aborted = new AbortController();
         call.on('cancelled', () => aborted.abort());
+        let statusCode: number = GrpcStatus.OK;
         void (async () => {
           const input = jsonOf(method, call.request);
           const { actor, agent } = await admit(call.metadata, input.tenant);
@@ -137,12 +147,23 @@ export function createA2aGrpcServer(deps: A2aServerDeps): A2aGrpcServer {
           await writeAll(call, messages(), aborted.signal);
           call.end();
         })().catch((error: unknown) => {
-          if (aborted.signal.aborted) return;
-          call.emit('error', fail(error));
-        }).finally(() => aborted.abort());
+          if (aborted.signal.aborted) {
+            statusCode = GrpcStatus.CANCELLED;
+            return;
+          }
+          const status = fail(error);
+          statusCode = status.code;
+          call.emit('error', status);
+        }).finally(() => {
+          if (aborted.signal.aborted && statusCode === GrpcStatus.OK) statusCode = GrpcStatus.CANCELLED;
+          aborted.abort();
+          closed();
+          ended(statusCode);
+        });
       };
     }
     return (call: ServerUnaryCall<Any, Any>, callback: sendUnaryData<Any>) => {
+      const ended = timed(method);
       const aborted = new AbortController();
       call.on('cancelled', () => aborted.abort());
       void (async () => {
@@ -150,8 +171,15 @@ export function createA2aGrpcServer(deps: A2aServerDeps): A2aGrpcServer {
         const { actor, agent } = await admit(call.metadata, input.tenant);
         return messageOf(method.output, await unary(ops, method.name, input, { actor, agent, metadata: call.metadata, signal: aborted.signal }));
       })().then(
-        (response) => callback(null, response),
-        (error: unknown) => callback(fail(error)),
+        (response) => {
+          ended(GrpcStatus.OK);
+          callback(null, response);
+        },
+        (error: unknown) => {
+          const status = fail(error);
+          ended(status.code);
+          callback(status);
+        },
       );
     };
   }

@@ -9,7 +9,7 @@ export interface Claims {
   once(key: string): Promise<boolean>;
   /**
    * `once`, except that a key whose winner has held it for `lapseMs` (it died before its work
-   * was recorded) is won once more, by one caller.
+   * was recorded) is won once more, by one caller; and so on, if that winner died too.
    */
   onceOrLapsed(key: string, lapseMs: number): Promise<boolean>;
   /** When a key was claimed, or null if it never was. */
@@ -17,6 +17,9 @@ export interface Claims {
   /** Drops claims older than `ageMs` (FerretDB has no TTL indexes). */
   forgetOlderThan(ageMs: number): Promise<number>;
 }
+
+/** How many lapsed winners of one key in a row `onceOrLapsed` steps past. */
+const MAX_LAPSES = 8;
 
 export function createClaims(models: Models, owner = `${process.pid}:${randomUUID()}`): Claims {
   const { Claim } = models;
@@ -33,10 +36,15 @@ export function createClaims(models: Models, owner = `${process.pid}:${randomUUI
     owner,
     once,
     async onceOrLapsed(key, lapseMs) {
-      if (await once(key)) return true;
-      const row = await Claim.findById(key).lean();
-      if (!row || Date.now() - row.at.getTime() < lapseMs) return false;
-      return once(`${key}:after:${row.at.getTime()}`);
+      // Each lapsed winner is succeeded under a key naming it; a few in a row is already unusual.
+      let next = key;
+      for (let depth = 0; depth < MAX_LAPSES; depth++) {
+        if (await once(next)) return true;
+        const row = await Claim.findById(next).lean();
+        if (!row || Date.now() - row.at.getTime() < lapseMs) return false;
+        next = `${key}:after:${row.at.getTime()}`;
+      }
+      return false;
     },
     async claimedAt(key) {
       const row = await Claim.findById(key).lean();

@@ -71,14 +71,17 @@ export function createPushDispatcher(deps: { models: Models; profile: () => Prom
   /**
    * Takes a cursor or an outbox row as this pass read it, for `leaseMs`: true for one of any
    * number of passes that read it so. A conditional update on the state read where those are
-   * atomic; on FerretDB 1.x (ADR 0008) an insert-once claim naming that state, then the lease.
+   * atomic. On FerretDB 1.x (ADR 0008) an insert-once claim naming that state decides the race
+   * first (the key names the lease as read, so each lapsed holder leaves a new key behind), then
+   * the same conditional update, which refuses a pass whose read is older than the claim's lapse.
    */
   async function take(model: typeof PushCursor | typeof PushDelivery, read: { _id: string } & Record<string, unknown>, claimKey: string, lease: Record<string, Date>, leaseMs: number): Promise<boolean> {
-    if ((await deps.profile()).atomicUpdates) return (await model.collection.updateOne(read as never, { $set: lease })).modifiedCount === 1;
-    if (!(await claims.onceOrLapsed(claimKey, leaseMs))) return false;
-    await model.collection.updateOne({ _id: read._id as never }, { $set: lease });
-    return true;
+    if (!(await deps.profile()).atomicUpdates && !(await claims.onceOrLapsed(claimKey, leaseMs))) return false;
+    return (await model.collection.updateOne(read as never, { $set: lease })).modifiedCount === 1;
   }
+
+  /** A lease as a claim key names it: its time, or 0 for none. */
+  const leaseKey = (until: Date | null | undefined) => until?.getTime() ?? 0;
 
   async function enqueue(): Promise<number> {
     const open = await readPage<{ _id: string; runId: string; contextId: string; protocol: string; enqueuedSeq: number; claimUntil?: Date | null }>(PushCursor.collection, cursorsAfter ? { _id: { $gt: cursorsAfter } } as never : {}, { sort: { _id: 1 }, limit: cursorsPerPass });
@@ -94,7 +97,7 @@ export function createPushDispatcher(deps: { models: Models; profile: () => Prom
       if (config.claimUntil && config.claimUntil > now) continue;
       // The cursor as read, or nothing: once a row is sent it is deleted, so its key no longer absorbs a second insert.
       const claimUntil = new Date(now.getTime() + ENQUEUE_CLAIM_MS);
-      if (!(await take(PushCursor, { _id: config._id, enqueuedSeq: config.enqueuedSeq, claimUntil: config.claimUntil ?? null }, `push-enqueue:${config._id}:${config.enqueuedSeq}`, { claimUntil }, ENQUEUE_CLAIM_MS))) continue;
+      if (!(await take(PushCursor, { _id: config._id, enqueuedSeq: config.enqueuedSeq, claimUntil: config.claimUntil ?? null }, `push-enqueue:${config._id}:${config.enqueuedSeq}:${leaseKey(config.claimUntil)}`, { claimUntil }, ENQUEUE_CLAIM_MS))) continue;
       const mine = { _id: config._id, claimUntil };
       const events = await deps.eventLog.readAfter(config.runId, config.enqueuedSeq, ENQUEUE_BATCH);
       const last = events.at(-1);
@@ -120,7 +123,7 @@ export function createPushDispatcher(deps: { models: Models; profile: () => Prom
       }
       // Nothing comes after a task's terminal event: the config leaves the working set.
       if (events.some((stored) => isEndEvent(stored.event))) await PushCursor.deleteOne(mine);
-      else await PushCursor.updateOne(mine, { $set: { enqueuedSeq: last.seq, claimUntil: EPOCH } });
+      else await PushCursor.updateOne({ ...mine, enqueuedSeq: { $lt: last.seq } }, { $set: { enqueuedSeq: last.seq, claimUntil: EPOCH } });
     }
     return enqueued;
   }
@@ -152,7 +155,7 @@ export function createPushDispatcher(deps: { models: Models; profile: () => Prom
       const now = new Date();
       if (row.nextAttemptAt > now || row.leaseUntil > now) break;
       // Claimed only as read: a row another process has tried since (its attempts moved) waits for its own backoff.
-      if (!(await take(PushDelivery, { _id: row._id, leaseUntil: row.leaseUntil, attempts: row.attempts }, `push-send:${row._id}:${row.attempts}`, { leaseUntil: new Date(now.getTime() + SEND_LEASE_MS) }, SEND_LEASE_MS))) break;
+      if (!(await take(PushDelivery, { _id: row._id, leaseUntil: row.leaseUntil, attempts: row.attempts }, `push-send:${row._id}:${row.attempts}:${leaseKey(row.leaseUntil)}`, { leaseUntil: new Date(now.getTime() + SEND_LEASE_MS) }, SEND_LEASE_MS))) break;
       const result = await post(row);
       if (!result) {
         // The config was deleted: so is what was still to be sent to it.

@@ -142,6 +142,9 @@ describe('config', () => {
     const swapped = failureFor({ SERVICE_A2A_GRPC_TLS_CERT_FILE: key, SERVICE_A2A_GRPC_TLS_KEY_FILE: cert });
     expect(swapped.issues).toEqual([{ variable: 'SERVICE_A2A_GRPC_TLS_CERT_FILE', reason: 'is not a PEM file of the expected kind' }]);
     expect(swapped.message).not.toContain('MIGH');
+    const encrypted = path.join(dir, 'encrypted.pem');
+    writeFileSync(encrypted, '-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIHs\n-----END ENCRYPTED PRIVATE KEY-----\n');
+    expect(failureFor({ SERVICE_A2A_GRPC_TLS_CERT_FILE: cert, SERVICE_A2A_GRPC_TLS_KEY_FILE: encrypted }).issues).toEqual([{ variable: 'SERVICE_A2A_GRPC_TLS_KEY_FILE', reason: expect.stringContaining('holds an encrypted key') }]);
   });
 
   it('reads feature flags at call time', () => {

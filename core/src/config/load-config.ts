@@ -170,10 +170,12 @@ function grpcTls(raw: RawEnv): ServiceConfig['a2aGrpcTls'] {
     } catch (error) {
       throw new ConfigError([{ variable, reason: `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})` }]);
     }
-    if (!label.test(pem.toString('latin1'))) throw new ConfigError([{ variable, reason: 'is not a PEM file of the expected kind' }]);
+    const text = pem.toString('latin1');
+    if (/-----BEGIN ENCRYPTED PRIVATE KEY-----|Proc-Type: 4,ENCRYPTED/.test(text)) throw new ConfigError([{ variable, reason: 'holds an encrypted key; the service takes an unencrypted one (keep the file readable by the service only)' }]);
+    if (!label.test(text)) throw new ConfigError([{ variable, reason: 'is not a PEM file of the expected kind' }]);
     return pem;
   };
-  return { certChain: read('SERVICE_A2A_GRPC_TLS_CERT_FILE', cert, /-----BEGIN CERTIFICATE-----/), privateKey: read('SERVICE_A2A_GRPC_TLS_KEY_FILE', key, /-----BEGIN (EC |RSA |ENCRYPTED )?PRIVATE KEY-----/) };
+  return { certChain: read('SERVICE_A2A_GRPC_TLS_CERT_FILE', cert, /-----BEGIN CERTIFICATE-----/), privateKey: read('SERVICE_A2A_GRPC_TLS_KEY_FILE', key, /-----BEGIN (EC |RSA )?PRIVATE KEY-----/) };
 }
 
 /** SERVICE_METRICS_TOKEN, or the file SERVICE_METRICS_TOKEN_FILE names; required when the scrape endpoint is on. */

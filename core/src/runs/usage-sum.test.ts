@@ -15,7 +15,7 @@ describe('usage sums', () => {
   });
 
   it('keeps a peer’s reported usage to a usage’s shape, and none when it reported none', () => {
-    for (const none of [undefined, null, 'a lot', 42]) expect(reportedUsage(none)).toBeNull();
+    for (const none of [undefined, null, 'a lot', 42, {}, [1, 2, 3], { calls: '3' }]) expect(reportedUsage(none), JSON.stringify(none)).toBeNull();
     expect(reportedUsage({ calls: 2, inputTokens: 1_500, outputTokens: 120, costUsd: 0.0061 })).toEqual({ calls: 2, inputTokens: 1_500, outputTokens: 120, costUsd: 0.0061 });
     // A hostile or broken peer: negative, fractional, huge or non-numeric counts; a cost that is not a non-negative number is left out.
     expect(reportedUsage({ calls: -1, inputTokens: 1e30, outputTokens: '9', costUsd: -5, extra: { nested: true } })).toEqual({ calls: 0, inputTokens: 1e12, outputTokens: 0 });

@@ -37,8 +37,9 @@ export function reportedCalls(value: unknown): StepLlmCall[] {
  * peer reported none.
  */
 export function reportedUsage(value: unknown): RunUsage | null {
-  if (!value || typeof value !== 'object') return null;
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return null;
   const usage = value as Record<string, unknown>;
+  if (![usage.calls, usage.inputTokens, usage.outputTokens].some((field) => typeof field === 'number')) return null;
   const cost = usage.costUsd;
   return {
     calls: count(usage.calls, 1e9),

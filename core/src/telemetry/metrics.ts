@@ -54,12 +54,12 @@ export function recordRpcServerCall(attributes: { service: string; method: strin
 export function recordRunAppend(events: readonly RunEventLike[], endedAs: string | null): void {
   for (const event of events) {
     if (event.type === 'created') instruments().runsStarted.add(1);
-    else if (event.type === 'step' && typeof event.durationMs === 'number') instruments().stepDuration.record(event.durationMs / 1000, { 'service.step.kind': event.kind ?? 'llm' });
+    else if (event.type === 'step' && typeof event.durationMs === 'number' && !event.failed) instruments().stepDuration.record(event.durationMs / 1000, { 'service.step.kind': event.kind ?? 'llm' });
   }
   if (endedAs) instruments().runsEnded.add(1, { 'service.run.state': endedAs });
 }
 
-type RunEventLike = { type: string; durationMs?: number; kind?: string };
+type RunEventLike = { type: string; durationMs?: number; kind?: string; failed?: true };
 
 /** One LLM call (GenAI conventions): its duration, and its tokens when the provider reported them. */
 export function recordLlmCall(

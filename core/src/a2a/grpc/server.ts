@@ -177,7 +177,8 @@ export function createA2aGrpcServer(deps: A2aServerDeps): A2aGrpcServer {
         },
         (error: unknown) => {
           const status = fail(error);
-          ended(status.code);
+          // A call the client gave up on ends as cancelled, whatever the work it interrupted threw.
+          ended(aborted.signal.aborted ? GrpcStatus.CANCELLED : status.code);
           callback(status);
         },
       );

@@ -145,11 +145,14 @@ describe('OAuth authorization code flow (MCP clients)', () => {
 
   it('counts only failed token requests against a client id, so naming a public client cannot lock its users out', async () => {
     const code = await consentedCode(['cms_a']);
-    // 30 failures are allowed in a minute; the 31st is counted and closes the id until the window ends.
+    const { refresh_token } = (await (await redeem(code)).json()) as { refresh_token: string };
+    // 30 failures are allowed in a minute; from the 31st, each failure is answered 429 until the window ends.
     for (let i = 0; i < 31; i++) await services.handlers.oauthToken(form({ grant_type: 'refresh_token', client_id: code.clientId, refresh_token: `svr_guess${i}` }));
     const limited = await services.handlers.oauthToken(form({ grant_type: 'refresh_token', client_id: code.clientId, refresh_token: 'svr_guess' }));
     expect(limited.status).toBe(429);
-    // Another id is not affected; nor, in another window, the owner of a valid code.
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    // The owner's valid refresh token still passes, in the same window; another id is not affected.
+    expect((await services.handlers.oauthToken(form({ grant_type: 'refresh_token', client_id: code.clientId, refresh_token }))).status).toBe(200);
     const other = await consentedCode(['cms_a']);
     expect((await redeem(other)).status).toBe(200);
   });

@@ -16,7 +16,8 @@ export const REVOCATION_ENDPOINT_PATH = '/api/oauth/revoke';
  */
 export function createRevocationEndpoint(deps: { authentication: AppClientAuthentication; consents: Consents; tokens: AccessTokens; audiences: () => string[] }) {
   const done = () => new Response(null, { status: 200, headers: { 'cache-control': 'no-store', ...OAUTH_CORS_HEADERS } });
-  const notYours = () => oauthError(400, 'invalid_request', 'the token was not issued to this client');
+  // Presenting another client's token counts as a failed request of the caller's id.
+  const notYours = (clientId: string) => deps.authentication.failed(clientId, oauthError(400, 'invalid_request', 'the token was not issued to this client'));
 
   return async (request: Request): Promise<Response> => {
     if (request.method === 'OPTIONS') return oauthPreflight('POST');
@@ -32,11 +33,11 @@ export function createRevocationEndpoint(deps: { authentication: AppClientAuthen
     // The hint only orders the look-ups (RFC 7009 §2.1); the token's form says which it can be.
     if (token.startsWith(REFRESH_TOKEN_PREFIX)) {
       const outcome = await deps.consents.revokeRefreshToken(token, clientId);
-      return outcome === 'not-yours' ? notYours() : done();
+      return outcome === 'not-yours' ? notYours(clientId) : done();
     }
     const subject = await deps.tokens.subjectOf(token, deps.audiences());
     if (!subject) return done();
-    if (subject.kind === 'client' || subject.clientId !== clientId) return notYours();
-    return (await deps.consents.revokeGrantOfClient(subject.grantId, clientId)) === 'not-yours' ? notYours() : done();
+    if (subject.kind === 'client' || subject.clientId !== clientId) return notYours(clientId);
+    return (await deps.consents.revokeGrantOfClient(subject.grantId, clientId)) === 'not-yours' ? notYours(clientId) : done();
   };
 }

@@ -39,8 +39,7 @@ export function createTokenEndpoint(deps: { clients: OauthClients; authenticatio
       return json({ ...(await deps.tokens.issueForGrant(grant)), refresh_token: refreshToken }, { headers: { pragma: 'no-cache', 'cache-control': 'no-store', ...OAUTH_CORS_HEADERS } });
     } catch (error) {
       if (!(error instanceof OauthGrantError)) throw error;
-      await deps.authentication.countFailure(clientId.slice(0, 200));
-      return oauthError(400, error.error, error.message);
+      return deps.authentication.failed(clientId, oauthError(400, error.error, error.message));
     }
   }
 

@@ -4,10 +4,9 @@ import { connectDatabase, runEventsAfter, type Database } from '../db/index.ts';
 import { createMemoryLogger } from '../log/index.ts';
 import type { LlmProvider } from '../llm/index.ts';
 import { createServices, type Services } from '../index.ts';
-import { installExampleAgents, testConfig, useTestDatabase, within } from '../testing/index.ts';
+import { installExampleAgents, installFlowAgent, testConfig, useTestDatabase, within } from '../testing/index.ts';
 import { createA2aOperations } from '../a2a/index.ts';
-import { compileSource, loadExample } from '../agents/index.ts';
-import { createExtensionReader, createExtensionWriter } from '../extensions/index.ts';
+import { createExtensionReader } from '../extensions/index.ts';
 import { createEventLog } from './event-log.ts';
 import { createRunExecutor } from './executor.ts';
 import type { RemoteAgentCall } from './step-runners.ts';
@@ -339,11 +338,5 @@ describe('recovery of a run whose head lags its log', () => {
 });
 
 async function installCallingAgent() {
-  const example = loadExample('summarizer', '@acme');
-  const base = example.manifest as { service: Record<string, unknown> };
-  const manifest = { ...base, name: '@acme/caller', service: { ...base.service, agentDependencies: { '@globex/far-away': '^1.0.0' } } };
-  const flow = { ...(example.flow as Record<string, unknown>), id: 'caller', type: 'flow', steps: [{ kind: 'call', id: 'ask-peer', agent: '@globex/far-away', input: '{{input}}' }] };
-  const source = { manifest, flow };
-  const compiled = compileSource(source as never);
-  await createExtensionWriter(t.db.models).install({ source: source as never, compiled, origin: { packageName: '@acme/caller', version: '1.0.0', destinationId: null, scope: '@acme', visibility: 'public', registryUrl: 'http://registry.invalid/' } });
+  await installFlowAgent(t.db, '@acme', '@acme/caller', [{ kind: 'call', id: 'ask-peer', agent: '@globex/far-away', input: '{{input}}' }], ['@globex/far-away']);
 }

@@ -3,9 +3,8 @@ import { runEventsAfter } from '../db/index.ts';
 import { createScriptedProvider } from '../llm/index.ts';
 import { createMemoryLogger } from '../log/index.ts';
 import { createServices, type Services } from '../index.ts';
-import { installExampleAgents, testConfig, useTestDatabase } from '../testing/index.ts';
-import { compileSource, loadExample } from '../agents/index.ts';
-import { createExtensionReader, createExtensionWriter } from '../extensions/index.ts';
+import { installExampleAgents, installFlowAgent, testConfig, useTestDatabase } from '../testing/index.ts';
+import { createExtensionReader } from '../extensions/index.ts';
 import { createEventLog } from './event-log.ts';
 import { createRunExecutor } from './executor.ts';
 import { createRunLeases } from './leases.ts';
@@ -40,15 +39,6 @@ async function settled(runId: string, states = ['completed', 'failed', 'canceled
 }
 
 const headOf = (runId: string) => t.db.models.Run.collection.findOne({ _id: runId as never });
-
-/** Installs an agent whose flow is `steps`, calling the agents in `calls`. */
-async function installFlow(name: string, steps: unknown[], calls: string[]) {
-  const example = loadExample('summarizer', '@acme');
-  const base = example.manifest as { service: Record<string, unknown> };
-  const manifest = { ...base, name, service: { ...base.service, agentDependencies: Object.fromEntries(calls.map((agent) => [agent, '^1.0.0'])) } };
-  const flow = { ...(example.flow as Record<string, unknown>), id: name.split('/')[1], type: 'flow', steps };
-  await createExtensionWriter(t.db.models).install({ source: { manifest, flow } as never, compiled: compileSource({ manifest, flow } as never), origin: { packageName: name, version: '1.0.0', destinationId: null, scope: '@acme', visibility: 'public', registryUrl: 'http://registry.invalid/' } });
-}
 
 beforeAll(async () => {
   services = createServices({ config: testConfig({ SERVICE_VENDOR_SCOPE: '@acme' }), logger: createMemoryLogger(), database: t.db, llm: createScriptedProvider({ usage: { inputTokens: 1_000, outputTokens: 200 } }) });
@@ -138,8 +128,8 @@ describe('a run’s steps and usage', () => {
 
   it('ends a failed run with the usage of the steps that ran, the failing step’s calls included, and counts it', async () => {
     // `@acme/fails-late` summarizes (one call), then calls `@acme/half`, which makes one call and then calls an agent installed nowhere.
-    await installFlow('@acme/half', [{ kind: 'llm', id: 'draft', prompt: '{{input}}' }, { kind: 'call', id: 'missing', agent: '@acme/not-installed', input: '{{input}}' }], ['@acme/not-installed']);
-    await installFlow('@acme/fails-late', [{ kind: 'llm', id: 'summarize', prompt: '{{input}}' }, { kind: 'call', id: 'half', agent: '@acme/half', input: '{{input}}' }], ['@acme/half']);
+    await installFlowAgent(t.db, '@acme', '@acme/half', [{ kind: 'llm', id: 'draft', prompt: '{{input}}' }, { kind: 'call', id: 'missing', agent: '@acme/not-installed', input: '{{input}}' }], ['@acme/not-installed']);
+    await installFlowAgent(t.db, '@acme', '@acme/fails-late', [{ kind: 'llm', id: 'summarize', prompt: '{{input}}' }, { kind: 'call', id: 'half', agent: '@acme/half', input: '{{input}}' }], ['@acme/half']);
     const { run } = await services.runs.create(client, { agent: '@acme/fails-late', message: message('Fail after two calls.'), working: true });
     await services.executor.start(run.id, run);
     expect((await settled(run.id)).state).toBe('failed');
@@ -159,7 +149,7 @@ describe('a run’s steps and usage', () => {
   });
 
   it('names the peer task that answered a call step', async () => {
-    await installFlow('@acme/caller', [{ kind: 'call', id: 'ask-peer', agent: '@globex/far-away', input: '{{input}}' }], ['@globex/far-away']);
+    await installFlowAgent(t.db, '@acme', '@acme/caller', [{ kind: 'call', id: 'ask-peer', agent: '@globex/far-away', input: '{{input}}' }], ['@globex/far-away']);
     const leases = createRunLeases(t.db.models, { profile: t.db.profile, serverTime: t.db.serverTime });
     const eventLog = createEventLog(t.db.models, { finished: leases.finished });
     const runs = createRunStore({ models: t.db.models, eventLog, leases });

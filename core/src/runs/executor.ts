@@ -132,25 +132,24 @@ export function createRunExecutor(deps: {
       const startedAt = new Date();
       const started = performance.now();
       const priced = async () => (deps.price ? await deps.price(recorder.calls) : recorder.calls);
+      /** The step's record: its output, timing, tries and priced calls (a failed one: no output, `failed`). */
+      const record = (output: unknown, calls: StepLlmCall[], failed: boolean): RunEvent => ({
+        type: 'step', index, stepId: step.id, output, kind: step.kind, ...(failed ? { failed: true as const } : {}), startedAt: startedAt.toISOString(), durationMs: Math.round(performance.now() - started), attempts: attempts.count, calls,
+        ...(recorder.remote ? { remote: recorder.remote } : {}),
+      });
       last = await inSpan(`step ${step.id}`, { attributes: { 'service.step.id': step.id, 'service.step.kind': step.kind, 'service.step.index': index, ...(step.kind === 'call' ? { 'gen_ai.agent.name': step.agent } : {}) } }, () => runners.run(flow, step, context, stepKey, signal, recorder, attempts))
       .catch(async (error: unknown) => {
         // A failing step's calls were made and are paid for: its record keeps them for the run's usage and timeline.
         const calls = recorder.calls.length ? await priced().catch(() => recorder.calls) : [];
         spent.usage = addCalls(usage, calls);
-        spent.failedStep = {
-          type: 'step', index, stepId: step.id, output: null, kind: step.kind, failed: true, startedAt: startedAt.toISOString(), durationMs: Math.round(performance.now() - started), attempts: attempts.count, calls,
-          ...(recorder.remote ? { remote: recorder.remote } : {}),
-        };
+        spent.failedStep = record(null, calls, true);
         throw error;
       });
       outputs[step.id] = last;
       const calls = await priced();
       usage = addCalls(usage, calls);
       spent.usage = usage;
-      const stepEvent: RunEvent = {
-        type: 'step', index, stepId: step.id, output: last, kind: step.kind, startedAt: startedAt.toISOString(), durationMs: Math.round(performance.now() - started), attempts: attempts.count, calls,
-        ...(recorder.remote ? { remote: recorder.remote } : {}),
-      };
+      const stepEvent = record(last, calls, false);
       // The last step's event goes out with the answer below, in the same insert.
       if (index + 1 < steps.length) await append([stepEvent], usage);
       else finalStep = stepEvent;

@@ -157,6 +157,15 @@ export function loadConfig(env: Env, logger?: Logger, options: { generateSecrets
   };
 }
 
+/** The file a `*_FILE` variable names, or a ConfigError naming the variable (never the content). */
+function readConfigFile(variable: string, file: string): Buffer {
+  try {
+    return readFileSync(file);
+  } catch (error) {
+    throw new ConfigError([{ variable, reason: `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})` }]);
+  }
+}
+
 /** The gRPC binding's TLS files, read once at startup: both or neither, each readable and PEM. */
 function grpcTls(raw: RawEnv): ServiceConfig['a2aGrpcTls'] {
   const cert = raw.SERVICE_A2A_GRPC_TLS_CERT_FILE;
@@ -164,12 +173,7 @@ function grpcTls(raw: RawEnv): ServiceConfig['a2aGrpcTls'] {
   if (!cert && !key) return undefined;
   if (!cert || !key) throw new ConfigError([{ variable: cert ? 'SERVICE_A2A_GRPC_TLS_KEY_FILE' : 'SERVICE_A2A_GRPC_TLS_CERT_FILE', reason: 'is required with the other one: the certificate chain and its private key go together' }]);
   const read = (variable: string, file: string, label: RegExp) => {
-    let pem: Buffer;
-    try {
-      pem = readFileSync(file);
-    } catch (error) {
-      throw new ConfigError([{ variable, reason: `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})` }]);
-    }
+    const pem = readConfigFile(variable, file);
     const text = pem.toString('latin1');
     if (/-----BEGIN ENCRYPTED PRIVATE KEY-----|Proc-Type: 4,ENCRYPTED/.test(text)) throw new ConfigError([{ variable, reason: 'holds an encrypted key; the service takes an unencrypted one (keep the file readable by the service only)' }]);
     if (!label.test(text)) throw new ConfigError([{ variable, reason: 'is not a PEM file of the expected kind' }]);
@@ -183,11 +187,7 @@ function metricsScrapeToken(raw: RawEnv): string | undefined {
   if (raw.SERVICE_METRICS_TOKEN && raw.SERVICE_METRICS_TOKEN_FILE) throw new ConfigError([{ variable: 'SERVICE_METRICS_TOKEN_FILE', reason: 'set it or SERVICE_METRICS_TOKEN, not both' }]);
   let token = raw.SERVICE_METRICS_TOKEN;
   if (raw.SERVICE_METRICS_TOKEN_FILE) {
-    try {
-      token = readFileSync(raw.SERVICE_METRICS_TOKEN_FILE, 'utf8').trim();
-    } catch (error) {
-      throw new ConfigError([{ variable: 'SERVICE_METRICS_TOKEN_FILE', reason: `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})` }]);
-    }
+    token = readConfigFile('SERVICE_METRICS_TOKEN_FILE', raw.SERVICE_METRICS_TOKEN_FILE).toString('utf8').trim();
     if (token.length < 32) throw new ConfigError([{ variable: 'SERVICE_METRICS_TOKEN_FILE', reason: 'must hold a token of at least 32 characters' }]);
   }
   if (raw.SERVICE_METRICS_PROMETHEUS && !token) throw new ConfigError([{ variable: 'SERVICE_METRICS_TOKEN', reason: 'is required when SERVICE_METRICS_PROMETHEUS=on (the token a scraper presents; openssl rand -base64 32), or set SERVICE_METRICS_TOKEN_FILE' }]);

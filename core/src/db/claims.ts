@@ -12,8 +12,6 @@ export interface Claims {
    * was recorded) is won once more, by one caller; and so on, if that winner died too.
    */
   onceOrLapsed(key: string, lapseMs: number): Promise<boolean>;
-  /** When a key was claimed, or null if it never was. */
-  claimedAt(key: string): Promise<Date | null>;
   /** Drops claims older than `ageMs` (FerretDB has no TTL indexes). */
   forgetOlderThan(ageMs: number): Promise<number>;
 }
@@ -21,11 +19,12 @@ export interface Claims {
 /** How many lapsed winners of one key in a row `onceOrLapsed` steps past. */
 const MAX_LAPSES = 8;
 
-export function createClaims(models: Models, owner = `${process.pid}:${randomUUID()}`): Claims {
+/** `now`: the clock a lapse is judged by (tests move it). */
+export function createClaims(models: Models, owner = `${process.pid}:${randomUUID()}`, now: () => number = Date.now): Claims {
   const { Claim } = models;
   async function once(key: string): Promise<boolean> {
     try {
-      await Claim.create({ _id: key, owner, at: new Date() });
+      await Claim.create({ _id: key, owner, at: new Date(now()) });
       return true;
     } catch (error) {
       if (isDuplicateKeyError(error)) return false;
@@ -41,17 +40,13 @@ export function createClaims(models: Models, owner = `${process.pid}:${randomUUI
       for (let depth = 0; depth < MAX_LAPSES; depth++) {
         if (await once(next)) return true;
         const row = await Claim.findById(next).lean();
-        if (!row || Date.now() - row.at.getTime() < lapseMs) return false;
+        if (!row || now() - row.at.getTime() < lapseMs) return false;
         next = `${key}:after:${row.at.getTime()}`;
       }
       return false;
     },
-    async claimedAt(key) {
-      const row = await Claim.findById(key).lean();
-      return row?.at ?? null;
-    },
     async forgetOlderThan(ageMs) {
-      const result = await Claim.deleteMany({ at: { $lt: new Date(Date.now() - ageMs) } });
+      const result = await Claim.deleteMany({ at: { $lt: new Date(now() - ageMs) } });
       return result.deletedCount;
     },
   };

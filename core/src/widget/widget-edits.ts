@@ -33,8 +33,8 @@ const rowId = (connector: string, instanceId: string, token: string) => createHa
  */
 export function createWidgetEdits(deps: { models: Models; claims?: Claims; now?: () => number }) {
   const { WidgetEdit } = deps.models;
-  const claims = deps.claims ?? createClaims(deps.models);
   const now = deps.now ?? Date.now;
+  const claims = deps.claims ?? createClaims(deps.models, undefined, now);
   const claimKey = (edit: WidgetEdit) => `widget-undo:${edit.id}:${edit.attempt}`;
 
   return {
@@ -75,15 +75,11 @@ export function createWidgetEdits(deps: { models: Models; claims?: Claims; now?:
 
     /**
      * True for exactly one caller per change and attempt, across processes. A claim whose Undo
-     * never finished (older than UNDO_CLAIM_STALE_MS) can be taken over once; that is safe
+     * never finished (older than UNDO_CLAIM_STALE_MS) is taken over by one caller; that is safe
      * because an Undo writes only while the item still holds what the edit left.
      */
-    async claim(edit: WidgetEdit): Promise<boolean> {
-      const key = claimKey(edit);
-      if (await claims.once(key)) return true;
-      const at = await claims.claimedAt(key);
-      return !!at && now() - at.getTime() > UNDO_CLAIM_STALE_MS && (await claims.once(`${key}:stale`));
-    },
+    // Stale means strictly older than UNDO_CLAIM_STALE_MS (whole milliseconds): lapsed from one past it.
+    claim: (edit: WidgetEdit): Promise<boolean> => claims.onceOrLapsed(claimKey(edit), UNDO_CLAIM_STALE_MS + 1),
 
     /** Ends a claimed Undo: `undone` for good, or `open` again (refused or failed: the next click claims the next attempt). */
     async settle(edit: WidgetEdit, outcome: 'undone' | 'open'): Promise<void> {

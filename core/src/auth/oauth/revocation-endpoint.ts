@@ -37,7 +37,8 @@ export function createRevocationEndpoint(deps: { authentication: AppClientAuthen
     }
     const subject = await deps.tokens.subjectOf(token, deps.audiences());
     if (!subject) return done();
-    if (subject.kind === 'client' || subject.clientId !== clientId) return notYours(clientId);
+    if (subject.kind === 'client') return notYours(clientId);
+    // Whose it is, the grant the token names says (the token was issued from it).
     return (await deps.consents.revokeGrantOfClient(subject.grantId, clientId)) === 'not-yours' ? notYours(clientId) : done();
   };
 }

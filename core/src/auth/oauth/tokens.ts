@@ -147,7 +147,7 @@ export function createAccessTokens(deps: { keys: SigningKeys; clients: OauthClie
    * type, issuer and expiry checked, its audience one of `audiences`. Null for anything else (a
    * token not ours, expired, or malformed: there is nothing to revoke).
    */
-  async function subjectOf(token: string, audiences: string[]): Promise<{ kind: 'grant'; grantId: string; clientId: string } | { kind: 'client'; clientId: string } | null> {
+  async function subjectOf(token: string, audiences: string[]): Promise<{ kind: 'grant'; grantId: string } | { kind: 'client'; clientId: string } | null> {
     const origin = deps.canonicalOrigin();
     let payload: JWTPayload;
     try {
@@ -158,7 +158,7 @@ export function createAccessTokens(deps: { keys: SigningKeys; clients: OauthClie
     }
     const clientId = typeof payload.client_id === 'string' ? payload.client_id : null;
     if (!clientId) return null;
-    if (typeof payload.grant_id === 'string') return { kind: 'grant', grantId: payload.grant_id, clientId };
+    if (typeof payload.grant_id === 'string') return { kind: 'grant', grantId: payload.grant_id };
     return payload.grant_id === undefined ? { kind: 'client', clientId } : null;
   }
 

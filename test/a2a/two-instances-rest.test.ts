@@ -44,13 +44,17 @@ async function peerProxy() {
       // Passes whole frames through until `cutAfter` events (frames with an id) went out, then drops the connection.
       let buffer = '';
       let events = 0;
+      let cut = false;
       answer.on('data', (chunk: Buffer) => {
+        // A chunk already on its way when the upstream was destroyed must not follow the cut frame out.
+        if (cut) return;
         buffer += chunk.toString('utf8');
         let end: number;
         while ((end = buffer.indexOf('\n\n')) >= 0) {
           const frame = buffer.slice(0, end + 2);
           buffer = buffer.slice(end + 2);
           if (frame.startsWith('id:') && ++events === cutAfter) {
+            cut = true;
             answer.destroy();
             // Dropped once the frame is out: the reader has seen event `cutAfter` and no more.
             return void res.write(frame, () => res.socket?.destroy());

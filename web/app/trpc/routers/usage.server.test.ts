@@ -20,6 +20,7 @@ describe('usage procedures', () => {
     expect(await caller.usage.prices()).toEqual([{ model: 'gpt-4o-mini', inputPerMillion: 0.15, outputPerMillion: 0.6 }]);
     await expect(caller.usage.setPrices([{ model: 'a', inputPerMillion: 1, outputPerMillion: 1 }, { model: 'a', inputPerMillion: 2, outputPerMillion: 2 }])).rejects.toThrow(/priced twice/);
     await expect(caller.usage.setPrices([{ model: 'a', inputPerMillion: -1, outputPerMillion: 1 }])).rejects.toThrow();
+    await services.audit.flush(); // audit.record is fire-and-forget
     expect((await services.audit.list({ limit: 10, cursor: null, filter: { action: 'settings.update' } })).items.map((row) => row.resourceId)).toContain('llm.prices');
 
     const { run } = await services.runs.create(admin as never, { agent: '@acme/summarizer', message: { id: crypto.randomUUID(), role: 'user', parts: [{ type: 'text', text: 'Hi.' }] }, working: true });

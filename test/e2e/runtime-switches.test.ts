@@ -57,9 +57,9 @@ describe('runtime switches', () => {
     await expect.poll(() => page.getByRole('status').textContent()).toMatch(/A2A over HTTP is now on/);
     await expect.poll(() => a2aStatus(other.url), { timeout: 3000, interval: 100 }).toBe(401);
 
-    // The change is audited.
-    const row = await t.db.models.AuditEvent.findOne({ action: 'settings.update', resourceId: 'features' }).sort({ _id: -1 }).lean();
-    expect(row?.details).toMatchObject({ value: { a2aHttpEnabled: true } });
+    // The change is audited (by the service process, after it answered: polled).
+    const latestFeaturesChange = async () => (await t.db.models.AuditEvent.findOne({ action: 'settings.update', resourceId: 'features' }).sort({ _id: -1 }).lean())?.details;
+    await expect.poll(latestFeaturesChange).toMatchObject({ value: { a2aHttpEnabled: true } });
 
     // The audit page (issue 13 item 7): filtered by action, the actor by email, and a 5 000-character
     // value folded and wrapped, never widening the page.

@@ -108,7 +108,7 @@ describe('a run’s steps and usage', () => {
     // The same end told again (a retry of the count) changes nothing.
     await services.usageRollups.runEnded(run.id, { calls: 1, inputTokens: 1_000, outputTokens: 200, costUsd: 0.006 });
     expect(await agentRow()).toEqual({ day, key: '@acme/summarizer', runs: 2, calls: 2, inputTokens: 2_000, outputTokens: 400, costUsd: 0.012 });
-    expect(await services.usageRollups.totals('caller', day, day)).toEqual([{ day, key: 'a2a:usage-client', runs: 3, calls: 4, inputTokens: 4_000, outputTokens: 800, costUsd: 0.024 }]);
+    await expect.poll(() => services.usageRollups.totals('caller', day, day)).toEqual([{ day, key: 'a2a:usage-client', runs: 3, calls: 4, inputTokens: 4_000, outputTokens: 800, costUsd: 0.024 }]);
     // Another day's page has none of it.
     expect(await services.usageRollups.totals('agent', '2001-01-01', '2001-01-31')).toEqual([]);
   });

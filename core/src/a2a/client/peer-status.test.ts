@@ -77,6 +77,7 @@ describe('a remote peer can be changed and removed, and shows how the last call 
     expect(await services.peers.get('globex')).toBeNull();
     await expect(services.peers.remove(admin, 'globex')).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(services.peers.remove({ type: 'ui', id: 'm', email: 'm@x.test', role: 'member' }, 'globex')).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await services.audit.flush(); // audit.record is fire-and-forget
     const audit = await services.audit.list({ limit: 20 });
     expect(audit.items.map((entry: { action: string }) => entry.action)).toContain('remote_peer.remove');
   });

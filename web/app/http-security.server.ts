@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
+import { withHeaders } from '@service/core/http';
 
 /**
  * The response headers and the cross-site check of every request this server answers, in one
@@ -63,14 +64,7 @@ export function adminSecurityHeaders(options: { nonce?: string; dev?: boolean })
  * A Response whose headers are immutable (one passed on from fetch) is copied first.
  */
 export function withSeamSecurityHeaders(response: Response): Response {
-  try {
-    for (const [name, value] of Object.entries(BASE_SECURITY_HEADERS)) if (!response.headers.has(name)) response.headers.set(name, value);
-    return response;
-  } catch {
-    const headers = new Headers(response.headers);
-    for (const [name, value] of Object.entries(BASE_SECURITY_HEADERS)) if (!headers.has(name)) headers.set(name, value);
-    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
-  }
+  return withHeaders(response, BASE_SECURITY_HEADERS, { keep: true });
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD']);

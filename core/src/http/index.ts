@@ -1,5 +1,6 @@
 export { json, errorResponse, unavailableResponse, unavailableHeaders, RETRY_AFTER_SECONDS } from './json.ts';
 export { readBodyLimited, readBytesLimited } from './body.ts';
+export { withHeaders } from './response-headers.ts';
 export { createRateLimiter, createSharedRateLimiter, type RateLimiter, type SharedRateLimiter } from './rate-limit.ts';
 export { bearerOf, bearerToken } from './bearer.ts';
 export { toWebRequest, sendWebResponse, dropBodyAfterAnswer } from './node-adapter.ts';

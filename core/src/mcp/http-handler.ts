@@ -3,7 +3,7 @@ import type { AgentAccessActor } from '../auth/index.ts';
 import { bearerChallenge } from '../auth/oauth/index.ts';
 import type { PrimitiveRegistry } from '../connectors/index.ts';
 import { DomainError, ERROR_TABLE, toDomainError } from '../errors/index.ts';
-import { bearerToken, json, readBodyLimited, unavailableHeaders } from '../http/index.ts';
+import { bearerToken, json, readBodyLimited, unavailableHeaders, withHeaders } from '../http/index.ts';
 import type { Logger } from '../log/index.ts';
 import { hostnameOf } from './allowed-hosts.ts';
 import { buildMcpServer } from './build-server.ts';
@@ -21,12 +21,6 @@ const CORS_HEADERS: Readonly<Record<string, string>> = { 'access-control-allow-o
 
 function preflight(): Response {
   return new Response(null, { status: 204, headers: { ...CORS_HEADERS, 'access-control-allow-methods': 'POST', 'access-control-allow-headers': 'authorization, content-type, accept, mcp-protocol-version, mcp-session-id, last-event-id', 'access-control-max-age': '600' } });
-}
-
-function withCors(response: Response): Response {
-  const headers = new Headers(response.headers);
-  for (const [name, value] of Object.entries(CORS_HEADERS)) headers.set(name, value);
-  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
 const rpcError = (status: number, code: number, message: string, headers?: Record<string, string>) => json({ jsonrpc: '2.0', id: null, error: { code, message } }, { status, ...(headers ? { headers } : {}) });
@@ -94,7 +88,7 @@ export function createMcpHttpHandler(deps: {
     const hostname = hostnameOf(request.headers.get('host'));
     if (!hostname || !deps.allowedHostnames.includes(hostname)) return rpcError(403, -32000, `Invalid Host header: ${request.headers.get('host') ?? '(none)'}`);
     if (request.method === 'OPTIONS') return preflight();
-    return withCors(await handle(request));
+    return withHeaders(await handle(request), CORS_HEADERS);
   };
 }
 

@@ -105,6 +105,18 @@ export function createConsents(deps: { models: Models; audit: AuditTrail; keepCl
     if (modifiedCount) deps.audit.record(actor ?? { type: 'worker', id: 'worker:oauth', job: 'oauth' }, { action: 'oauth_grant.revoke', resourceType: 'oauth_grant', resourceId: grantId, details: { reason } });
   }
 
+  /**
+   * Revocation by the client of a grant it names (from a refresh token, or an access token whose
+   * signature is checked): whose the grant is, the grant says.
+   */
+  async function revokeGrantOfClient(grantId: string, clientId: string): Promise<'revoked' | 'unknown' | 'not-yours'> {
+    const grant = await OauthGrant.findById(grantId, { clientId: 1 }).lean();
+    if (!grant) return 'unknown';
+    if (grant.clientId !== clientId) return 'not-yours';
+    await revokeGrant(grantId, 'revoked by the client', null);
+    return 'revoked';
+  }
+
   async function newRefreshToken(grantId: string, clientId: string): Promise<string> {
     const token = `${REFRESH_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
     await OauthRefreshToken.create({ _id: digest(token), grantId, clientId, expiresAt: new Date(Date.now() + REFRESH_TOKEN_TTL_MS) });
@@ -210,21 +222,12 @@ export function createConsents(deps: { models: Models; audit: AuditTrail; keepCl
      * 'not-yours' for one issued to another client, which is left as it is.
      */
     async revokeRefreshToken(refreshToken: string, clientId: string): Promise<'revoked' | 'unknown' | 'not-yours'> {
-      const row = await OauthRefreshToken.findById(digest(refreshToken)).lean();
+      const row = await OauthRefreshToken.findById(digest(refreshToken), { grantId: 1, expiresAt: 1 }).lean();
       if (!row || row.expiresAt.getTime() <= Date.now()) return 'unknown';
-      if (row.clientId !== clientId) return 'not-yours';
-      await revokeGrant(row.grantId, 'revoked by the client', null);
-      return 'revoked';
+      return revokeGrantOfClient(row.grantId, clientId);
     },
 
-    /** The same for a grant an access token of `clientId` names (its signature already checked). */
-    async revokeGrantOfClient(grantId: string, clientId: string): Promise<'revoked' | 'unknown' | 'not-yours'> {
-      const grant = await OauthGrant.findById(grantId, { clientId: 1 }).lean();
-      if (!grant) return 'unknown';
-      if (grant.clientId !== clientId) return 'not-yours';
-      await revokeGrant(grantId, 'revoked by the client', null);
-      return 'revoked';
-    },
+    revokeGrantOfClient,
 
     /** A grant's current state for a token check: read at most once a second per grant (in this process at once after a revoke). */
     current(grantId: string): Promise<GrantView | null> {

@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { Services } from '@service/core';
 import { testServices, useTestDatabase } from '@service/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installExampleAgents } from '../helpers/a2a.ts';
+import { fetchAccessToken, installExampleAgents } from '../helpers/a2a.ts';
 import { compileSource, loadExample } from '@service/core/agents';
+import { stepKeyOf } from '@service/core/runs';
 import { createExtensionWriter } from '@service/core/extensions';
 import { startService, type RunningService } from '../helpers/service-process.ts';
 
@@ -34,6 +35,17 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([a?.stop(), b?.stop()]);
 });
+
+/** A's flow `@acme/cross-review`: the editorial review, its call step aimed at B's summarizer. */
+async function installCrossReview() {
+  if (await dbA.db.models.Extension.exists({ packageName: '@acme/cross-review' })) return;
+  const source = loadExample('editorial-review', '@acme') as { manifest: any; flow: any };
+  source.manifest.name = '@acme/cross-review';
+  source.manifest.service.agentDependencies = { '@globex/summarizer': '^1.0.0' };
+  source.flow.steps[0].agent = '@globex/summarizer';
+  const compiled = compileSource(source);
+  await createExtensionWriter(dbA.db.models).install({ source, compiled, origin: { packageName: compiled.packageName, version: compiled.version, destinationId: null, scope: '@acme', visibility: 'public', registryUrl: 'http://registry.invalid/' } });
+}
 
 describe('instance A calls agents on instance B over A2A', () => {
   it('discovers B\'s card through A\'s peer registration', async () => {
@@ -69,13 +81,33 @@ describe('instance A calls agents on instance B over A2A', () => {
     expect((await localA.eventLog.readAfter(run.id, 0)).map((e) => e.event.type)).toEqual(['created', 'status', 'artifact', 'status']);
   });
 
-  it('runs a local flow whose call step targets an agent only B has, through the outbound client', async () => {
-    const source = loadExample('editorial-review', '@acme') as { manifest: any; flow: any };
-    source.manifest.name = '@acme/cross-review';
-    source.manifest.service.agentDependencies = { '@globex/summarizer': '^1.0.0' };
-    source.flow.steps[0].agent = '@globex/summarizer';
-    const compiled = compileSource(source);
-    await createExtensionWriter(dbA.db.models).install({ source, compiled, origin: { packageName: compiled.packageName, version: compiled.version, destinationId: null, scope: '@acme', visibility: 'public', registryUrl: 'http://registry.invalid/' } });
+  it('runs a local flow whose call step targets an agent only B has, in A\'s default layout (its agent runtime process), with the step key as B\'s message id', async () => {
+    await installCrossReview();
+    const { client, clientSecret } = await localA.oauth.clients.register(adminA, { name: 'caller of A', allowedAgents: ['*'], permissions: ['list', 'read', 'execute'] });
+    const token = await fetchAccessToken(`${a.url}/api/oauth/token`, client.clientId, clientSecret);
+    await expect.poll(() => /agent runtime ready/.test(a.output()), { timeout: 15_000 }).toBe(true);
+    const text = 'Default layout. Peer call.';
+    const response = await fetch(`${a.url}/api/a2a`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'a2a-version': '1.0', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }], metadata: { skillId: '@acme/cross-review' } } } }),
+    });
+    const body = (await response.json()) as { result?: { task: { id: string; status: { state: string } } }; error?: unknown };
+    expect(body.error).toBeUndefined();
+    expect(body.result!.task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    const runId = body.result!.task.id;
+    const paused = (await localA.runs.get(runId))!;
+    expect(paused.progress.outputs).toEqual({ summary: `[scripted] Summarize: ${text}` });
+    // B ran it once, and the message it got carries the step's key as its id (a retried step sends the same one).
+    const onB = (await dbB.db.models.Run.find({ agent: '@globex/summarizer' }).lean()).filter((row) => (JSON.parse(row.input as string) as { parts: { text: string }[] }).parts[0]?.text === text);
+    expect(onB).toHaveLength(1);
+    expect((JSON.parse(onB[0]!.input as string) as { id: string }).id).toBe(stepKeyOf(runId, 0, 'summary'));
+    const step = (await localA.eventLog.readAfter(runId, 0)).map((stored) => stored.event).find((event) => event.type === 'step' && event.stepId === 'summary');
+    expect(step).toMatchObject({ kind: 'call', remote: { peerId: 'globex', taskId: onB[0]!._id } });
+  });
+
+  it('runs a local flow whose call step targets an agent only B has, in process (no runtime), through the outbound client', async () => {
+    await installCrossReview();
 
     const { run } = await localA.runs.create(adminA, { agent: '@acme/cross-review', message: { id: crypto.randomUUID(), role: 'user', parts: [{ type: 'text', text: 'Cross-instance call. Inside a flow.' }] } });
     await localA.executor.start(run.id);

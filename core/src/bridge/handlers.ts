@@ -6,9 +6,11 @@ import type { LlmProvider } from '../llm/index.ts';
 import type { Logger } from '../log/index.ts';
 import type { RunExecutor, StepRecorder } from '../runs/index.ts';
 import { bridgeTokenRefusal } from './bridge-token.ts';
+import { PACKAGE_NAME } from '../agents/index.ts';
 
 const MAX_BODY = 512 * 1024;
-const agentCallSchema = z.object({ input: z.string().max(200_000) });
+/** `stepKey`: the calling step's key, so a call the runtime makes again after a crash is recognised as the same call. */
+const agentCallSchema = z.object({ input: z.string().max(200_000), stepKey: z.string().min(1).max(200).optional() });
 const llmCallSchema = z.object({
   messages: z.array(z.object({ role: z.enum(['system', 'user', 'assistant']), content: z.string().max(200_000) })).min(1).max(200),
 });
@@ -49,13 +51,18 @@ export function createBridgeCalls(deps: BridgeDeps) {
   };
   return {
     skillOf,
-    /** `{ input }` → `{ agent, output, calls }`: the agent run to its answer, and the LLM calls it made. */
+    /**
+     * `{ input, stepKey? }` → `{ agent, output, calls, remote? }`: the agent run to its answer, the
+     * LLM calls it made and, when a peer answered, the peer's task. The agent is found as the
+     * executor finds a call step's: installed here, else on a registered peer that offers it.
+     */
     async agent(vendor: string, slug: string, body: string, signal?: AbortSignal) {
-      const { agent } = await skillOf(vendor, slug);
-      const { input } = parseBody(sized(body), agentCallSchema);
+      const agent = `@${vendor}/${slug}`;
+      if (!PACKAGE_NAME.test(agent)) throw new DomainError('VALIDATION_FAILED', `${agent} is not an agent name (@vendor/slug)`);
+      const { input, stepKey } = parseBody(sized(body), agentCallSchema);
       const recorder: StepRecorder = { calls: [] };
-      const output = await deps.executor.callAgent(agent, input, signal, undefined, recorder);
-      return { agent, output, calls: recorder.calls };
+      const output = await deps.executor.callAgent(agent, input, signal, stepKey, recorder);
+      return { agent, output, calls: recorder.calls, ...(recorder.remote ? { remote: recorder.remote } : {}) };
     },
     /** `{ messages }` → the LLM turn's result. */
     async llm(body: string, signal?: AbortSignal) {

@@ -2,7 +2,7 @@ export { createEventLog, listKeyOf, LeaseLostError, RunEndedError, type AppendOp
 export { callerOf, createRunStore, runKeyId, RUN_LAYOUT, type ListFilter, type RunStore } from './run-store.ts';
 export { foldRun, type RunProgress, type RunSummary, type RunView } from './run-view.ts';
 export { createRunExecutor, type RunExecutor } from './executor.ts';
-export type { RemoteAgentCall, RemoteAnswer, RuntimeStep, RuntimeStepOutcome, StepRecorder, StepRuntime } from './step-runners.ts';
+export { stepKeyOf, type RemoteAgentCall, type RemoteAnswer, type RuntimeStep, type RuntimeStepOutcome, type StepRecorder, type StepRuntime } from './step-runners.ts';
 export { createRunLeases, RUN_LEASE_MS, type HeldLease, type Orphan, type RunLeases } from './leases.ts';
 export { fromStored, toStored } from './stored-json.ts';
 export { addCalls, reportedCalls, reportedUsage, roundUsd } from './usage-sum.ts';

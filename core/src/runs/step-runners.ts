@@ -7,7 +7,7 @@ import type { Logger } from '../log/index.ts';
 import { currentTraceparent } from '../telemetry/index.ts';
 import { conditionHolds, renderTemplate } from '../step-template/index.ts';
 import type { RemoteStepTask, StepLlmCall } from './model.ts';
-import { reportedCalls } from './usage-sum.ts';
+import { reportedCalls, reportedRemoteTask } from './usage-sum.ts';
 
 const TEMPLATE_CACHE_MS = 1_000;
 
@@ -26,6 +26,8 @@ export interface RuntimeStep {
 export interface RuntimeStepOutcome {
   output: string;
   calls?: unknown;
+  /** The peer task that answered a call step (another process's report: its shape is checked). */
+  remote?: unknown;
 }
 
 /** Where non-HITL steps run when an agent runtime process is attached. */
@@ -142,6 +144,8 @@ export function createStepRunners(deps: { extensions: ExtensionReader; llm: LlmP
         const outcome = await target.runStep(request);
         if (typeof outcome === 'string') return outcome;
         recorder.calls.push(...reportedCalls(outcome.calls));
+        const remote = reportedRemoteTask(outcome.remote);
+        if (remote) recorder.remote = remote;
         return outcome.output;
       } catch (error) {
         if (attempt >= 2 || (error as Error).name !== 'RuntimeCrashedError') throw error;

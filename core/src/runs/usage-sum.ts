@@ -1,4 +1,4 @@
-import type { RunUsage, StepLlmCall } from './model.ts';
+import type { RemoteStepTask, RunUsage, StepLlmCall } from './model.ts';
 
 /** `usage` with `calls` added. */
 export function addCalls(usage: RunUsage | undefined, calls: readonly StepLlmCall[]): RunUsage | undefined {
@@ -47,4 +47,13 @@ export function reportedUsage(value: unknown): RunUsage | null {
     outputTokens: count(usage.outputTokens, 1e12),
     ...(typeof cost === 'number' && Number.isFinite(cost) && cost >= 0 ? { costUsd: roundUsd(Math.min(cost, 1e9)) } : {}),
   };
+}
+
+/** The peer task of a call step as another process reported it, kept to its shape; null when it is not one. */
+export function reportedRemoteTask(value: unknown): RemoteStepTask | null {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return null;
+  const { peerId, taskId, usage } = value as Record<string, unknown>;
+  if (typeof peerId !== 'string' || typeof taskId !== 'string' || !peerId || !taskId) return null;
+  const reported = reportedUsage(usage);
+  return { peerId: peerId.slice(0, 200), taskId: taskId.slice(0, 200), ...(reported ? { usage: reported } : {}) };
 }

@@ -7,15 +7,18 @@ export interface StepRequest {
   flow: Pick<FlowDefinition, 'instructions'>;
   step: Exclude<FlowStep, { kind: 'ask' } | { kind: 'reply' }>;
   context: { input: string; outputs: Record<string, unknown> };
+  /** The step's key: a sub-agent call sends it to the host, which hands it on (a peer's Idempotency-Key). */
+  stepKey: string;
   /** The step's trace context, when tracing is on: the runtime sends it back on its host calls. */
   traceparent?: string;
 }
 
 /**
  * `calls`: the LLM calls the step made (its sub-agents' included), as the host's answers to its
- * host calls described them; a runtime of an earlier version sends none.
+ * host calls described them; a runtime of an earlier version sends none. `remote`: the peer task
+ * that answered a call step, as the host's answer named it.
  */
-export type StepReply = { type: 'result'; callId: string; output: string; calls?: ReportedLlmCall[] } | { type: 'error'; callId: string; message: string };
+export type StepReply = { type: 'result'; callId: string; output: string; calls?: ReportedLlmCall[]; remote?: unknown } | { type: 'error'; callId: string; message: string };
 
 /** One LLM call as the runtime reports it back (the host keeps it to this shape and prices it). */
 export interface ReportedLlmCall {

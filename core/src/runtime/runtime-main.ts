@@ -25,8 +25,8 @@ function host<T>(target: HostCall['target'], body: unknown, traceparent: string 
   });
 }
 
-/** A step's output and the LLM calls it made, as the host's answers described them. */
-async function runStep({ flow, step, context, traceparent }: StepRequest): Promise<{ output: string; calls: ReportedLlmCall[] }> {
+/** A step's output and the LLM calls it made, as the host's answers described them (and the peer task that answered a call step). */
+async function runStep({ flow, step, context, stepKey, traceparent }: StepRequest): Promise<{ output: string; calls: ReportedLlmCall[]; remote?: unknown }> {
   if (step.kind === 'llm') {
     const started = performance.now();
     const result = await host<{ text: string; provider?: string; model?: string; usage?: { inputTokens: number; outputTokens: number } }>({ kind: 'llm' }, {
@@ -39,8 +39,8 @@ async function runStep({ flow, step, context, traceparent }: StepRequest): Promi
     return { output: result.text, calls: [call] };
   }
   const [vendor, slug] = step.agent.slice(1).split('/');
-  const { output, calls } = await host<{ output: string; calls?: ReportedLlmCall[] }>({ kind: 'agent', vendor: vendor!, slug: slug! }, { input: renderTemplate(step.input, context) }, traceparent);
-  return { output, calls: calls ?? [] };
+  const { output, calls, remote } = await host<{ output: string; calls?: ReportedLlmCall[]; remote?: unknown }>({ kind: 'agent', vendor: vendor!, slug: slug! }, { input: renderTemplate(step.input, context), stepKey }, traceparent);
+  return { output, calls: calls ?? [], ...(remote ? { remote } : {}) };
 }
 
 process.on('message', (message: StepRequest | HostAnswer) => {
@@ -54,7 +54,7 @@ process.on('message', (message: StepRequest | HostAnswer) => {
   }
   if (message?.type !== 'step') return;
   runStep(message).then(
-    ({ output, calls }) => process.send!({ type: 'result', callId: message.callId, output, calls } satisfies StepReply),
+    ({ output, calls, remote }) => process.send!({ type: 'result', callId: message.callId, output, calls, ...(remote ? { remote } : {}) } satisfies StepReply),
     (error: unknown) => process.send!({ type: 'error', callId: message.callId, message: error instanceof Error ? error.message : String(error) } satisfies StepReply),
   );
 });

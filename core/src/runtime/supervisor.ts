@@ -23,6 +23,8 @@ export class RuntimeCrashedError extends DomainError {
 export interface StepOutcome {
   output: string;
   calls: ReportedLlmCall[];
+  /** The peer task that answered a call step, as the runtime reported it (the host checks its shape). */
+  remote?: unknown;
 }
 
 export interface AgentRuntime {
@@ -92,7 +94,7 @@ export function startAgentRuntime(options: { host: HostCalls; logger: Logger }):
       if (!waiter) return;
       pending.delete(reply.callId);
       clearTimeout(waiter.timer);
-      if (reply.type === 'result') waiter.resolve({ output: reply.output, calls: Array.isArray(reply.calls) ? reply.calls : [] });
+      if (reply.type === 'result') waiter.resolve({ output: reply.output, calls: Array.isArray(reply.calls) ? reply.calls : [], ...(reply.remote ? { remote: reply.remote } : {}) });
       else waiter.reject(new DomainError('UPSTREAM_FAILED', reply.message));
     });
     // A send to a child that just died fails with EPIPE on the child process object: without a

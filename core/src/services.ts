@@ -24,7 +24,8 @@ import { createImports, type GithubClient, type Imports } from './imports/index.
 import { createJobList, type ListJobs } from './jobs/index.ts';
 import { createCmsBEvents, createCmsBNotifier } from './notifications/index.ts';
 import { createPushConfigs, createPushDispatcher, type PushConfigs, type PushDispatcher } from './a2a/push/index.ts';
-import { callRemoteAgent, createA2aClient, createRemoteBridge, createRemotePeers, type A2aClient, type RemoteBridge, type RemotePeers } from './a2a/client/index.ts';
+import { callRemoteAgent, createA2aClient, createRemoteBridge, createRemotePeers, peerAgentOf, type A2aClient, type RemoteBridge, type RemotePeers } from './a2a/client/index.ts';
+import { createToolbox } from './toolbox/index.ts';
 import type { Logger } from './log/index.ts';
 import { createUseCases, type UseCases } from './use-cases/index.ts';
 import { SERVICE_VERSION } from './version.ts';
@@ -215,6 +216,8 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     leases,
     remoteAgent: (agent, input, options) => callRemoteAgent({ peers, client: a2aClient }, agent, input, options),
     price: (calls) => prices.price(calls),
+    // The toolbox needs the connector primitives, wired below.
+    toolbox: { resolve: (agent, tools) => toolbox.resolve(agent, tools) },
   });
   const settings = createSettings({ models: database.models, audit });
   const prices = createPriceTable({ settings });
@@ -248,6 +251,7 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
   const connectors = [cmsAConnector({ instances: connectorInstances, http: outbound, llm: () => llm }), cmsBConnector({ instances: connectorInstances, http: outbound, llm: () => llm, events: cmsBEvents })];
   const primitives = createPrimitiveRegistry({ primitives: [extensionsSearchPrimitive(extensions), ...connectors.flatMap((c) => c.primitives)], audit });
   const streams = createStreamRegistry(connectors);
+  const toolbox = createToolbox({ extensions, primitives, peerAgent: (agent) => peerAgentOf({ peers, client: a2aClient }, agent) });
   const widgetKeys = createWidgetKeys({ models: database.models, audit });
   const widgetEdits = createWidgetEdits({ models: database.models });
   const widgetDeps = { streams, widgetKeys, edits: widgetEdits, audit, llm: () => llm, rateLimiter: createRateLimiter({ limit: 60, windowMs: 60_000 }), logger: logger.child({ component: 'widget' }) };

@@ -139,7 +139,7 @@ describe('the site-level chat (no item open: the CMS-A front page)', () => {
     expect(answer.frames.map((f) => f.event)).toEqual(['text', 'done']);
     expect(answer.frames.at(-1)!.data).toEqual({ fallback: true });
     expect(turns[0]!.tools ?? []).toEqual([]);
-    expect(turns[0]!.messages[0]!.content).toContain('No item is open');
+    expect((turns[0]!.messages[0] as { content: string }).content).toContain('No item is open');
     expect(JSON.stringify([...site.nodes.values()])).toBe(revisions);
   });
 });

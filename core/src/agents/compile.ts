@@ -4,6 +4,7 @@ import type { AgentSource } from './agent-source.ts';
 import { flowDefinitionSchema, type FlowDefinition } from './flow-definition.ts';
 import { manifestSchema, type ExtensionKind, type Manifest } from './manifest.ts';
 import { toolNameOf } from './names.ts';
+import { flowTools } from './step-tools.ts';
 import { schemaFindings, type ReviewFinding } from './findings.ts';
 
 /** The runtime fields derived from a package: what the AgentCard and the runtime read. */
@@ -55,6 +56,10 @@ export function compileParsed({ manifest, flow }: ParsedSource, previousVersions
   const agentDependencies: Record<string, string> = {};
   for (const step of flow.steps) {
     if (step.kind === 'call') agentDependencies[step.agent] = step.range ?? declared[step.agent] ?? '*';
+  }
+  // Agents used as tools are dependencies too: a caller resolves them before invoking this agent.
+  for (const tool of flowTools(flow)) {
+    if (tool.ref.kind === 'agent' && tool.ref.agent !== manifest.name) agentDependencies[tool.ref.agent] ??= declared[tool.ref.agent] ?? '*';
   }
   const major = semver.major(manifest.version);
   const supportedVersions = [...new Set([...previousVersions.filter((v) => semver.valid(v) && semver.major(v) === major), manifest.version])].sort(semver.compare);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CONDITION } from '../step-template/index.ts';
+import { parseToolRef } from './tool-refs.ts';
 
 const stepId = z.string().regex(/^[a-z][a-z0-9_-]{0,62}$/, 'must be a lowercase identifier');
 /**
@@ -32,12 +33,30 @@ export const askStepSchema = z.object({
   }),
 });
 
-/** One LLM turn with the agent's instructions, the prompt template and its skills as tools. */
+const toolRef = z.string().max(200).refine((ref) => parseToolRef(ref) !== null, 'must name an agent (@vendor/slug), a connector primitive (cms_b_post_get) or an MCP tool (mcp:<server>/<tool>)');
+
+/**
+ * A tool the agent may use, with when a human approves its calls: `auto` (the default) asks
+ * before a call that changes something (the tool is not read-only, or destructive), `always`
+ * before every call, `never` not at all. A call that would change a live post is asked about
+ * whatever the flow says.
+ */
+export const toolEntrySchema = z.union([toolRef, z.object({ tool: toolRef, approval: z.enum(['auto', 'always', 'never']).default('auto') }).strict()]);
+
+/**
+ * An LLM step: the agent's instructions and the prompt template, with tools (the model may call
+ * them, see their results and call again, up to the flow's `maxToolRounds`). `tools` names the
+ * ones this step offers, among the flow's `skills` and `tools` (all of them when left out; none
+ * with `[]`). With `output`, a JSON Schema, the step answers a value of that shape, which `when`
+ * conditions and templates read field by field.
+ */
 export const llmStepSchema = z.object({
   kind: z.literal('llm'),
   id: stepId,
   when,
   prompt: z.string().min(1).max(20_000),
+  tools: z.array(toolRef).max(64).optional(),
+  output: z.record(z.string(), z.unknown()).optional(),
 });
 
 /** Ends the flow: the rendered template is the run's answer, and no later step runs. */
@@ -59,12 +78,18 @@ export const flowDefinitionSchema = z.object({
   outputModes: z.array(z.string().min(1)).min(1).default(['text/plain']),
   type: z.enum(['leaf', 'flow']),
   instructions: z.string().min(1).max(50_000),
-  /** Skill packages (`@scope/slug`) the agent may use as tools. */
+  /** Skill and agent packages (`@scope/slug`) the agent may use as tools. */
   skills: z.array(z.string()).default([]),
+  /** More tools: agents, connector primitives, tools of registered MCP servers, each with its approval rule. */
+  tools: z.array(toolEntrySchema).max(64).default([]),
+  /** The most LLM rounds an `llm` step may call tools in; the model then answers without them. */
+  maxToolRounds: z.number().int().min(1).max(50).default(8),
   steps: z.array(stepSchema).default([]),
 });
 
 export type FlowDefinition = z.infer<typeof flowDefinitionSchema>;
+export type ToolEntry = z.infer<typeof toolEntrySchema>;
+export type LlmStep = z.infer<typeof llmStepSchema>;
 export type FlowStep = z.infer<typeof stepSchema>;
 export type CallStep = z.infer<typeof callStepSchema>;
 export type AskStep = z.infer<typeof askStepSchema>;

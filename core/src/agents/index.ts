@@ -1,9 +1,11 @@
 export type { AgentSource } from './agent-source.ts';
 export { manifestSchema, EXTENSION_KINDS, type Manifest, type ExtensionKind } from './manifest.ts';
-export { flowDefinitionSchema, stepSchema, type FlowDefinition, type FlowStep, type CallStep, type AskStep } from './flow-definition.ts';
+export { flowDefinitionSchema, stepSchema, toolEntrySchema, type FlowDefinition, type FlowStep, type CallStep, type AskStep, type LlmStep, type ToolEntry } from './flow-definition.ts';
+export { formatToolRef, modelToolName, parseToolRef, RESPOND_TOOL, type ToolRef } from './tool-refs.ts';
 export { compileSource, compileParsed, parseSource, type CompiledTemplate, type ParsedSource } from './compile.ts';
-export { reviewSource, type ReviewContext, type ReviewResult } from './review.ts';
+export { reviewSource, type KnownTools, type ReviewContext, type ReviewResult } from './review.ts';
 export type { ReviewFinding } from './findings.ts';
 export { PACKAGE_NAME, scopeOf, slugOf, toolNameOf } from './names.ts';
 export { loadExample, listExamples, EXAMPLES_DIR } from './examples.ts';
 export { screenValidator, screenSchemaProblem } from './screen-schema.ts';
+export { flowTools, stepTools, type FlowTool, type ToolApproval } from './step-tools.ts';

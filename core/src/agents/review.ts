@@ -4,6 +4,9 @@ import type { AgentSource } from './agent-source.ts';
 import { parseSource, type ParsedSource } from './compile.ts';
 import { formatPath, type ReviewFinding } from './findings.ts';
 import { PACKAGE_NAME, scopeOf } from './names.ts';
+import type { FlowDefinition } from './flow-definition.ts';
+import { flowTools } from './step-tools.ts';
+import { modelToolName, parseToolRef, RESPOND_TOOL } from './tool-refs.ts';
 import { conditionStep } from '../step-template/index.ts';
 
 export interface ReviewContext {
@@ -11,6 +14,15 @@ export interface ReviewContext {
   vendorScope: string;
   /** Agent dependencies of the packages this instance knows, to find cycles through them. */
   knownDependencies: (packageName: string) => Record<string, string> | undefined;
+  /** The tools this instance has besides agents: without it, primitive and MCP tool names are checked for form only. */
+  knownTools?: KnownTools;
+}
+
+/** The connector primitives of this instance, and the tools each registered MCP server listed. */
+export interface KnownTools {
+  primitives: ReadonlySet<string>;
+  /** The tools a registered MCP server listed when it was last asked, or undefined when no server has that id. */
+  mcpTools(server: string): readonly string[] | undefined;
 }
 
 export interface ReviewResult {
@@ -80,10 +92,59 @@ function reviewParsed({ manifest, flow }: ParsedSource, context: ReviewContext):
     }
   });
 
-  const cycle = findCycle(manifest.name, declared, context.knownDependencies);
+  findings.push(...toolFindings(flow, flowFile, context.knownTools));
+
+  // Agents the flow uses as tools are dependencies as its call targets are: a cycle through them is one too.
+  const toolAgents = Object.fromEntries(flowTools(flow).flatMap((tool) => (tool.ref.kind === 'agent' ? [[tool.ref.agent, declared[tool.ref.agent] ?? '*']] : [])));
+  const cycle = findCycle(manifest.name, { ...toolAgents, ...declared }, context.knownDependencies);
   if (cycle) {
     findings.push({ path: 'package.json:service.agentDependencies', reason: `dependency cycle: ${cycle.join(' → ')}` });
   }
+  return findings;
+}
+
+/**
+ * The tools a flow names: each a package name (`skills`), a known primitive or a tool a registered
+ * MCP server lists (given `known`); model-facing names that do not collide; steps that offer only
+ * the flow's tools; output schemas that are JSON Schemas of an object.
+ */
+function toolFindings(flow: FlowDefinition, flowFile: string, known: KnownTools | undefined): ReviewFinding[] {
+  const findings: ReviewFinding[] = [];
+  flow.skills.forEach((skill, index) => {
+    if (!PACKAGE_NAME.test(skill)) findings.push({ path: `${flowFile}:${formatPath(['skills', index])}`, reason: `${skill} is not a skill or agent package name (@vendor/slug)` });
+  });
+  (flow.tools ?? []).forEach((entry, index) => {
+    const at = `${flowFile}:${formatPath(typeof entry === 'string' ? ['tools', index] : ['tools', index, 'tool'])}`;
+    const ref = parseToolRef(typeof entry === 'string' ? entry : entry.tool);
+    if (!ref || !known) return;
+    if (ref.kind === 'primitive' && !known.primitives.has(ref.name)) findings.push({ path: at, reason: `no connector primitive ${ref.name} on this instance` });
+    if (ref.kind === 'mcp') {
+      const listed = known.mcpTools(ref.server);
+      if (!listed) findings.push({ path: at, reason: `no MCP server "${ref.server}" is registered on this instance` });
+      else if (!listed.includes(ref.tool)) findings.push({ path: at, reason: `the MCP server "${ref.server}" lists no tool "${ref.tool}"` });
+    }
+  });
+  const granted = flowTools(flow);
+  const byModelName = new Map<string, string>();
+  for (const tool of granted) {
+    const name = modelToolName(tool.ref);
+    const other = byModelName.get(name);
+    if (other) findings.push({ path: `${flowFile}:tools`, reason: `${tool.id} and ${other} reach the model under the same name "${name}"` });
+    else if (name === RESPOND_TOOL) findings.push({ path: `${flowFile}:tools`, reason: `"${RESPOND_TOOL}" is the name of a structured step's answer, not a tool` });
+    byModelName.set(name, tool.id);
+  }
+  const ids = new Set(granted.map((tool) => tool.id));
+  flow.steps.forEach((step, index) => {
+    if (step.kind !== 'llm') return;
+    step.tools?.forEach((tool, at) => {
+      if (!ids.has(tool)) findings.push({ path: `${flowFile}:${formatPath(['steps', index, 'tools', at])}`, reason: `${tool} is not one of the flow's skills or tools` });
+    });
+    if (step.output !== undefined) {
+      const problem = screenSchemaProblem(step.output);
+      if (problem) findings.push({ path: `${flowFile}:${formatPath(['steps', index, 'output'])}`, reason: `not a valid JSON Schema: ${problem}` });
+      else if (step.output.type !== 'object') findings.push({ path: `${flowFile}:${formatPath(['steps', index, 'output', 'type'])}`, reason: 'an output schema describes an object ("type": "object")' });
+    }
+  });
   return findings;
 }
 

@@ -2,18 +2,43 @@ import { z } from 'zod';
 import { errorResponse, json, readBodyLimited } from '../http/index.ts';
 import { DomainError, parseOrThrow } from '../errors/index.ts';
 import type { AgentCard } from '../a2a/index.ts';
-import type { LlmProvider } from '../llm/index.ts';
+import type { LlmProvider, LlmTurn } from '../llm/index.ts';
 import type { Logger } from '../log/index.ts';
 import type { RunExecutor, StepRecorder } from '../runs/index.ts';
 import { bridgeTokenRefusal } from './bridge-token.ts';
 import { PACKAGE_NAME } from '../agents/index.ts';
 
 const MAX_BODY = 512 * 1024;
+/** A tool step's turn carries the step's whole conversation (tool results are capped at 32 000 characters each). */
+const MAX_TOOL_BODY = 16 * 1024 * 1024;
 /** `stepKey`: the calling step's key, so a call the runtime makes again after a crash is recognised as the same call. */
 const agentCallSchema = z.object({ input: z.string().max(200_000), stepKey: z.string().min(1).max(200).optional() });
 const llmCallSchema = z.object({
   messages: z.array(z.object({ role: z.enum(['system', 'user', 'assistant']), content: z.string().max(200_000) })).min(1).max(200),
 });
+
+const toolCallSchema = z.object({ toolCallId: z.string().min(1).max(200), toolName: z.string().min(1).max(200), input: z.unknown() });
+/** A turn of a tool step as the runtime builds it: its messages and the names of the tools it offers (their definitions are the host's). */
+const turnSchema = z.object({
+  messages: z
+    .array(
+      z.union([
+        z.object({ role: z.enum(['system', 'user', 'assistant']), content: z.string().max(200_000), toolCalls: z.array(toolCallSchema).max(64).optional() }),
+        z.object({
+          role: z.literal('tool'),
+          toolCallId: z.string().min(1).max(200),
+          toolName: z.string().min(1).max(200),
+          result: z.union([z.object({ type: z.literal('json'), value: z.unknown() }), z.object({ type: z.literal('error'), message: z.string().max(10_000) }), z.object({ type: z.literal('denied'), reason: z.string().max(10_000).optional() })]),
+        }),
+      ]),
+    )
+    .min(1)
+    .max(2_000),
+  tools: z.array(z.object({ name: z.string().min(1).max(64) }).loose()).max(100).optional(),
+  toolChoice: z.union([z.enum(['auto', 'none', 'required']), z.object({ tool: z.string().min(1).max(64) })]).optional(),
+});
+const roundCallSchema = z.object({ round: z.number().int().min(0).max(100), turn: turnSchema });
+const toolCallBodySchema = z.object({ round: z.number().int().min(0).max(100), index: z.number().int().min(0).max(100), call: toolCallSchema });
 
 function parseBody<T>(body: string, schema: z.ZodType<T>): T {
   let value: unknown;
@@ -45,9 +70,14 @@ export function createBridgeCalls(deps: BridgeDeps) {
     if (!skill) throw new DomainError('NOT_FOUND', `No agent ${agent} on this host`);
     return { agent, skill };
   }
-  const sized = (body: string) => {
-    if (Buffer.byteLength(body) > MAX_BODY) throw new DomainError('PAYLOAD_TOO_LARGE', `The body is over ${MAX_BODY} bytes`);
+  const sized = (body: string, max = MAX_BODY) => {
+    if (Buffer.byteLength(body) > max) throw new DomainError('PAYLOAD_TOO_LARGE', `The body is over ${max} bytes`);
     return body;
+  };
+  const toolHostOf = (handle: string) => {
+    const host = deps.executor.toolHost(handle);
+    if (!host) throw new DomainError('NOT_FOUND', 'No tool step is running under that handle');
+    return host;
   };
   return {
     skillOf,
@@ -67,6 +97,16 @@ export function createBridgeCalls(deps: BridgeDeps) {
     /** `{ messages }` → the LLM turn's result. */
     async llm(body: string, signal?: AbortSignal) {
       return deps.llm.complete(parseBody(sized(body), llmCallSchema), signal);
+    },
+    /** A round of a tool step running in the runtime: answered by the step's host (from the log, or asked and stored). */
+    async round(handle: string, body: string) {
+      const { round, turn } = parseBody(sized(body, MAX_TOOL_BODY), roundCallSchema);
+      return toolHostOf(handle).round(round, turn as LlmTurn);
+    },
+    /** A tool call of a tool step running in the runtime: answered by the step's host (from the log, or approved, made and stored). */
+    async tool(handle: string, body: string) {
+      const { round, index, call } = parseBody(sized(body, MAX_TOOL_BODY), toolCallBodySchema);
+      return toolHostOf(handle).call(round, index, call);
     },
   };
 }

@@ -9,6 +9,11 @@ export interface PrimitiveAnnotations {
 
 export interface PrimitiveContext {
   actor: AgentAccessActor;
+  /**
+   * The caller's key for this call (an agent's tool call: the same for every try of the call), sent
+   * with the write to the CMS, whose plugin answers a repeat with the first write's result.
+   */
+  idempotencyKey?: string;
 }
 
 /**
@@ -27,6 +32,8 @@ export interface Primitive<Input extends z.ZodObject = z.ZodObject, Output = unk
   /** Writes are audited after they succeed. */
   permission: 'read' | 'write';
   handler(context: PrimitiveContext, input: z.infer<Input>): Promise<Output>;
+  /** For a content write: the typed field diff it would make, read from the item without writing (an approval shows it). */
+  preview?(context: PrimitiveContext, input: z.infer<Input>): Promise<{ field: string; before: unknown; after: unknown }[]>;
 }
 
 export function definePrimitive<Input extends z.ZodObject, Output>(primitive: Primitive<Input, Output>): Primitive<Input, Output> {

@@ -2,7 +2,7 @@ import { summariseInput, type AuditLog } from '../audit/index.ts';
 import { mayActorDo, type AgentAccessActor } from '../auth/index.ts';
 import { DomainError, parseOrThrow } from '../errors/index.ts';
 import { inSpan } from '../telemetry/index.ts';
-import type { Primitive } from './primitive.ts';
+import type { Primitive, PrimitiveContext } from './primitive.ts';
 
 export const PRIMITIVE_ACCESS_DENIED = 'You do not have access to this primitive';
 
@@ -23,17 +23,35 @@ export function createPrimitiveRegistry(deps: { primitives: Primitive[]; audit: 
     byName.set(primitive.name, primitive);
   }
 
-  /** Each call is an `execute_tool` span (GenAI conventions): the tool, its connector, never its input or output. */
-  function call(actor: AgentAccessActor, name: string, rawInput: unknown): Promise<unknown> {
-    return inSpan(`execute_tool ${name}`, { attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': name, 'service.actor.type': actor.type } }, () => callTool(actor, name, rawInput));
+  /**
+   * Each call is an `execute_tool` span (GenAI conventions): the tool, its connector, never its
+   * input or output; `traced: false` when the caller's span is that one already (an agent's tool
+   * call). `idempotencyKey` goes to the CMS with a write.
+   */
+  function call(actor: AgentAccessActor, name: string, rawInput: unknown, options: { idempotencyKey?: string; traced?: boolean } = {}): Promise<unknown> {
+    const context: PrimitiveContext = { actor, ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}) };
+    if (options.traced === false) return callTool(context, name, rawInput);
+    return inSpan(`execute_tool ${name}`, { attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': name, 'service.actor.type': actor.type } }, () => callTool(context, name, rawInput));
   }
 
-  async function callTool(actor: AgentAccessActor, name: string, rawInput: unknown): Promise<unknown> {
+  /** The primitive, if the actor may call it and the input is valid for it (the checks a call makes first). */
+  function checked(actor: AgentAccessActor, name: string, rawInput: unknown) {
     const primitive = byName.get(name);
     if (!primitive) throw new DomainError('NOT_FOUND', `No primitive ${name}`);
     if (!mayCallPrimitive(actor, primitive)) throw new DomainError('FORBIDDEN', PRIMITIVE_ACCESS_DENIED);
-    const input = parseOrThrow(primitive.input, rawInput ?? {}, `Invalid input for ${name}`);
-    const result = await primitive.handler({ actor }, input);
+    return { primitive, input: parseOrThrow(primitive.input, rawInput ?? {}, `Invalid input for ${name}`) };
+  }
+
+  /** What a content write would change, through the same gate and validation as the call; null for a primitive that cannot tell. */
+  async function preview(actor: AgentAccessActor, name: string, rawInput: unknown): Promise<{ field: string; before: unknown; after: unknown }[] | null> {
+    const { primitive, input } = checked(actor, name, rawInput);
+    return primitive.preview ? primitive.preview({ actor }, input) : null;
+  }
+
+  async function callTool(context: PrimitiveContext, name: string, rawInput: unknown): Promise<unknown> {
+    const { actor } = context;
+    const { primitive, input } = checked(actor, name, rawInput);
+    const result = await primitive.handler(context, input);
     if (primitive.permission === 'write') {
       // The row names the instance and item; the input is kept as a bounded summary, never whole.
       const { instanceId, id } = input as { instanceId?: unknown; id?: unknown };
@@ -53,7 +71,7 @@ export function createPrimitiveRegistry(deps: { primitives: Primitive[]; audit: 
     return result;
   }
 
-  return { call, list: () => [...byName.values()], get: (name: string) => byName.get(name) };
+  return { call, preview, list: () => [...byName.values()], get: (name: string) => byName.get(name) };
 }
 
 export type PrimitiveRegistry = ReturnType<typeof createPrimitiveRegistry>;

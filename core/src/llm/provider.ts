@@ -1,7 +1,23 @@
 export interface LlmMessage {
   role: 'system' | 'user' | 'assistant';
   content: string;
+  /** An assistant turn's tool calls (the model asked for them; their results follow as `tool` messages). */
+  toolCalls?: LlmToolCall[];
 }
+
+/** What a tool call came to, as the model is told: its result, its failure, or a human's refusal. */
+export type LlmToolResult = { type: 'json'; value: unknown } | { type: 'error'; message: string } | { type: 'denied'; reason?: string };
+
+/** The result of one tool call of the assistant turn before it. */
+export interface LlmToolResultMessage {
+  role: 'tool';
+  toolCallId: string;
+  toolName: string;
+  result: LlmToolResult;
+}
+
+/** One message of a turn: a system, user or assistant message, or a tool's result. */
+export type LlmTurnMessage = LlmMessage | LlmToolResultMessage;
 
 /** A function tool the model may call; `parameters` is a JSON Schema object. */
 export interface LlmToolDefinition {
@@ -11,9 +27,13 @@ export interface LlmToolDefinition {
 }
 
 export interface LlmTurn {
-  messages: LlmMessage[];
+  messages: LlmTurnMessage[];
   tools?: LlmToolDefinition[];
+  /** Whether the model may (`auto`, the default), must not (`none`) or must (`required`, or `{ tool }`: that one) call a tool. */
+  toolChoice?: LlmToolChoice;
 }
+
+export type LlmToolChoice = 'auto' | 'none' | 'required' | { tool: string };
 
 export interface LlmToolCall {
   toolCallId: string;

@@ -9,6 +9,14 @@ import { DomainError, ERROR_TABLE, toDomainError } from '../errors/index.ts';
 import type { Logger } from '../log/index.ts';
 import { refuseMalformedToolCalls } from './tool-call-params.ts';
 
+/** A primitive's input as the JSON Schema MCP clients (and agents' models) are given; built once per primitive. */
+const inputSchemas = new WeakMap<Primitive, Tool['inputSchema']>();
+export function primitiveInputSchema(primitive: Primitive): Tool['inputSchema'] {
+  let schema = inputSchemas.get(primitive);
+  if (!schema) inputSchemas.set(primitive, (schema = toJsonSchemaCompat(primitive.input, { strictUnions: true, pipeStrategy: 'input' }) as Tool['inputSchema']));
+  return schema;
+}
+
 /** A primitive as tools/list describes it; built once per primitive, not per request. */
 const toolDefinitions = new WeakMap<Primitive, Tool>();
 function toolDefinition(primitive: Primitive): Tool {
@@ -18,7 +26,7 @@ function toolDefinition(primitive: Primitive): Tool {
       name: primitive.name,
       title: primitive.title ?? primitive.name,
       description: primitive.description,
-      inputSchema: toJsonSchemaCompat(primitive.input, { strictUnions: true, pipeStrategy: 'input' }) as Tool['inputSchema'],
+      inputSchema: primitiveInputSchema(primitive),
       // Results travel as `{ result }` (some are lists); the schema says what `result` holds.
       ...(primitive.output ? { outputSchema: toJsonSchemaCompat(z.object({ result: primitive.output }), { strictUnions: true, pipeStrategy: 'output' }) as Tool['outputSchema'] } : {}),
       annotations: primitive.annotations,

@@ -1,4 +1,4 @@
-export { buildMcpServer } from './build-server.ts';
+export { buildMcpServer, primitiveInputSchema } from './build-server.ts';
 export { createMcpHttpHandler, mcpUnavailableResponse } from './http-handler.ts';
 export { hostnameOf, mcpAllowedHostnames } from './allowed-hosts.ts';
 export { connectStdio } from './stdio.ts';

@@ -8,9 +8,11 @@ import { LeaseLostError, RunEndedError, type EventLog, type Tail } from './event
 import type { HeldLease, Orphan, RunLeases } from './leases.ts';
 import { ACTIVE_STATES, agentMessage, isTerminal, textOf, type Answer, type Interrupt, type RunEvent, type RunActor, type RunMessage, type RunStatus, type RunUsage, type StepLlmCall } from './model.ts';
 import type { RunStore } from './run-store.ts';
-import type { RunView } from './run-view.ts';
+import type { RunProgress, RunView } from './run-view.ts';
 import { conditionHolds, renderTemplate } from '../step-template/index.ts';
 import { createStepRunners, stepKeyOf, type RemoteAgentCall, type StepRecorder, type StepRuntime } from './step-runners.ts';
+import type { Toolbox } from './toolbox.ts';
+import type { ToolLoopHost } from '../tool-loop/index.ts';
 import { addCalls } from './usage-sum.ts';
 
 /** Each earlier step's output shown with a pause is cut at this many characters. */
@@ -36,6 +38,15 @@ export interface RunExecutor {
   recoverOrphans(): Promise<string[]>;
   /** From now on, LLM and call steps run in the agent runtime process. */
   useRuntime(runtime: StepRuntime): void;
+  /** The host of a tool step running in the runtime process, by the handle its step request named; null once the step ended. */
+  toolHost(handle: string): ToolLoopHost | null;
+}
+
+/** The run's position with an approval given to one of its step's tool calls. */
+function withApproval(progress: RunProgress, toolCallId: string, values: Record<string, unknown>, by: RunActor | undefined): RunProgress {
+  const pending = progress.pending?.index === progress.stepIndex ? structuredClone(progress.pending) : { index: progress.stepIndex, rounds: [], started: {}, results: {}, approvals: {} };
+  pending.approvals[toolCallId] = { values, ...(by ? { by } : {}) };
+  return { ...progress, pending };
 }
 
 /** A run's stored answer refused: the run is not (or no longer) waiting for it. */
@@ -63,6 +74,8 @@ export function createRunExecutor(deps: {
   remoteAgent?: RemoteAgentCall;
   /** Prices LLM calls as they are recorded (the operator's price table); calls stay unpriced without it. */
   price?: (calls: StepLlmCall[]) => Promise<StepLlmCall[]>;
+  /** Resolves the tools LLM steps name (agents, connector primitives, MCP tools); without it, a step with tools fails saying so. */
+  toolbox?: Toolbox;
 }): RunExecutor {
   const active = new Map<string, AbortController>();
   const runners = createStepRunners(deps);
@@ -128,6 +141,19 @@ export function createRunExecutor(deps: {
       if (step.kind === 'call') await append([{ type: 'status', status: status('working', `Calling ${step.agent}`), final: false }]);
       const stepKey = stepKeyOf(run.id, index, step.id);
       const recorder: StepRecorder = { calls: [] };
+      // An LLM step with tools (or an output schema) runs a tool loop whose rounds and calls are stored as they happen.
+      const toolStep = step.kind === 'llm' ? await runners.toolStepOf(run.agent, flow, step, {
+        index,
+        stepKey,
+        pending: run.progress.pending?.index === index ? run.progress.pending : undefined,
+        signal,
+        recorder,
+        store: async (events, calls) => {
+          usage = addCalls(usage, calls);
+          spent.usage = usage;
+          await append(events, usage);
+        },
+      }) : undefined;
       const attempts = { count: 1 };
       const startedAt = new Date();
       const started = performance.now();
@@ -137,7 +163,7 @@ export function createRunExecutor(deps: {
         type: 'step', index, stepId: step.id, output, kind: step.kind, ...(failed ? { failed: true as const } : {}), startedAt: startedAt.toISOString(), durationMs: Math.round(performance.now() - started), attempts: attempts.count, calls,
         ...(recorder.remote ? { remote: recorder.remote } : {}),
       });
-      last = await inSpan(`step ${step.id}`, { attributes: { 'service.step.id': step.id, 'service.step.kind': step.kind, 'service.step.index': index, ...(step.kind === 'call' ? { 'gen_ai.agent.name': step.agent } : {}) } }, () => runners.run(flow, step, context, stepKey, signal, recorder, attempts))
+      last = await inSpan(`step ${step.id}`, { attributes: { 'service.step.id': step.id, 'service.step.kind': step.kind, 'service.step.index': index, ...(step.kind === 'call' ? { 'gen_ai.agent.name': step.agent } : {}) } }, () => runners.run(flow, step, context, stepKey, signal, recorder, attempts, toolStep?.setup))
       .catch(async (error: unknown) => {
         // A failing step's calls were made and are paid for: its record keeps them for the run's usage and timeline.
         const calls = recorder.calls.length ? await priced().catch(() => recorder.calls) : [];
@@ -145,6 +171,14 @@ export function createRunExecutor(deps: {
         spent.failedStep = record(null, calls, true);
         throw error;
       });
+      const approval = toolStep?.host.paused();
+      if (approval) {
+        // A tool call waits for a human: the run pauses as at an ask step; the answer decides the call and the step goes on.
+        if (signal.aborted) return null;
+        await append([{ type: 'status', status: status('input-required', approval.title), final: true, interrupt: approval }]);
+        await lease.pause();
+        return null;
+      }
       outputs[step.id] = last;
       const calls = await priced();
       usage = addCalls(usage, calls);
@@ -279,7 +313,8 @@ export function createRunExecutor(deps: {
     const leased = await leases.adopt(runId);
     const generation = Math.max(leased, run.tail.generation) + 1;
     const pausedAt = run.tail.seq;
-    const tail = await eventLog.append(runId, { type: 'status', status: status('working', 'Resumed'), final: false, answer: { ...answer, stepId: interrupt.stepId, stepIndex: run.progress.stepIndex, ...(by ? { by } : {}) }, ...(message ? { received: message } : {}) }, {
+    const toolCallId = interrupt.tool?.callId;
+    const tail = await eventLog.append(runId, { type: 'status', status: status('working', 'Resumed'), final: false, answer: { ...answer, stepId: interrupt.stepId, stepIndex: run.progress.stepIndex, ...(by ? { by } : {}), ...(toolCallId ? { toolCallId } : {}) }, ...(message ? { received: message } : {}) }, {
       generation,
       // The first answer stored after the pause wins; any other finds the run moved on.
       expect: (at) => {
@@ -291,7 +326,9 @@ export function createRunExecutor(deps: {
       throw error;
     });
     await leases.claim(runId, generation);
-    const continued: RunView = { ...run, state: 'working', interrupt: null, tail, lastSeq: tail.seq, progress: { stepIndex: run.progress.stepIndex + 1, outputs: { ...run.progress.outputs, [interrupt.stepId]: answer.values } } };
+    // An approval goes with its tool call and the step goes on; an ask step's answer is the step's output.
+    const progress = toolCallId ? withApproval(run.progress, toolCallId, answer.values, by) : { stepIndex: run.progress.stepIndex + 1, outputs: { ...run.progress.outputs, [interrupt.stepId]: answer.values } };
+    const continued: RunView = { ...run, state: 'working', interrupt: null, tail, lastSeq: tail.seq, progress };
     void launch(runId, generation, { known: continued });
     return tail.seq;
   }
@@ -299,6 +336,7 @@ export function createRunExecutor(deps: {
   return {
     start: (runId, created) => launch(runId, 0, created ? { known: created } : {}),
     useRuntime: (target) => runners.useRuntime(target),
+    toolHost: (handle) => runners.toolHost(handle),
     recoverOrphans,
     callAgent: (agent, input, signal, stepKey, recorder) => runners.callAgent(agent, input, signal ?? new AbortController().signal, stepKey ?? crypto.randomUUID(), recorder ?? { calls: [] }),
     resume,

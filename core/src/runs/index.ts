@@ -8,3 +8,6 @@ export { fromStored, toStored } from './stored-json.ts';
 export { addCalls, reportedCalls, reportedUsage, roundUsd } from './usage-sum.ts';
 export * from './model.ts';
 export { actorLabel, boundedText, buildRunTimeline, namedIn, remoteTask, traceIdOf, traceUrl, type ActorLabel, type BoundedText, type PeerAddress, type RemoteTask, type RunTimeline, type StepUsage, type TimelineEntry } from './run-timeline.ts';
+export { createToolStepHost, boundedResult, toolCallKeyOf, toolDefinitionOf, MAX_TOOL_RESULT_CHARS, type ResolvedTool, type ToolCallContext, type ToolStepInput } from './tool-step.ts';
+export type { Toolbox } from './toolbox.ts';
+export { approvalInterrupt, approvalScreenId, approvalScreenSchema, needsApproval, type ToolHints } from './tool-approval.ts';

@@ -52,6 +52,67 @@ export interface RunArtifact {
   metadata?: Metadata;
 }
 
+export type ToolKind = 'agent' | 'primitive' | 'mcp';
+
+/** One field a content write changes, as an approval shows it (the widget's typed field diff). */
+export interface ToolFieldChange {
+  field: string;
+  before: unknown;
+  after: unknown;
+}
+
+/** The tool call a pause asks a human to approve. */
+export interface ToolCallUnderReview {
+  /** The call's id in this run (`<step index>.<round>.<call index>`). */
+  callId: string;
+  /** The tool as the flow names it (`cms_b_post_update`, `@globex/summarizer`, `mcp:docs/search`). */
+  tool: string;
+  kind: ToolKind;
+  arguments: unknown;
+  /** For a content write: what it would change, read from the item before the call. */
+  changes?: ToolFieldChange[];
+}
+
+/** Who decided about a tool call that needed approval, and what. */
+export interface ToolApprovalRecord {
+  decision: 'approved' | 'edited' | 'denied';
+  by?: RunActor;
+  reason?: string;
+}
+
+/**
+ * A tool call of an LLM step, as it is stored: `call` before the call is made (with the key it
+ * carries to the other side), `result` after (its value as the model was told it, its failure, or
+ * a human's refusal). Both are status events of the running run, so callers see each call as it
+ * happens; the executor continues a step from them without making a call twice.
+ */
+export type ToolActivity =
+  | { phase: 'call'; index: number; callId: string; key: string; tool: string; name: string; kind: ToolKind; arguments: unknown; approval?: ToolApprovalRecord }
+  | {
+      phase: 'result';
+      index: number;
+      callId: string;
+      tool: string;
+      name: string;
+      kind: ToolKind;
+      outcome: 'ok' | 'error' | 'denied';
+      output?: unknown;
+      error?: string;
+      durationMs: number;
+      /** LLM calls the tool made (a local agent's turns), counted in the run's usage. */
+      calls?: StepLlmCall[];
+      /** The peer task that answered an agent tool. */
+      remote?: RemoteStepTask;
+      approval?: ToolApprovalRecord;
+    };
+
+/** A tool call an LLM round asked for, as the model gave it. */
+export interface StoredToolCall {
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+}
+
 /** What a paused run asks of a person: a screen whose JSON Schema describes the answer. */
 export interface Interrupt {
   stepId: string;
@@ -64,6 +125,8 @@ export interface Interrupt {
   accepts?: string[];
   /** Where the pause really is, for a run bridged from a peer: the peer's task id. */
   remoteRunId?: string;
+  /** A pause before a tool call: the call to approve, deny or change. */
+  tool?: ToolCallUnderReview;
 }
 
 /** One LLM call made during a step (a sub-agent's own turns included), for usage and cost. */
@@ -75,6 +138,12 @@ export interface StepLlmCall {
   durationMs: number;
   /** In US dollars, from the operator's price table when the call was made; absent when the model has no price. */
   costUsd?: number;
+}
+
+/** What one step (or one tool call) gathers while it runs: every LLM call (a sub-agent's included) and the peer task that answered it. */
+export interface StepRecorder {
+  calls: StepLlmCall[];
+  remote?: RemoteStepTask;
 }
 
 /** A run's LLM usage so far: the sum of its steps' calls. */
@@ -122,7 +191,7 @@ export type RunEvent =
    * `interrupt`; the status that takes an answer carries it (`answer`) and the caller's message
    * (`received`), which joins the run's history before the status message.
    */
-  | { type: 'status'; status: RunStatus; final: boolean; interrupt?: Interrupt; answer?: Answer & { stepId: string; stepIndex: number; by?: RunActor }; received?: RunMessage; metadata?: Metadata }
+  | { type: 'status'; status: RunStatus; final: boolean; interrupt?: Interrupt; answer?: StoredAnswer; received?: RunMessage; metadata?: Metadata; tool?: ToolActivity }
   | { type: 'artifact'; artifact: RunArtifact; append?: boolean; lastChunk?: boolean; metadata?: Metadata }
   /** A message that is not a status (a peer may stream one). */
   | { type: 'message'; message: RunMessage; metadata?: Metadata }
@@ -133,13 +202,25 @@ export type RunEvent =
    * failed status with the calls it made (null output; the run's position does not move).
    */
   | { type: 'step'; index: number; stepId: string; output: unknown; kind?: 'llm' | 'call' | 'ask' | 'reply'; skipped?: true; failed?: true; startedAt?: string; durationMs?: number; attempts?: number; calls?: StepLlmCall[]; remote?: RemoteStepTask }
+  /**
+   * Internal: an LLM round of a step with tools that asked for tool calls, stored before any of
+   * them is made (with the round's LLM call, counted in the run's usage). A step continued later
+   * replays its stored rounds instead of asking the model again.
+   */
+  | { type: 'round'; index: number; stepId: string; round: number; text: string; toolCalls: StoredToolCall[]; call?: StepLlmCall }
   /** Internal: the executor's position, as a run stored by an earlier version had it. Never shown. */
   | { type: 'progress'; stepIndex: number; outputs: Record<string, unknown> };
 
-/** Events a caller sees (the internal ones only move the executor). */
-export type VisibleRunEvent = Exclude<RunEvent, { type: 'step' } | { type: 'progress' }>;
+/**
+ * An answer as it is stored: the step it answers and, for an approval, the tool call (the step
+ * goes on with the call instead of moving past the step).
+ */
+export type StoredAnswer = Answer & { stepId: string; stepIndex: number; by?: RunActor; toolCallId?: string };
 
-export const isVisible = (event: RunEvent): event is VisibleRunEvent => event.type !== 'step' && event.type !== 'progress';
+/** Events a caller sees (the internal ones only move the executor). */
+export type VisibleRunEvent = Exclude<RunEvent, { type: 'step' } | { type: 'progress' } | { type: 'round' }>;
+
+export const isVisible = (event: RunEvent): event is VisibleRunEvent => event.type !== 'step' && event.type !== 'progress' && event.type !== 'round';
 
 /** The status after which a stream ends: a pause or an end. */
 export const isFinalEvent = (event: RunEvent): boolean => event.type === 'status' && event.final;

@@ -1,5 +1,5 @@
 import type { StoredEvent, Tail } from './event-log.ts';
-import type { Interrupt, RemoteLink, RunArtifact, RunMessage, RunState, RunStatus, RunUsage } from './model.ts';
+import type { Interrupt, RemoteLink, RunActor, RunArtifact, RunMessage, RunState, RunStatus, RunUsage, StepLlmCall, StoredToolCall, ToolActivity } from './model.ts';
 import { addCalls } from './usage-sum.ts';
 
 /** A run as listings show it: its head. */
@@ -41,6 +41,20 @@ export interface RunView extends RunSummary {
 export interface RunProgress {
   stepIndex: number;
   outputs: Record<string, unknown>;
+  /** What the step at `stepIndex` did so far when it calls tools: its stored rounds, calls, results and approvals. */
+  pending?: PendingToolStep;
+}
+
+/** The stored part of an unfinished LLM step with tools, from which the executor continues it. */
+export interface PendingToolStep {
+  index: number;
+  /** Stored rounds by round number. */
+  rounds: { text: string; toolCalls: StoredToolCall[] }[];
+  /** Calls whose `call` record is stored (made, or being made when the worker stopped), by call id. */
+  started: Record<string, true>;
+  results: Record<string, Extract<ToolActivity, { phase: 'result' }>>;
+  /** Approvals given, by call id: the screen's values and who gave them. */
+  approvals: Record<string, { values: Record<string, unknown>; by?: RunActor }>;
 }
 
 /**
@@ -52,6 +66,15 @@ export function foldRun(head: RunSummary, events: StoredEvent[]): RunView {
   const view: RunView = { ...head, history: [], artifacts: [], interrupt: null, progress: { stepIndex: 0, outputs: {} }, tail: { seq: 0, state: head.state, generation: 0 } };
   /** Whether `view.usage` is summed from the log's steps yet (until then it is the head's). */
   let fromSteps = false;
+  const count = (calls: StepLlmCall[] | undefined) => {
+    if (calls?.length) view.usage = addCalls(fromSteps ? view.usage : undefined, calls);
+    fromSteps = true;
+  };
+  /** The pending tool step at `index`, begun afresh when the log moves to another step. */
+  const pendingAt = (index: number): PendingToolStep => {
+    if (view.progress.pending?.index !== index) view.progress.pending = { index, rounds: [], started: {}, results: {}, approvals: {} };
+    return view.progress.pending;
+  };
   for (const { seq, event, state, generation } of events) {
     view.tail = { seq, state, generation };
     switch (event.type) {
@@ -63,9 +86,16 @@ export function foldRun(head: RunSummary, events: StoredEvent[]): RunView {
         if (event.status.message) view.history.push(event.status.message);
         view.status = event.status;
         view.interrupt = event.interrupt ?? null;
-        if (event.answer) {
+        if (event.answer?.toolCallId) {
+          pendingAt(event.answer.stepIndex).approvals[event.answer.toolCallId] = { values: event.answer.values, ...(event.answer.by ? { by: event.answer.by } : {}) };
+        } else if (event.answer) {
           view.progress.outputs[event.answer.stepId] = event.answer.values;
           view.progress.stepIndex = event.answer.stepIndex + 1;
+        }
+        if (event.tool?.phase === 'call') pendingAt(event.tool.index).started[event.tool.callId] = true;
+        if (event.tool?.phase === 'result') {
+          pendingAt(event.tool.index).results[event.tool.callId] = event.tool;
+          count(event.tool.calls);
         }
         break;
       case 'artifact': {
@@ -81,9 +111,15 @@ export function foldRun(head: RunSummary, events: StoredEvent[]): RunView {
       case 'step':
         // A skipped step has no output: templates and `when` read it as missing.
         if (!event.skipped && !event.failed) view.progress.outputs[event.stepId] = event.output;
-        if (!event.failed) view.progress.stepIndex = event.index + 1;
-        if (event.calls?.length) view.usage = addCalls(fromSteps ? view.usage : undefined, event.calls);
-        fromSteps = true;
+        if (!event.failed) {
+          view.progress.stepIndex = event.index + 1;
+          delete view.progress.pending;
+        }
+        count(event.calls);
+        break;
+      case 'round':
+        pendingAt(event.index).rounds[event.round] = { text: event.text, toolCalls: event.toolCalls };
+        count(event.call ? [event.call] : undefined);
         break;
       case 'progress':
         view.progress = { stepIndex: event.stepIndex, outputs: { ...event.outputs } };

@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { renderTemplate } from '../step-template/index.ts';
+import { runToolLoop } from '../tool-loop/index.ts';
 import type { HostAnswer, HostCall, ReportedLlmCall, StepReply, StepRequest } from './protocol.ts';
 
 if (!process.send) {
@@ -25,8 +26,24 @@ function host<T>(target: HostCall['target'], body: unknown, traceparent: string 
   });
 }
 
-/** A step's output and the LLM calls it made, as the host's answers described them (and the peer task that answered a call step). */
-async function runStep({ flow, step, context, stepKey, traceparent }: StepRequest): Promise<{ output: string; calls: ReportedLlmCall[]; remote?: unknown }> {
+/**
+ * A step's output and the LLM calls it made, as the host's answers described them (and the peer
+ * task that answered a call step). A step with tools runs its tool loop here; its rounds and calls
+ * are the host's (stored there, so a step run again replays them), and their LLM calls are counted
+ * there too.
+ */
+async function runStep({ flow, step, context, stepKey, traceparent, tools }: StepRequest): Promise<{ output: unknown; calls: ReportedLlmCall[]; remote?: unknown }> {
+  if (step.kind === 'llm' && tools) {
+    const { handle } = tools;
+    const result = await runToolLoop(
+      { instructions: flow.instructions, prompt: renderTemplate(step.prompt, context), tools: tools.definitions, maxToolRounds: tools.maxToolRounds, ...(tools.respond ? { respond: tools.respond } : {}) },
+      {
+        round: (round, turn) => host({ kind: 'round', handle }, { round, turn: { ...turn, tools: turn.tools?.map(({ name }) => ({ name })) } }, traceparent),
+        call: (round, index, call) => host({ kind: 'tool', handle }, { round, index, call }, traceparent),
+      },
+    );
+    return { output: result.kind === 'answer' ? result.output : null, calls: [] };
+  }
   if (step.kind === 'llm') {
     const started = performance.now();
     const result = await host<{ text: string; provider?: string; model?: string; usage?: { inputTokens: number; outputTokens: number } }>({ kind: 'llm' }, {

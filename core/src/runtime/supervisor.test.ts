@@ -25,6 +25,17 @@ beforeAll(async () => {
         if (slug === 'missing') throw new DomainError('NOT_FOUND', `No agent @${vendor}/${slug} on this host`);
         return { output: `called with ${(JSON.parse(body) as { input: string }).input}`, calls: [{ provider: 'anthropic', model: 'claude-test', inputTokens: 40, outputTokens: 9, durationMs: 5 }] };
       },
+      // A tool step's host: round 0 asks for the lookup tool, round 1 answers with what it returned.
+      async round(handle: string, body: string) {
+        const { round, turn } = JSON.parse(body) as { round: number; turn: { messages: { role: string; result?: { value: unknown } }[]; tools?: { name: string }[] } };
+        hostCalls.push({ kind: `round ${handle} ${round}`, body: turn });
+        if (round === 0) return { text: '', toolCalls: [{ toolCallId: 'call_1', toolName: 'lookup', input: { q: 'x' } }] };
+        return { text: `found ${JSON.stringify(turn.messages.at(-1)!.result!.value)}`, toolCalls: [] };
+      },
+      async tool(handle: string, body: string) {
+        hostCalls.push({ kind: `tool ${handle}`, body: JSON.parse(body) });
+        return { status: 'ok', value: { hits: 2 } };
+      },
     },
     logger,
   });
@@ -34,8 +45,8 @@ afterAll(async () => {
   await runtime?.stop();
 });
 
-const runLlmStep = (prompt: string) => runtime.runStep({ flow: { instructions: 'x' }, step: { kind: 'llm', id: 'a', prompt }, context: { input: '', outputs: {} } });
-const step = async (prompt: string) => (await runLlmStep(prompt)).output;
+const runLlmStep = (prompt: string) => runtime.runStep({ flow: { instructions: 'x' }, step: { kind: 'llm', id: 'a', prompt }, context: { input: '', outputs: {} }, stepKey: 'key-a' });
+const step = async (prompt: string) => (await runLlmStep(prompt)).output as string;
 
 /** As the executor does: a step whose runtime crashed under it is run again, twice at most. */
 async function stepWithRetries(prompt: string): Promise<string> {
@@ -51,17 +62,30 @@ async function stepWithRetries(prompt: string): Promise<string> {
 describe('the agent runtime supervisor', () => {
   it("answers the runtime's LLM turns and sub-agent calls over its IPC channel (it has no address or token of the host)", async () => {
     expect(await step('over the channel')).toBe('echo: over the channel');
-    const call = async (agent: string) => (await runtime.runStep({ flow: { instructions: 'x' }, step: { kind: 'call', id: 'c', agent, input: 'in {{input}}' }, context: { input: 'put', outputs: {} } })).output;
+    const call = async (agent: string) => (await runtime.runStep({ flow: { instructions: 'x' }, step: { kind: 'call', id: 'c', agent, input: 'in {{input}}' }, context: { input: 'put', outputs: {} }, stepKey: 'key-c' })).output;
     expect(await call('@acme/helper')).toBe('called with in put');
     await expect(call('@acme/missing')).rejects.toThrow('No agent @acme/missing on this host');
     expect(hostCalls.map((c) => c.kind)).toEqual(['llm', 'agent @acme/helper', 'agent @acme/missing']);
     expect(hostCalls[0]!.body).toEqual({ messages: [{ role: 'system', content: 'x' }, { role: 'user', content: 'over the channel' }] });
+    // A sub-agent call carries the step's key, which the host hands on to a peer as the idempotency key.
+    expect(hostCalls[1]!.body).toEqual({ input: 'in put', stepKey: 'key-c' });
+  });
+
+  it("runs an LLM step's tool loop, each round and each call a host call naming the step's host", async () => {
+    hostCalls.length = 0;
+    const definitions = [{ name: 'lookup', description: 'Looks up', parameters: { type: 'object', properties: { q: { type: 'string' } } } }];
+    const result = await runtime.runStep({ flow: { instructions: 'x' }, step: { kind: 'llm', id: 't', prompt: 'find {{input}}' }, context: { input: 'it', outputs: {} }, stepKey: 'key-t', tools: { definitions, maxToolRounds: 4, handle: 'h-1' } });
+    expect(result.output).toBe('found {"hits":2}');
+    expect(hostCalls.map((c) => c.kind)).toEqual(['round h-1 0', 'tool h-1', 'round h-1 1']);
+    // The runtime names the tools it offers; their definitions are the host's.
+    expect(hostCalls[0]!.body).toEqual({ messages: [{ role: 'system', content: 'x' }, { role: 'user', content: 'find it' }], tools: [{ name: 'lookup' }], toolChoice: 'auto' });
+    expect(hostCalls[1]!.body).toEqual({ round: 0, index: 0, call: { toolCallId: 'call_1', toolName: 'lookup', input: { q: 'x' } } });
   });
 
   it('replies to a step with the LLM calls it made, as the host answered them (an LLM turn, a sub-agent run)', async () => {
     const turn = await runLlmStep('count me');
     expect(turn.calls).toEqual([{ provider: 'openai-compatible', model: 'gpt-test', inputTokens: 12, outputTokens: 3, durationMs: expect.any(Number) }]);
-    const called = await runtime.runStep({ flow: { instructions: 'x' }, step: { kind: 'call', id: 'c', agent: '@acme/helper', input: '{{input}}' }, context: { input: 'go', outputs: {} } });
+    const called = await runtime.runStep({ flow: { instructions: 'x' }, step: { kind: 'call', id: 'c', agent: '@acme/helper', input: '{{input}}' }, context: { input: 'go', outputs: {} }, stepKey: 'key-c' });
     expect(called.calls).toEqual([{ provider: 'anthropic', model: 'claude-test', inputTokens: 40, outputTokens: 9, durationMs: 5 }]);
   });
 

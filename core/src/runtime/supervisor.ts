@@ -21,7 +21,8 @@ export class RuntimeCrashedError extends DomainError {
 
 /** A step's output and the LLM calls the runtime reported for it (none from a runtime that reports none). */
 export interface StepOutcome {
-  output: string;
+  /** Text, or a structured step's value; none when a tool step paused for an approval. */
+  output: unknown;
   calls: ReportedLlmCall[];
   /** The peer task that answered a call step, as the runtime reported it (the host checks its shape). */
   remote?: unknown;
@@ -178,5 +179,7 @@ function answerHostCall(host: HostCalls, call: HostCall, signal: AbortSignal): P
   if (typeof call.body !== 'string') return Promise.reject(new DomainError('BAD_REQUEST', 'The body must be JSON'));
   if (call.target?.kind === 'llm') return host.llm(call.body, signal);
   if (call.target?.kind === 'agent') return host.agent(String(call.target.vendor), String(call.target.slug), call.body, signal);
+  if (call.target?.kind === 'round') return host.round(String(call.target.handle), call.body);
+  if (call.target?.kind === 'tool') return host.tool(String(call.target.handle), call.body);
   return Promise.reject(new DomainError('BAD_REQUEST', 'Unknown host call'));
 }

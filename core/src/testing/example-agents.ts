@@ -20,11 +20,11 @@ export async function installExampleAgents(database: Pick<Database, 'models'>, s
  * Installs `name`, an agent of `scope` whose flow is `steps` (the summarizer example's manifest and
  * instructions otherwise), declaring the agents its call steps name in `calls`.
  */
-export async function installFlowAgent(database: Pick<Database, 'models'>, scope: string, name: string, steps: unknown[], calls: string[] = []): Promise<void> {
+export async function installFlowAgent(database: Pick<Database, 'models'>, scope: string, name: string, steps: unknown[], calls: string[] = [], flowFields: Record<string, unknown> = {}): Promise<void> {
   const example = loadExample('summarizer', scope);
   const base = example.manifest as { service: Record<string, unknown> };
   const manifest = { ...base, name, service: { ...base.service, agentDependencies: Object.fromEntries(calls.map((agent) => [agent, '^1.0.0'])) } };
-  const flow = { ...(example.flow as Record<string, unknown>), id: name.split('/')[1], type: 'flow', steps };
+  const flow = { ...(example.flow as Record<string, unknown>), id: name.split('/')[1], type: 'flow', steps, ...flowFields };
   const source = { manifest, flow } as never;
   await createExtensionWriter(database.models).install({ source, compiled: compileSource(source), origin: { packageName: name, version: '1.0.0', destinationId: null, scope, visibility: 'public', registryUrl: 'http://registry.invalid/' } });
 }

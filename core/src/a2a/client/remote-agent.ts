@@ -26,3 +26,13 @@ export async function callRemoteAgent(deps: { peers: RemotePeers; client: A2aCli
   }
   return null;
 }
+
+/** The first registered peer whose card offers `agent`, with what the card says of it; null when none does (or none answers). */
+export async function peerAgentOf(deps: { peers: RemotePeers; client: A2aClient }, agent: string): Promise<{ peerName: string; name: string; description: string } | null> {
+  for (const peer of await deps.peers.list()) {
+    const card = await deps.client.card(peer.id).catch(() => null);
+    const skill = card?.skills.find((entry) => entry.id === agent);
+    if (skill) return { peerName: peer.name, name: skill.name || agent, description: skill.description || '' };
+  }
+  return null;
+}

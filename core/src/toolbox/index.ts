@@ -1,0 +1,1 @@
+export { createToolbox, type PeerAgent } from './toolbox.ts';

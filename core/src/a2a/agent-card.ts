@@ -2,6 +2,7 @@ import type { ExtensionReader } from '../extensions/index.ts';
 import { json } from '../http/index.ts';
 import { A2A_PROTOCOL_VERSION } from './compat/v03/protocol.ts';
 import { AGUI_EXTENSION_URI } from './agui.ts';
+import { TOOL_CALLS_EXTENSION } from './tool-details.ts';
 
 export const A2A_PATH = '/api/a2a';
 
@@ -44,7 +45,7 @@ export async function buildAgentCard(deps: {
       streaming: true,
       pushNotifications: true,
       stateTransitionHistory: true,
-      ...(deps.aguiExternalEnabled ? { extensions: [{ uri: AGUI_EXTENSION_URI, description: 'AG-UI events in metadata.agui of each streamed event; request it with the A2A-Extensions header', required: false }] } : {}),
+      extensions: [TOOL_CALLS_EXTENSION, ...(deps.aguiExternalEnabled ? [{ uri: AGUI_EXTENSION_URI, description: 'AG-UI events in metadata.agui of each streamed event; request it with the A2A-Extensions header', required: false }] : [])],
     },
     authentication: { tokenEndpoint, schemes: ['oauth2-client-credentials'] },
     skills,
@@ -115,7 +116,7 @@ export function agentCardV1(card: AgentCard, options: { baseUrl: string; agent?:
       streaming: true,
       pushNotifications: true,
       extendedAgentCard: true,
-      ...(card.capabilities.extensions ? { extensions: card.capabilities.extensions } : {}),
+      extensions: card.capabilities.extensions,
     },
     securitySchemes: {
       oauth2: {

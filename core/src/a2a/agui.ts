@@ -39,10 +39,26 @@ export function toAgui(event: VisibleRunEvent, seq: number, run: { id: string; c
           return [{ type: EventType.RUN_ERROR, timestamp, message: said || `run ${event.status.state}`, code: event.status.state } as BaseEvent];
         case 'input-required': {
           const interrupt = event.interrupt;
-          const interrupts = [{ id: interrupt?.screenId ?? `input-${seq}`, reason: 'human_input', message: interrupt?.title ?? said, ...(interrupt ? { responseSchema: interrupt.schema } : {}) }];
-          return [{ type: EventType.RUN_FINISHED, ...base, outcome: { type: 'interrupt', interrupts } } as BaseEvent];
+          const interrupts = [{
+            id: interrupt?.screenId ?? `input-${seq}`,
+            // A pause before a tool call is an approval; AG-UI clients see the call it is about.
+            reason: interrupt?.tool ? 'tool_approval' : 'human_input',
+            message: interrupt?.title ?? said,
+            ...(interrupt ? { responseSchema: interrupt.schema } : {}),
+            ...(interrupt?.tool ? { toolCallId: `${run.id}:${interrupt.tool.callId}`, metadata: { tool: interrupt.tool.tool, arguments: interrupt.tool.arguments, ...(interrupt.tool.changes ? { changes: interrupt.tool.changes } : {}) } } : {}),
+          }];
+          // The call an approval is about is shown before the interrupt that names it (its result comes once it is decided).
+          return [...(interrupt?.tool ? toolCallEvents(`${run.id}:${interrupt.tool.callId}`, interrupt.tool.tool, interrupt.tool.arguments, timestamp) : []), { type: EventType.RUN_FINISHED, ...base, outcome: { type: 'interrupt', interrupts } } as BaseEvent];
         }
         default: {
+          // A tool call of an LLM step: started (its name and arguments), then its result.
+          const tool = event.tool;
+          // A call that was approved was shown with its approval's interrupt already.
+          if (tool?.phase === 'call') return tool.approval ? [] : toolCallEvents(`${run.id}:${tool.callId}`, tool.tool, tool.arguments, timestamp);
+          if (tool?.phase === 'result') {
+            const content = tool.outcome === 'ok' ? JSON.stringify(tool.output ?? null) : tool.outcome === 'denied' ? JSON.stringify({ denied: true, ...(tool.approval?.reason ? { reason: tool.approval.reason } : {}) }) : JSON.stringify({ error: tool.error ?? 'failed' });
+            return [{ type: EventType.TOOL_CALL_RESULT, timestamp, messageId: `${run.id}:${tool.callId}:result`, toolCallId: `${run.id}:${tool.callId}`, content, role: 'tool' } as BaseEvent];
+          }
           const calling = /^Calling (@\S+)$/.exec(said);
           if (calling) {
             const toolCallId = `${run.id}:${seq}`;
@@ -51,13 +67,22 @@ export function toAgui(event: VisibleRunEvent, seq: number, run: { id: string; c
               { type: EventType.TOOL_CALL_END, timestamp, toolCallId } as BaseEvent,
             ];
           }
-          return [{ type: EventType.STATE_DELTA, timestamp, delta: [{ op: 'replace', path: '/status', value: event.status.state }] } as BaseEvent];
+          // `add` sets the member whether or not the client's state has it yet (a `replace` of a missing one fails there).
+          return [{ type: EventType.STATE_DELTA, timestamp, delta: [{ op: 'add', path: '/status', value: event.status.state }] } as BaseEvent];
         }
       }
     }
     default:
       return [];
   }
+}
+
+function toolCallEvents(toolCallId: string, name: string, args: unknown, timestamp: number): BaseEvent[] {
+  return [
+    { type: EventType.TOOL_CALL_START, timestamp, toolCallId, toolCallName: name } as BaseEvent,
+    { type: EventType.TOOL_CALL_ARGS, timestamp, toolCallId, delta: JSON.stringify(args ?? {}) } as BaseEvent,
+    { type: EventType.TOOL_CALL_END, timestamp, toolCallId } as BaseEvent,
+  ];
 }
 
 /** A wire event with the AG-UI counterparts of `event` added to its `metadata.agui`. */

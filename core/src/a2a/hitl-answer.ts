@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { textOf, type Answer, type Interrupt, type RunMessage } from '../runs/index.ts';
+import { textOf, type Answer, type Interrupt, type RunMessage, type ToolCallUnderReview } from '../runs/index.ts';
 
 export const resumeSchema = z.object({ screenId: z.string().min(1), values: z.record(z.string(), z.unknown()) });
 
@@ -17,6 +17,8 @@ export interface InterruptPayload {
   accepts: string[];
   /** For a pause bridged from a peer: the peer's task id. */
   remoteRunId?: string;
+  /** A pause before a tool call: the call (tool, arguments and, for a content write, the field changes) to allow, deny or change. */
+  tool?: ToolCallUnderReview;
 }
 
 /** The one text field of a screen whose schema has exactly one property, a string; else null. */
@@ -43,7 +45,18 @@ export function interruptPayload(runId: string, interrupt: Interrupt): Interrupt
     ...(interrupt.context ? { context: interrupt.context } : {}),
     accepts: interrupt.accepts ?? acceptedAnswers(interrupt.schema),
     ...(interrupt.remoteRunId ? { remoteRunId: interrupt.remoteRunId } : {}),
+    ...(interrupt.tool ? { tool: interrupt.tool } : {}),
   };
+}
+
+/** A peer's account of the tool call its pause is about, kept to its shape; undefined when it gave none. */
+function toolUnderReview(value: unknown): ToolCallUnderReview | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const tool = value as Record<string, unknown>;
+  if (typeof tool.callId !== 'string' || typeof tool.tool !== 'string') return undefined;
+  const kind = tool.kind === 'agent' || tool.kind === 'mcp' ? tool.kind : 'primitive';
+  const changes = Array.isArray(tool.changes) ? tool.changes.flatMap((change) => (change && typeof change === 'object' && typeof (change as { field?: unknown }).field === 'string' ? [{ field: (change as { field: string }).field, before: (change as { before?: unknown }).before ?? null, after: (change as { after?: unknown }).after ?? null }] : [])) : [];
+  return { callId: tool.callId.slice(0, 100), tool: tool.tool.slice(0, 200), kind, arguments: tool.arguments ?? null, ...(changes.length ? { changes } : {}) };
 }
 
 /** A peer's INTERRUPT as the pause it describes, or null when it is not one. */
@@ -58,6 +71,7 @@ export function interruptFromPayload(value: unknown): Interrupt | null {
     ...(payload.context && typeof payload.context === 'object' ? { context: payload.context } : {}),
     ...(Array.isArray(payload.accepts) ? { accepts: payload.accepts.map(String) } : {}),
     ...(typeof payload.runId === 'string' ? { remoteRunId: payload.runId } : {}),
+    ...(toolUnderReview(payload.tool) ? { tool: toolUnderReview(payload.tool)! } : {}),
   };
 }
 

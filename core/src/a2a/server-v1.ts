@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { withToolDetails, wantsToolDetails } from './tool-details.ts';
 import { ACCESS_DENIED, mayAccessAgent, mayAccessRun, mayActorDo, type AgentAccessActor } from '../auth/index.ts';
 import { DomainError, parseOrThrow } from '../errors/index.ts';
 import { assertJsonDepth, json } from '../http/index.ts';
@@ -115,18 +116,18 @@ export function sendInputV1(body: unknown): { internal: SendParams; returnImmedi
 }
 
 /** A run's events after `afterSeq` as v1.0 StreamResponses, each with its sequence number (`known`: as for `ops.events`). */
-async function* streamResponsesV1(ops: A2aOperations, run: { id: string; contextId: string }, afterSeq: number, signal: AbortSignal, known?: StoredEvent[]): AsyncGenerator<{ seq: number; response: Record<string, unknown> }> {
-  for await (const { seq, event } of ops.events(run.id, afterSeq, signal, known)) yield { seq, response: streamResponseV1(event, run) };
+async function* streamResponsesV1(ops: A2aOperations, run: { id: string; contextId: string }, afterSeq: number, signal: AbortSignal, known: StoredEvent[] | undefined, toolDetails: boolean): AsyncGenerator<{ seq: number; response: Record<string, unknown> }> {
+  for await (const { seq, event } of ops.events(run.id, afterSeq, signal, known)) yield { seq, response: streamResponseV1(toolDetails ? withToolDetails(event) : event, run) };
 }
 
 /**
  * SendStreamingMessage (every binding): starts or continues the task, then its events from
  * where this caller's stream starts, or after `resumeFrom` (a retry that names the last event it saw).
  */
-export async function sendStreamingV1(ops: A2aOperations, actor: AgentAccessActor, body: unknown, options: { idempotencyKey: string | null; agent: string | null; resumeFrom: number | null }) {
+export async function sendStreamingV1(ops: A2aOperations, actor: AgentAccessActor, body: unknown, options: { idempotencyKey: string | null; agent: string | null; resumeFrom: number | null; toolDetails?: boolean }) {
   const { internal } = sendInputV1(body);
   const { run, startSeq, stored } = await ops.send(actor, internal, options.idempotencyKey, options.agent);
-  return { run, responses: (signal: AbortSignal) => streamResponsesV1(ops, run, options.resumeFrom ?? startSeq, signal, stored) };
+  return { run, responses: (signal: AbortSignal) => streamResponsesV1(ops, run, options.resumeFrom ?? startSeq, signal, stored, options.toolDetails === true) };
 }
 
 /**
@@ -134,7 +135,7 @@ export async function sendStreamingV1(ops: A2aOperations, actor: AgentAccessActo
  * sequence number), then what follows: the live events, or after `resumeFrom` those since then.
  * A finished task has nothing to follow unless the caller resumes.
  */
-export async function subscribeV1(ops: A2aOperations, actor: AgentAccessActor, id: string, options: { agent: string | null; resumeFrom: number | null }) {
+export async function subscribeV1(ops: A2aOperations, actor: AgentAccessActor, id: string, options: { agent: string | null; resumeFrom: number | null; toolDetails?: boolean }) {
   const run = await ops.visibleRun(actor, id, 'read', options.agent);
   if (isTerminal(run.state) && options.resumeFrom === null) {
     throw new DomainError('UNSUPPORTED_OPERATION', `Task ${run.id} is ${run.state}: a finished task has nothing to subscribe to`);
@@ -144,7 +145,7 @@ export async function subscribeV1(ops: A2aOperations, actor: AgentAccessActor, i
     run,
     snapshot: { task: task(run) },
     responses: async function* (signal: AbortSignal) {
-      if (!isTerminal(run.state) || from < run.lastSeq) yield* streamResponsesV1(ops, run, from, signal);
+      if (!isTerminal(run.state) || from < run.lastSeq) yield* streamResponsesV1(ops, run, from, signal, undefined, options.toolDetails === true);
     },
   };
 }
@@ -179,6 +180,7 @@ export async function dispatchV1(ops: A2aOperations, request: Request, rpc: Json
   const lastEventId = Number.parseInt(request.headers.get('last-event-id') ?? '', 10);
 
   const resumeFrom = Number.isFinite(lastEventId) && lastEventId >= 0 ? lastEventId : null;
+  const toolDetails = wantsToolDetails(request.headers.get('a2a-extensions'));
 
   switch (rpc.method) {
     case 'SendMessage': {
@@ -187,7 +189,7 @@ export async function dispatchV1(ops: A2aOperations, request: Request, rpc: Json
       return json(rpcResult(rpc.id, { task: task(run, { historyLength }) }));
     }
     case 'SendStreamingMessage': {
-      const { responses } = await sendStreamingV1(ops, actor, rpc.params, { idempotencyKey, agent, resumeFrom });
+      const { responses } = await sendStreamingV1(ops, actor, rpc.params, { idempotencyKey, agent, resumeFrom, toolDetails });
       return sseResponse(async function* (signal) {
         for await (const { seq, response } of responses(signal)) yield sseFrame(rpc.id, seq, response);
       }, request.signal);
@@ -203,7 +205,7 @@ export async function dispatchV1(ops: A2aOperations, request: Request, rpc: Json
     }
     case 'SubscribeToTask': {
       const p = params(taskIdV1Schema, rpc.params);
-      const { snapshot, responses } = await subscribeV1(ops, actor, p.id, { agent, resumeFrom });
+      const { snapshot, responses } = await subscribeV1(ops, actor, p.id, { agent, resumeFrom, toolDetails });
       return sseResponse(async function* (signal) {
         // The current Task first (no id: it is not an event of the log), then what follows Last-Event-ID.
         yield sseSnapshotFrame(rpc.id, snapshot);

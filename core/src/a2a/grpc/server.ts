@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import { wantsToolDetails } from '../tool-details.ts';
 import { fromJson, toJson, type DescMessage, type DescMethod, type JsonValue, type MessageShape } from '@bufbuild/protobuf';
 import { Server, ServerCredentials, status as GrpcStatus, type Metadata, type ServerUnaryCall, type ServerWritableStream, type UntypedServiceImplementation, type sendUnaryData } from '@grpc/grpc-js';
 import type { AgentAccessActor } from '../../auth/index.ts';
@@ -71,11 +72,12 @@ async function unary(ops: A2aOperations, name: string, input: Record<string, unk
 /** The server-streaming methods: the first StreamResponse (a subscription's current Task), then the task's events as they come. */
 async function streaming(ops: A2aOperations, name: string, input: Record<string, unknown>, context: CallContext): Promise<{ first?: unknown; responses: (signal: AbortSignal) => AsyncIterable<{ response: unknown }> }> {
   const { actor, agent } = context;
+  const toolDetails = wantsToolDetails(metadataValue(context.metadata, 'a2a-extensions'));
   if (name === 'SendStreamingMessage') {
     const idempotencyKey = metadataValue(context.metadata, 'idempotency-key')?.slice(0, 200) || null;
-    return sendStreamingV1(ops, actor, input, { idempotencyKey, agent, resumeFrom: null });
+    return sendStreamingV1(ops, actor, input, { idempotencyKey, agent, resumeFrom: null, toolDetails });
   }
-  const { snapshot, responses } = await subscribeV1(ops, actor, params(taskIdV1Schema, input).id, { agent, resumeFrom: null });
+  const { snapshot, responses } = await subscribeV1(ops, actor, params(taskIdV1Schema, input).id, { agent, resumeFrom: null, toolDetails });
   return { first: snapshot, responses };
 }
 

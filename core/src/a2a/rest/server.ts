@@ -1,4 +1,5 @@
 import type { AgentAccessActor } from '../../auth/index.ts';
+import { wantsToolDetails } from '../tool-details.ts';
 import { DomainError, toDomainError } from '../../errors/index.ts';
 import { assertJsonDepth, bearerToken, readBodyLimited } from '../../http/index.ts';
 import type { RunView } from '../../runs/index.ts';
@@ -112,6 +113,7 @@ async function perform(ops: A2aOperations, request: Request, operation: RestOper
   const idempotencyKey = request.headers.get('idempotency-key')?.slice(0, 200) || null;
   const lastEventId = Number.parseInt(request.headers.get('last-event-id') ?? '', 10);
   const resumeFrom = Number.isFinite(lastEventId) && lastEventId >= 0 ? lastEventId : null;
+  const toolDetails = wantsToolDetails(request.headers.get('a2a-extensions'));
   switch (operation) {
     case 'send': {
       const { internal, returnImmediately, historyLength } = sendInputV1(input);
@@ -119,7 +121,7 @@ async function perform(ops: A2aOperations, request: Request, operation: RestOper
       return restJson({ task: taskToV1(run, { historyLength }) });
     }
     case 'stream': {
-      const { responses } = await sendStreamingV1(ops, actor, input, { idempotencyKey, agent, resumeFrom });
+      const { responses } = await sendStreamingV1(ops, actor, input, { idempotencyKey, agent, resumeFrom, toolDetails });
       return sseResponse(async function* (signal) {
         for await (const { seq, response } of responses(signal)) yield frame(seq, response);
       }, request.signal);
@@ -133,7 +135,7 @@ async function perform(ops: A2aOperations, request: Request, operation: RestOper
       return restJson(taskToV1(await ops.cancel(run.id)));
     }
     case 'subscribe': {
-      const { snapshot, responses } = await subscribeV1(ops, actor, params(taskIdV1Schema, { id: taskId }).id, { agent, resumeFrom });
+      const { snapshot, responses } = await subscribeV1(ops, actor, params(taskIdV1Schema, { id: taskId }).id, { agent, resumeFrom, toolDetails });
       return sseResponse(async function* (signal) {
         yield snapshotFrame(snapshot);
         for await (const { seq, response } of responses(signal)) yield frame(seq, response);

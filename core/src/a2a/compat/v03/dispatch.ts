@@ -4,6 +4,7 @@ import { DomainError, parseOrThrow } from '../../../errors/index.ts';
 import { assertJsonDepth, json } from '../../../http/index.ts';
 import { isTerminal, type VisibleRunEvent } from '../../../runs/index.ts';
 import { withAgui } from '../../agui.ts';
+import { wantsToolDetails, withToolDetails } from '../../tool-details.ts';
 import { rpcResult, type JsonRpcRequest } from '../../jsonrpc.ts';
 import type { A2aOperations, SendParams } from '../../operations.ts';
 import { sseResponse, sseSnapshotFrame } from '../../sse.ts';
@@ -76,8 +77,9 @@ export async function dispatch03(ops: A2aOperations, request: Request, rpc: Json
   if (!kind) throw new DomainError('METHOD_NOT_FOUND', `Method not found: ${rpc.method}`);
   const idempotencyKey = request.headers.get('idempotency-key')?.slice(0, 200) || null;
   const lastEventId = Number.parseInt(request.headers.get('last-event-id') ?? '', 10);
+  const toolDetails = wantsToolDetails(request.headers.get('a2a-extensions') ?? request.headers.get('x-a2a-extensions'));
   const shapeFor = (run: { id: string; contextId: string }) => (event: VisibleRunEvent, seq: number) => {
-    const wire = eventTo03(event, run);
+    const wire = eventTo03(toolDetails ? withToolDetails(event) : event, run);
     return agui ? withAgui(wire, event, seq, run) : wire;
   };
 

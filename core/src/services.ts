@@ -26,6 +26,8 @@ import { createCmsBEvents, createCmsBNotifier } from './notifications/index.ts';
 import { createPushConfigs, createPushDispatcher, type PushConfigs, type PushDispatcher } from './a2a/push/index.ts';
 import { callRemoteAgent, createA2aClient, createRemoteBridge, createRemotePeers, peerAgentOf, type A2aClient, type RemoteBridge, type RemotePeers } from './a2a/client/index.ts';
 import { createToolbox } from './toolbox/index.ts';
+import type { KnownTools } from './agents/index.ts';
+import { createMcpServers, type McpServers } from './mcp-servers/index.ts';
 import type { Logger } from './log/index.ts';
 import { createUseCases, type UseCases } from './use-cases/index.ts';
 import { SERVICE_VERSION } from './version.ts';
@@ -73,6 +75,8 @@ export interface Services {
   primitives: PrimitiveRegistry;
   /** CMS sites of every connector, credentials sealed. */
   connectorInstances: ConnectorInstances;
+  /** External MCP servers an admin registered, whose tools agents may call. */
+  mcpServers: McpServers;
   /** The one way out: every call to a peer, registry, CMS site, GitHub, LLM or webhook goes through it. */
   outbound: OutboundHttp;
   /** Connector units by widget stream slug (`cms-a-content-editor`, `cms-b-content-editor`). */
@@ -152,7 +156,8 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
   const sealer = createSealer(config.masterKeys);
   const audit = createAuditLog(database.models, logger.child({ component: 'audit' }));
   const signIn = createSignIn({ users, audit, throttle: createSignInThrottle({ counters: windowCounters }) });
-  const extensions = createExtensionReader(database.models, config.identity);
+  // Review knows this instance's tools: its connector primitives and what registered MCP servers listed (wired below).
+  const extensions = createExtensionReader(database.models, config.identity, { knownTools: () => knownTools() });
   const writer = createExtensionWriter(database.models);
   // The registry has a client of its own: the one loopback origin it may reach whatever
   // SERVICE_OUTBOUND_ALLOW_PRIVATE says (its embedded registry, once settings.useEmbedded names it) stays its alone.
@@ -251,7 +256,12 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
   const connectors = [cmsAConnector({ instances: connectorInstances, http: outbound, llm: () => llm }), cmsBConnector({ instances: connectorInstances, http: outbound, llm: () => llm, events: cmsBEvents })];
   const primitives = createPrimitiveRegistry({ primitives: [extensionsSearchPrimitive(extensions), ...connectors.flatMap((c) => c.primitives)], audit });
   const streams = createStreamRegistry(connectors);
-  const toolbox = createToolbox({ extensions, primitives, peerAgent: (agent) => peerAgentOf({ peers, client: a2aClient }, agent) });
+  const mcpServers = createMcpServers({ models: database.models, sealer, audit, outbound, logger: logger.child({ component: 'mcp-servers' }), version: SERVICE_VERSION });
+  const knownTools = async (): Promise<KnownTools> => {
+    const servers = new Map((await mcpServers.list()).map((server) => [server.id, server.tools.map((tool) => tool.name)]));
+    return { primitives: new Set(primitives.list().map((primitive) => primitive.name)), mcpTools: (server) => servers.get(server) };
+  };
+  const toolbox = createToolbox({ extensions, primitives, mcpServers, peerAgent: (agent) => peerAgentOf({ peers, client: a2aClient }, agent) });
   const widgetKeys = createWidgetKeys({ models: database.models, audit });
   const widgetEdits = createWidgetEdits({ models: database.models });
   const widgetDeps = { streams, widgetKeys, edits: widgetEdits, audit, llm: () => llm, rateLimiter: createRateLimiter({ limit: 60, windowMs: 60_000 }), logger: logger.child({ component: 'widget' }) };
@@ -331,6 +341,7 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     remote,
     primitives,
     connectorInstances,
+    mcpServers,
     outbound,
     streams,
     widgetKeys,

@@ -45,6 +45,7 @@ export const ADMIN_NAV: NavEntry[] = [
       { to: '/administration/a2a/clients', label: 'A2A clients' },
       { to: '/administration/a2a/peers', label: 'Remote peers' },
       { to: '/administration/mcp/connections', label: 'MCP connections' },
+      { to: '/administration/mcp/servers', label: 'MCP servers' },
       { to: '/administration/connectors/cms-a-widget', label: `${CMS_NAMES['cms-a-widget']} sites` },
       { to: '/administration/connectors/cms-b-widget', label: `${CMS_NAMES['cms-b-widget']} sites` },
       { to: '/administration/assistants/cms-a-widget', label: `${CMS_NAMES['cms-a-widget']} assistants` },

@@ -1,6 +1,6 @@
 export { createDatabase, connectDatabase, type Database, type ConnectOptions } from './connect.ts';
 export type { StorageFailure } from './storage-state.ts';
-export { USER_ROLES, type Models, type UserRole, type UserRecord, type SessionRecord, type AuditEventRecord } from './models/index.ts';
+export { USER_ROLES, type Models, type UserRole, type UserRecord, type SessionRecord, type AuditEventRecord, type McpServerRecord } from './models/index.ts';
 export { insertAbsorbingDuplicates, isDuplicateKeyError } from './errors.ts';
 export { detectServerKind, type ServerKind } from './server-kind.ts';
 export { readServerProfile, type ServerProfile } from './server-profile.ts';

@@ -1,4 +1,4 @@
-import type { ReviewContext } from '../agents/index.ts';
+import type { KnownTools, ReviewContext } from '../agents/index.ts';
 import type { Models } from '../db/index.ts';
 import { toExtensionView, type ExtensionView } from './extension-view.ts';
 import { createListing, listingKey, visibleKeys, visibleRanges } from './listing.ts';
@@ -24,7 +24,7 @@ export interface ExtensionReader {
   getByPackageName(packageName: string): Promise<ExtensionView | null>;
   /** Agent dependencies of every visible record, for review's cycle check. */
   dependencyIndex(): Promise<Map<string, Record<string, string>>>;
-  /** What review needs to judge a package for `vendorScope`: that scope and the visible agents' dependencies (for cycles). */
+  /** What review needs to judge a package for `vendorScope`: that scope, the visible agents' dependencies (for cycles) and the tools this instance has. */
   reviewContext(vendorScope: string): Promise<ReviewContext>;
   /** The filter in effect for this reader, for `explain` checks. */
   filter(): ReturnType<typeof visibilityFilter>;
@@ -45,7 +45,7 @@ type Row = Parameters<typeof toExtensionView>[0] & { searchText?: string | null 
  * private ones), merged in package-name order, so a page costs what it shows however many
  * records are stored; each row is then checked against its record (visibility included) by `_id`.
  */
-export function createExtensionReader(models: Models, identity: { vendorScope: string }): ExtensionReader {
+export function createExtensionReader(models: Models, identity: { vendorScope: string }, options: { knownTools?: () => Promise<KnownTools> } = {}): ExtensionReader {
   const { Extension, ExtensionListing } = models;
   const visible = () => visibilityFilter(identity.vendorScope);
   const listing = createListing(models);
@@ -147,8 +147,8 @@ export function createExtensionReader(models: Models, identity: { vendorScope: s
     },
     dependencyIndex,
     async reviewContext(vendorScope) {
-      const index = await dependencyIndex();
-      return { vendorScope, knownDependencies: (name) => index.get(name) };
+      const [index, knownTools] = await Promise.all([dependencyIndex(), options.knownTools?.()]);
+      return { vendorScope, knownDependencies: (name) => index.get(name), ...(knownTools ? { knownTools } : {}) };
     },
     filter: visible,
   };

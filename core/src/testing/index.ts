@@ -8,3 +8,4 @@ export { startInProcessPeer, type InProcessPeer } from './in-process-peer.ts';
 export { recordSpans } from './recorded-spans.ts';
 export { startHttpRecorder, type RecordedRequest } from './http-recorder.ts';
 export { recordMetrics, type MetricPoint } from './recorded-metrics.ts';
+export { startSdkMcpServer, type SdkMcpServer } from './sdk-mcp-server.ts';

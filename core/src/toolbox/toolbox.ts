@@ -4,6 +4,7 @@ import type { PrimitiveRegistry } from '../connectors/index.ts';
 import { DomainError, parseOrThrow } from '../errors/index.ts';
 import type { ExtensionReader } from '../extensions/index.ts';
 import { primitiveInputSchema } from '../mcp/index.ts';
+import type { McpServers } from '../mcp-servers/index.ts';
 import type { ResolvedTool, Toolbox } from '../runs/index.ts';
 import { z } from 'zod';
 
@@ -31,6 +32,7 @@ export function createToolbox(deps: {
   /** The first registered peer whose card offers the agent, or null. */
   peerAgent: (agent: string) => Promise<PeerAgent | null>;
   primitives: PrimitiveRegistry;
+  mcpServers: Pick<McpServers, 'get' | 'callTool'>;
 }): Toolbox {
   async function agentTool(tool: FlowTool & { ref: { kind: 'agent' } }): Promise<ResolvedTool> {
     const agent = tool.ref.agent;
@@ -69,13 +71,34 @@ export function createToolbox(deps: {
     };
   }
 
+  /** A tool of a registered MCP server, as it listed it, if the server lets this agent use it. */
+  async function mcpTool(agent: string, tool: FlowTool & { ref: { kind: 'mcp' } }): Promise<ResolvedTool> {
+    const { server: serverId, tool: toolName } = tool.ref;
+    const server = await deps.mcpServers.get(serverId);
+    if (!server) throw unavailable(tool, `no MCP server "${serverId}" is registered`);
+    if (!server.agents.includes('*') && !server.agents.includes(agent)) throw unavailable(tool, `the MCP server "${serverId}" is not enabled for ${agent}`);
+    const listed = server.tools.find((entry) => entry.name === toolName);
+    if (!listed) throw unavailable(tool, `the MCP server "${serverId}" lists no tool "${toolName}"${server.listedAt ? '' : ' (it has not answered yet)'}`);
+    const { $schema: _schema, ...parameters } = listed.inputSchema;
+    return {
+      id: tool.id,
+      name: modelToolName(tool.ref),
+      kind: 'mcp',
+      description: `${listed.title ?? listed.name} (MCP server ${server.name}): ${listed.description}`.slice(0, 2_000),
+      parameters: { type: 'object', ...parameters },
+      hints: { readOnlyHint: listed.readOnlyHint, destructiveHint: listed.destructiveHint },
+      approval: tool.approval,
+      call: (args, context) => deps.mcpServers.callTool(serverId, toolName, args, { key: context.key, signal: context.signal }),
+    };
+  }
+
   return {
     async resolve(agent, tools) {
       return Promise.all(
         tools.map(async (tool) => {
           if (tool.ref.kind === 'agent') return agentTool(tool as FlowTool & { ref: { kind: 'agent' } });
           if (tool.ref.kind === 'primitive') return primitiveTool(agent, tool as FlowTool & { ref: { kind: 'primitive' } });
-          throw unavailable(tool, 'MCP server tools are not offered yet');
+          return mcpTool(agent, tool as FlowTool & { ref: { kind: 'mcp' } });
         }),
       );
     },

@@ -28,6 +28,7 @@ import { pushConfigSchema } from './push-config.ts';
 import { pushDeliverySchema } from './push-delivery.ts';
 import { pushCursorSchema } from './push-cursor.ts';
 import { usageRowSchema } from './usage-row.ts';
+import { mcpServerSchema } from './mcp-server.ts';
 
 /** Binds every model to one connection; each collection's schema lives in its own file. */
 export function bindModels(connection: Connection) {
@@ -64,6 +65,7 @@ export function bindModels(connection: Connection) {
     PushDelivery: connection.model('PushDelivery', pushDeliverySchema),
     PushCursor: connection.model('PushCursor', pushCursorSchema),
     UsageRow: connection.model('UsageRow', usageRowSchema),
+    McpServer: connection.model('McpServer', mcpServerSchema),
   };
 }
 
@@ -88,3 +90,4 @@ export type { WidgetEditRecord } from './widget-edit.ts';
 export type { PushConfigRecord } from './push-config.ts';
 export type { PushDeliveryRecord } from './push-delivery.ts';
 export type { PushCursorRecord } from './push-cursor.ts';
+export type { McpServerRecord } from './mcp-server.ts';

@@ -159,7 +159,7 @@ describe('hooks', () => {
         echo json_encode(['hooks' => $hooks, 'routes' => $routes, 'removed' => remove_action('admin_enqueue_scripts', 'service_widget_enqueue_scripts')]);
       `),
     ) as { hooks: { hook: string; callback: string }[]; routes: { route: string; callback: string; permission: string }[]; removed: boolean };
-    expect(report.hooks.map((h) => h.hook).sort()).toEqual(['admin_enqueue_scripts', 'admin_init', 'admin_menu', 'admin_post_service_widget_test', 'init', 'rest_api_init']);
+    expect(report.hooks.map((h) => h.hook).sort()).toEqual(['admin_enqueue_scripts', 'admin_init', 'admin_menu', 'admin_post_service_widget_test', 'init', 'rest_api_init', 'rest_post_dispatch', 'rest_pre_dispatch']);
     for (const { hook, callback } of report.hooks) expect(callback, hook).toMatch(/^service_widget_\w+$/);
     expect(report.routes.length).toBe(5);
     for (const { route, callback, permission } of report.routes) {

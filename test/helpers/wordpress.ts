@@ -26,6 +26,8 @@ export interface RunningWordPress {
   root: string;
   /** Runs PHP with WordPress loaded (as WP-CLI's `wp eval` would) in the docroot; resolves to what it printed. */
   php(code: string): Promise<string>;
+  /** How many times the REST API wrote post `id` (created or updated), counted at the site. */
+  writes(id: number): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -104,6 +106,12 @@ export async function startWordPress(options: { plugins?: { dir: string; main: s
       `<?php\nadd_action('init', function () {\n  register_post_meta('post', 'service_subtitle', ['show_in_rest' => true, 'single' => true, 'type' => 'string', 'auth_callback' => function () { return current_user_can('edit_posts'); }]);\n});\n` +
         `add_filter('use_block_editor_for_post', function ($use, $post) { return str_starts_with($post->post_name, 'classic-') ? false : $use; }, 10, 2);\n`,
     );
+    // Every post the REST API writes (created or updated) leaves a row, so tests count writes at
+    // the site; the option service_test_write_delay_ms holds a write's answer back after it is stored.
+    writeFileSync(
+      path.join(root, 'wp-content', 'mu-plugins', 'service-test-writes.php'),
+      `<?php\nadd_action('rest_after_insert_post', function ($post) {\n  global $wpdb;\n  $wpdb->insert($wpdb->options, ['option_name' => 'service_test_write_' . uniqid('', true), 'option_value' => (string) $post->ID, 'autoload' => 'no']);\n  $delay = (int) get_option('service_test_write_delay_ms', 0);\n  if ($delay > 0) usleep($delay * 1000);\n});\n`,
+    );
     const port = await findFreePort();
     const host = `127.0.0.1:${port}`;
     const salts = ['AUTH_KEY', 'SECURE_AUTH_KEY', 'LOGGED_IN_KEY', 'NONCE_KEY', 'AUTH_SALT', 'SECURE_AUTH_SALT', 'LOGGED_IN_SALT', 'NONCE_SALT']
@@ -147,12 +155,13 @@ require_once ABSPATH . 'wp-settings.php';
     let phpOutput = '';
     // Several workers: one request that waits (a browser's held connection, a slow page) must not
     // stall every other (the built-in server is single-threaded without them).
-    const php = spawn('php', ['-S', host, '-t', root, path.join(HERE, 'router.php')], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PHP_CLI_SERVER_WORKERS: '4' }, detached: true });
-    groups.add(php);
-    php.stdout?.on('data', (c: Buffer) => (phpOutput = (phpOutput + c.toString()).slice(-4000)));
-    php.stderr?.on('data', (c: Buffer) => (phpOutput = (phpOutput + c.toString()).slice(-4000)));
-    children.push(php);
-    await waitForPort(port, php, 'php -S', () => phpOutput);
+    const server = spawn('php', ['-S', host, '-t', root, path.join(HERE, 'router.php')], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PHP_CLI_SERVER_WORKERS: '4' }, detached: true });
+    groups.add(server);
+    server.stdout?.on('data', (c: Buffer) => (phpOutput = (phpOutput + c.toString()).slice(-4000)));
+    server.stderr?.on('data', (c: Buffer) => (phpOutput = (phpOutput + c.toString()).slice(-4000)));
+    children.push(server);
+    await waitForPort(port, server, 'php -S', () => phpOutput);
+    const php = async (code: string) => (await run('php', ['-r', `$_SERVER['HTTP_HOST'] = '${host}'; require 'wp-load.php'; ${code}`], { cwd: root, maxBuffer: 1 << 24 })).stdout;
     return {
       url: `http://${host}`,
       username: credentials.username,
@@ -161,7 +170,8 @@ require_once ABSPATH . 'wp-settings.php';
       editorPassword,
       adminApplicationPassword: credentials.adminApplicationPassword,
       root,
-      php: async (code) => (await run('php', ['-r', `$_SERVER['HTTP_HOST'] = '${host}'; require 'wp-load.php'; ${code}`], { cwd: root, maxBuffer: 1 << 24 })).stdout,
+      php,
+      writes: async (id) => Number(await php(`global $wpdb; echo (int) $wpdb->get_var($wpdb->prepare("SELECT COUNT(*) FROM {$wpdb->options} WHERE option_name LIKE 'service\\_test\\_write\\_%%' AND option_value = %s", '${id}'));`)),
       stop,
     };
   } catch (error) {

@@ -23,6 +23,7 @@ require_once __DIR__ . '/includes/stored-data.php';
 require_once __DIR__ . '/includes/settings.php';
 require_once __DIR__ . '/includes/editor.php';
 require_once __DIR__ . '/includes/rest.php';
+require_once __DIR__ . '/includes/idempotency.php';
 
 /*
  * Every hook the plugin adds, each with a named function, so site code can remove any of them,
@@ -34,6 +35,8 @@ add_action('admin_init', 'service_widget_register_setting');
 add_action('admin_post_service_widget_test', 'service_widget_handle_test_connection');
 add_action('admin_enqueue_scripts', 'service_widget_enqueue_scripts');
 add_action('rest_api_init', 'service_widget_register_routes');
+add_filter('rest_pre_dispatch', 'service_widget_idempotent_start', 10, 3);
+add_filter('rest_post_dispatch', 'service_widget_idempotent_finish', 10, 3);
 
 /**
  * The translations shipped in languages/ (service-widget-<locale>.mo). WordPress 6.8 finds them

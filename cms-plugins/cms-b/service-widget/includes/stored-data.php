@@ -20,6 +20,14 @@ const SERVICE_WIDGET_TEST_TRANSIENT_PREFIX = 'service_widget_test_';
 const SERVICE_WIDGET_MAX_SKEW = 300;
 /** Received notifications kept (and listed by GET /received). */
 const SERVICE_WIDGET_KEPT_EVENTS = 500;
+/** One option per Idempotency-Key of a REST write (includes/idempotency.php): this prefix and the md5 of user and key. */
+const SERVICE_WIDGET_CALL_PREFIX = 'service_widget_call_';
+/** A key's answer is kept this long: the Service makes a call again within minutes of a crash. */
+const SERVICE_WIDGET_CALL_KEPT_SECONDS = 86400;
+/** A key whose request has not answered after this long is taken over by its next repeat (the request died). */
+const SERVICE_WIDGET_CALL_ABANDONED_SECONDS = 120;
+/** A repeat that finds its key being handled waits this long for the answer, then answers 409. */
+const SERVICE_WIDGET_CALL_WAIT_SECONDS = 25;
 
 /** The LIKE pattern of every received-notification row. */
 function service_widget_event_rows_like(): string {
@@ -118,8 +126,8 @@ function service_widget_delete_stored_data(): void {
     foreach (get_users(['capability' => 'manage_options', 'fields' => 'ID']) as $user_id) {
         delete_transient(SERVICE_WIDGET_TEST_TRANSIENT_PREFIX . $user_id);
     }
-    // Then whatever rows are left: every event row, and transients of users no longer administrators.
-    foreach ([SERVICE_WIDGET_EVENT_PREFIX, '_transient_' . SERVICE_WIDGET_TEST_TRANSIENT_PREFIX, '_transient_timeout_' . SERVICE_WIDGET_TEST_TRANSIENT_PREFIX] as $prefix) {
+    // Then whatever rows are left: every event row and Idempotency-Key row, and transients of users no longer administrators.
+    foreach ([SERVICE_WIDGET_EVENT_PREFIX, SERVICE_WIDGET_CALL_PREFIX, '_transient_' . SERVICE_WIDGET_TEST_TRANSIENT_PREFIX, '_transient_timeout_' . SERVICE_WIDGET_TEST_TRANSIENT_PREFIX] as $prefix) {
         $wpdb->query($wpdb->prepare("DELETE FROM {$wpdb->options} WHERE option_name LIKE %s", $wpdb->esc_like($prefix) . '%'));
     }
 }

@@ -40,17 +40,22 @@ const toPost = (raw: RawPost): CmsBPost => ({
 
 /**
  * WordPress REST API v2 with an application password over HTTP basic. Errors keep WordPress's
- * code and message (e.g. `rest_post_invalid_id`), never the credential.
+ * code and message (e.g. `rest_post_invalid_id`), never the credential. With `idempotencyKey`
+ * (an agent's tool call), each write carries `Idempotency-Key: <key>.<n>`, its place among the
+ * call's writes: the plugin answers a write it saw under that key with the first answer, so a call
+ * made again after a crash writes nothing twice.
  */
-export function createCmsBClient(site: { siteUrl: string; username: string; applicationPassword: string }, http: OutboundHttp) {
+export function createCmsBClient(site: { siteUrl: string; username: string; applicationPassword: string }, http: OutboundHttp, options: { idempotencyKey?: string } = {}) {
   const authorization = `Basic ${Buffer.from(`${site.username}:${site.applicationPassword}`).toString('base64')}`;
+  let writes = 0;
 
   async function call<T>(method: string, path: string, body?: unknown, init: { headers?: Record<string, string>; raw?: Blob } = {}): Promise<T> {
     let response: Response;
+    const keyed: Record<string, string> = options.idempotencyKey && method !== 'GET' ? { 'idempotency-key': `${options.idempotencyKey}.${++writes}` } : {};
     try {
       response = await http.fetch(`${site.siteUrl}/wp-json/wp/v2${path}`, {
         method,
-        headers: { authorization, accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...init.headers },
+        headers: { authorization, accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...keyed, ...init.headers },
         body: init.raw ?? (body !== undefined ? JSON.stringify(body) : undefined),
       });
     } catch (error) {

@@ -16,8 +16,8 @@ const DIFF_FIELDS = [...EDITABLE_FIELDS, 'status'] as const;
  * diff of what WordPress stored (read back, not what was intended).
  */
 export function createCmsBContentEditor(deps: SiteAccess & { llm: () => LlmProvider; events?: SiteEvents }) {
-  async function edit(input: { instanceId: string; id: number; task: string }): Promise<WidgetEditResult> {
-    const client = await editStep('connect', () => cmsBClientFor(deps, input.instanceId));
+  async function edit(input: { instanceId: string; id: number; task: string }, idempotencyKey?: string): Promise<WidgetEditResult> {
+    const client = await editStep('connect', () => cmsBClientFor(deps, input.instanceId, idempotencyKey));
     const before = await editStep('read post', () => client.getPost(input.id));
     const { updates, summary } = await editStep('llm turn', () =>
       proposeEdits(deps.llm(), {
@@ -40,8 +40,9 @@ export function createCmsBContentEditor(deps: SiteAccess & { llm: () => LlmProvi
     return { changes, postId: id, nodeId: id, noChanges: changes.length === 0, summary, state: { status: after.status } };
   }
 
-  async function run(_actor: AgentAccessActor, input: { instanceId: string; id: number; task: string }): Promise<ContentEditorResult> {
-    const { state: _state, ...result } = await edit(input);
+  /** `idempotencyKey`: an agent's tool call's, keying the run's writes (its demotion, its edit). */
+  async function run(_actor: AgentAccessActor, input: { instanceId: string; id: number; task: string }, idempotencyKey?: string): Promise<ContentEditorResult> {
+    const { state: _state, ...result } = await edit(input, idempotencyKey);
     return result;
   }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DomainError } from '../../errors/index.ts';
-import { definePrimitive, type Primitive } from '../primitive.ts';
+import { definePrimitive, type Primitive, type PrimitiveContext } from '../primitive.ts';
 import { instancesListPrimitive, READ_ONLY, statusPrimitive, WRITE_ADDITIVE, WRITE_IDEMPOTENT } from '../standard-primitives.ts';
 import type { ContentEditor } from './content-editor.ts';
 import { instanceId, postFields, postId, postOutput, postStatus } from './schemas.ts';
@@ -10,7 +10,8 @@ import { changesLivePost, isLivePost, livePostRefusal } from '../../live-post/in
 
 /** Every primitive of the spec's CMS-B table. */
 export function cmsBPrimitives(deps: SiteAccess & { contentEditor: ContentEditor; events?: SiteEvents }): Primitive[] {
-  const client = (id: string) => cmsBClientFor(deps, id);
+  /** The site's client for one call; a caller's key (an agent's tool call) keys its writes. */
+  const client = (id: string, context?: PrimitiveContext) => cmsBClientFor(deps, id, context?.idempotencyKey);
   return [
     statusPrimitive({
       connector: CMS_B,
@@ -74,7 +75,7 @@ export function cmsBPrimitives(deps: SiteAccess & { contentEditor: ContentEditor
       output: postOutput,
       annotations: WRITE_ADDITIVE,
       permission: 'write',
-      handler: async (_c, { instanceId: id, ...fields }) => (await client(id)).createPost({ ...fields, status: 'draft' }),
+      handler: async (context, { instanceId: id, ...fields }) => (await client(id, context)).createPost({ ...fields, status: 'draft' }),
     }),
     definePrimitive({
       name: 'cms_b_post_update',
@@ -90,8 +91,8 @@ export function cmsBPrimitives(deps: SiteAccess & { contentEditor: ContentEditor
       output: postOutput,
       annotations: WRITE_IDEMPOTENT,
       permission: 'write',
-      async handler(_c, { instanceId: id, id: post, allowLive, ...fields }) {
-        const site = await client(id);
+      async handler(context, { instanceId: id, id: post, allowLive, ...fields }) {
+        const site = await client(id, context);
         const current = (await site.getPost(post)).status;
         const wasLive = isLivePost(current);
         if (changesLivePost(current, fields.status) && !allowLive) throw new DomainError('CONFLICT', livePostRefusal('cms_b_post_update'));
@@ -99,6 +100,14 @@ export function cmsBPrimitives(deps: SiteAccess & { contentEditor: ContentEditor
         // A completed publish is what a site most often wants to hear about; not a re-save of a published post.
         if (!wasLive && isLivePost(updated.status)) deps.events?.(id, 'content.published', { postId: updated.id, link: updated.link });
         return updated;
+      },
+      /** What the update would change, read from the post as it is (an approval shows it). */
+      async preview(context, { instanceId: id, id: post, allowLive: _allowLive, ...fields }) {
+        const before = await (await client(id, context)).getPost(post);
+        return Object.entries(fields).flatMap(([field, after]) => {
+          const was = (before as unknown as Record<string, unknown>)[field] ?? null;
+          return after === undefined || after === was ? [] : [{ field, before: was, after }];
+        });
       },
     }),
     definePrimitive({
@@ -114,8 +123,8 @@ export function cmsBPrimitives(deps: SiteAccess & { contentEditor: ContentEditor
       output: postOutput,
       annotations: WRITE_IDEMPOTENT,
       permission: 'write',
-      async handler(_c, input) {
-        const site = await client(input.instanceId);
+      async handler(context, input) {
+        const site = await client(input.instanceId, context);
         if (!input.allowLive && changesLivePost((await site.getPost(input.id)).status, undefined)) throw new DomainError('CONFLICT', livePostRefusal('cms_b_post_update_meta'));
         return site.updatePost(input.id, { meta: input.meta });
       },
@@ -128,8 +137,8 @@ export function cmsBPrimitives(deps: SiteAccess & { contentEditor: ContentEditor
       output: z.object({ id: z.number().int(), deleted: z.boolean(), trashed: z.boolean() }),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
       permission: 'write',
-      async handler(_c, input) {
-        const result = await (await client(input.instanceId)).deletePost(input.id, input.force);
+      async handler(context, input) {
+        const result = await (await client(input.instanceId, context)).deletePost(input.id, input.force);
         return { id: input.id, deleted: input.force ? result.deleted === true : false, trashed: !input.force };
       },
     }),
@@ -146,8 +155,8 @@ export function cmsBPrimitives(deps: SiteAccess & { contentEditor: ContentEditor
       output: z.object({ id: z.number().int(), url: z.string(), mimeType: z.string() }),
       annotations: WRITE_ADDITIVE,
       permission: 'write',
-      async handler(_c, input) {
-        const media = await (await client(input.instanceId)).uploadMedia(input.filename, input.mimeType, Buffer.from(input.dataBase64, 'base64'));
+      async handler(context, input) {
+        const media = await (await client(input.instanceId, context)).uploadMedia(input.filename, input.mimeType, Buffer.from(input.dataBase64, 'base64'));
         return { id: media.id, url: media.source_url, mimeType: media.mime_type };
       },
     }),
@@ -159,7 +168,7 @@ export function cmsBPrimitives(deps: SiteAccess & { contentEditor: ContentEditor
       output: contentEditorResultOutput,
       annotations: WRITE_ADDITIVE,
       permission: 'write',
-      handler: (context, input) => deps.contentEditor.run(context.actor, input),
+      handler: (context, input) => deps.contentEditor.run(context.actor, input, context.idempotencyKey),
     }),
   ];
 }

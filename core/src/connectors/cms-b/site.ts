@@ -14,12 +14,12 @@ export interface SiteAccess {
   http: OutboundHttp;
 }
 
-/** A client for one configured instance, its application password opened for this call. */
-export async function cmsBClientFor(deps: SiteAccess, id: string): Promise<CmsBClient> {
-  return cmsBClientOf(await deps.instances.withCredential(CMS_B, id), deps.http);
+/** A client for one configured instance, its application password opened for this call (its writes keyed with `idempotencyKey`, when given). */
+export async function cmsBClientFor(deps: SiteAccess, id: string, idempotencyKey?: string): Promise<CmsBClient> {
+  return cmsBClientOf(await deps.instances.withCredential(CMS_B, id), deps.http, idempotencyKey);
 }
 
-export function cmsBClientOf(instance: ConnectorInstanceView & { credential: string }, http: OutboundHttp): CmsBClient {
+export function cmsBClientOf(instance: ConnectorInstanceView & { credential: string }, http: OutboundHttp, idempotencyKey?: string): CmsBClient {
   if (!instance.username) throw new DomainError('VALIDATION_FAILED', `WordPress instance ${instance.id} has no username`);
-  return createCmsBClient({ siteUrl: instance.siteUrl, username: instance.username, applicationPassword: instance.credential }, http);
+  return createCmsBClient({ siteUrl: instance.siteUrl, username: instance.username, applicationPassword: instance.credential }, http, idempotencyKey ? { idempotencyKey } : {});
 }

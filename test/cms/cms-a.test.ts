@@ -83,6 +83,28 @@ for (const [name, prefix, start, skip] of sites) describe.skipIf(skip)(`CMS-A pr
     expect(site.revisions('locked').map((r) => [r.status, r.title])).toEqual([['published', 'Locked node'], ['draft', 'Locked node']]);
   });
 
+  // The double models the contract's tools, not the module's record of keyed calls.
+  it.skipIf(prefix === 'double')('makes a keyed write once: the same key again (a call made again after a crash) gets the first draft, and the site keeps one', async () => {
+    const key = randomBytes(16).toString('hex');
+    const keyed = (id: string) => services.primitives.call(worker, 'cms_a_node_create_draft_revision', { instanceId: drupal, id }, { idempotencyKey: key }) as Promise<{ revisionId: number }>;
+    const before = site.revisions('42').length;
+    const first = await keyed(nid('42'));
+    const again = await keyed(nid('42'));
+    expect(again).toEqual(first);
+    expect(site.revisions('42')).toHaveLength(before + 1);
+    const other = (await services.primitives.call(worker, 'cms_a_node_create_draft_revision', { instanceId: drupal, id: nid('42') }, { idempotencyKey: randomBytes(16).toString('hex') })) as { revisionId: number };
+    expect(other.revisionId).toBeGreaterThan(first.revisionId);
+    expect(site.revisions('42')).toHaveLength(before + 2);
+  });
+
+  it('lists a pending draft by its own title and status, as node_get reads it (edit context)', async () => {
+    await call('cms_a_node_create_draft_revision', { instanceId: 'drupal', id: nid('abc123') });
+    await call('cms_a_node_update', { instanceId: 'drupal', id: nid('abc123'), fields: { title: 'Brouillon déjà prêt' } });
+    expect((await call<any[]>('cms_a_node_list', { instanceId: 'drupal', status: 'draft' })).map((n) => [n.nid, n.title])).toContainEqual([nid('abc123'), 'Brouillon déjà prêt']);
+    expect((await call<any[]>('cms_a_node_list', { instanceId: 'drupal', query: 'Brouillon' })).map((n) => n.nid)).toEqual([nid('abc123')]);
+    await call('cms_a_node_publish', { instanceId: 'drupal', id: nid('abc123') });
+  });
+
   it('validates node ids and fields, naming them', async () => {
     for (const id of ['', 'has space', '../etc', -3, true]) {
       await expect(call('cms_a_node_get', { instanceId: 'drupal', id }), String(id)).rejects.toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringContaining('id') });

@@ -5,7 +5,7 @@ import type { LlmProvider } from '../../llm/index.ts';
 import { proposeEdits } from '../../llm/index.ts';
 import { changedSinceError, contentEditorResultOutput, diffFields, editStep, fieldsChangedSince, valuesToRestore, type ContentEditorResult, type ItemState, type RecordedChange, type WidgetEditResult } from '../content-edit.ts';
 import { instanceId, type ConnectorInstances } from '../instances.ts';
-import { definePrimitive, type Primitive } from '../primitive.ts';
+import { definePrimitive, type Primitive, type PrimitiveContext } from '../primitive.ts';
 import { instancesListPrimitive, READ_ONLY, statusPrimitive, WRITE_ADDITIVE, WRITE_IDEMPOTENT } from '../standard-primitives.ts';
 import { createCmsAClient, nodeOutput, type CmsAClient, type CmsANode } from './client.ts';
 import type { OutboundHttp } from '../../http/index.ts';
@@ -16,9 +16,10 @@ export const CMS_A = 'cms_a';
 const nodeId = z.preprocess((value) => (typeof value === 'number' && Number.isInteger(value) && value > 0 ? String(value) : value), z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a node id (letters, digits, _ or -)'));
 export const EDITABLE = ['title', 'body', 'summary'] as const;
 
-async function clientFor(deps: { instances: ConnectorInstances; http: OutboundHttp }, id: string): Promise<CmsAClient> {
+/** The site's client for one call; a caller's key (an agent's tool call) keys its writes. */
+async function clientFor(deps: { instances: ConnectorInstances; http: OutboundHttp }, id: string, idempotencyKey?: string): Promise<CmsAClient> {
   const instance = await deps.instances.withCredential(CMS_A, id);
-  return createCmsAClient({ siteUrl: instance.siteUrl, mcpKey: instance.credential }, deps.http);
+  return createCmsAClient({ siteUrl: instance.siteUrl, mcpKey: instance.credential }, deps.http, idempotencyKey ? { idempotencyKey } : {});
 }
 
 async function getWithEditContext(client: CmsAClient, nid: string): Promise<CmsANode> {
@@ -36,8 +37,8 @@ const stateOf = (node: CmsANode): ItemState => ({ status: node.status, revisionI
  * touched), LLM edits through set_fields, written to the draft, diff read back.
  */
 export function createCmsAContentEditor(deps: { instances: ConnectorInstances; http: OutboundHttp; llm: () => LlmProvider }) {
-  async function edit(input: { instanceId: string; id: string; task: string }): Promise<WidgetEditResult> {
-    const client = await editStep('connect', () => clientFor(deps, input.instanceId));
+  async function edit(input: { instanceId: string; id: string; task: string }, idempotencyKey?: string): Promise<WidgetEditResult> {
+    const client = await editStep('connect', () => clientFor(deps, input.instanceId, idempotencyKey));
     const current = await editStep('read node', () => getWithEditContext(client, input.id));
     const draft = current.status === 'draft' ? current : await editStep('create draft revision', () => client.createDraftRevision(input.id, 'Content editor'));
     const { updates, summary } = await editStep('llm turn', () =>
@@ -60,8 +61,9 @@ export function createCmsAContentEditor(deps: { instances: ConnectorInstances; h
   return {
     edit,
 
-    async run(_actor: AgentAccessActor, input: { instanceId: string; id: string; task: string }): Promise<ContentEditorResult> {
-      const { state: _state, ...result } = await edit(input);
+    /** `idempotencyKey`: an agent's tool call's, keying the run's writes (its draft revision, its edit). */
+    async run(_actor: AgentAccessActor, input: { instanceId: string; id: string; task: string }, idempotencyKey?: string): Promise<ContentEditorResult> {
+      const { state: _state, ...result } = await edit(input, idempotencyKey);
       return result;
     },
 
@@ -90,7 +92,7 @@ export function createCmsAContentEditor(deps: { instances: ConnectorInstances; h
 
 /** Every primitive of the spec's CMS-A table. */
 export function cmsAPrimitives(deps: { instances: ConnectorInstances; http: OutboundHttp; contentEditor: ReturnType<typeof createCmsAContentEditor> }): Primitive[] {
-  const client = (id: string) => clientFor(deps, id);
+  const client = (id: string, context?: PrimitiveContext) => clientFor(deps, id, context?.idempotencyKey);
   return [
     statusPrimitive({
       connector: CMS_A,
@@ -120,7 +122,8 @@ export function cmsAPrimitives(deps: { instances: ConnectorInstances; http: Outb
       output: z.array(nodeOutput),
       annotations: READ_ONLY,
       permission: 'read',
-      handler: async (_c, input) => (await client(input.instanceId)).search({ status: input.status, limit: input.limit, ...(input.query ? { text: input.query } : {}) }),
+      // With edit context, as node_get reads: a pending draft is found by its own title and status.
+      handler: async (_c, input) => (await client(input.instanceId)).search({ status: input.status, limit: input.limit, editContext: true, ...(input.query ? { text: input.query } : {}) }),
     }),
     definePrimitive({
       name: 'cms_a_node_create_draft_revision',
@@ -130,7 +133,7 @@ export function cmsAPrimitives(deps: { instances: ConnectorInstances; http: Outb
       output: nodeOutput,
       annotations: WRITE_ADDITIVE,
       permission: 'write',
-      handler: async (_c, input) => (await client(input.instanceId)).createDraftRevision(input.id, input.message),
+      handler: async (context, input) => (await client(input.instanceId, context)).createDraftRevision(input.id, input.message),
     }),
     definePrimitive({
       name: 'cms_a_node_update',
@@ -147,7 +150,13 @@ export function cmsAPrimitives(deps: { instances: ConnectorInstances; http: Outb
       output: nodeOutput,
       annotations: WRITE_IDEMPOTENT,
       permission: 'write',
-      handler: async (_c, input) => (await client(input.instanceId)).update(input.id, input.fields),
+      handler: async (context, input) => (await client(input.instanceId, context)).update(input.id, input.fields),
+      /** What the write would change in the draft, read with edit context (an approval shows it). */
+      async preview(_c, input) {
+        const before = await getWithEditContext(await client(input.instanceId), input.id);
+        const was: Record<string, unknown> = { ...fieldsOf(before), media: before.fields.media ?? [] };
+        return Object.entries(input.fields).flatMap(([field, after]) => (after === undefined || JSON.stringify(after) === JSON.stringify(was[field]) ? [] : [{ field, before: was[field] ?? null, after }]));
+      },
     }),
     definePrimitive({
       name: 'cms_a_node_publish',
@@ -157,7 +166,7 @@ export function cmsAPrimitives(deps: { instances: ConnectorInstances; http: Outb
       output: nodeOutput,
       annotations: WRITE_IDEMPOTENT,
       permission: 'write',
-      handler: async (_c, input) => (await client(input.instanceId)).publish(input.id),
+      handler: async (context, input) => (await client(input.instanceId, context)).publish(input.id),
     }),
     definePrimitive({
       name: 'cms_a_content_editor_run',
@@ -167,7 +176,7 @@ export function cmsAPrimitives(deps: { instances: ConnectorInstances; http: Outb
       output: contentEditorResultOutput,
       annotations: WRITE_ADDITIVE,
       permission: 'write',
-      handler: (context, input) => deps.contentEditor.run(context.actor, input),
+      handler: (context, input) => deps.contentEditor.run(context.actor, input, context.idempotencyKey),
     }),
   ];
 }

@@ -34,10 +34,13 @@ class McpServer {
    *   The tools.
    * @param \Psr\Log\LoggerInterface $logger
    *   The module's logger channel.
+   * @param \Drupal\service_widget_tools\Mcp\CallLog $callLog
+   *   Keyed calls and their results (each key's call is made once).
    */
   public function __construct(
     protected readonly ToolCollection $tools,
     protected readonly LoggerInterface $logger,
+    protected readonly CallLog $callLog,
   ) {
   }
 
@@ -92,6 +95,10 @@ class McpServer {
 
   /**
    * Answers tools/call: the tool runs as the tools user.
+   *
+   * A call whose `_meta` carries "service/idempotency-key" is made once per
+   * key: a repeat gets the first call's result, its `_meta` saying
+   * "service/idempotent-replayed".
    */
   protected function callTool($id, array $params, AccountInterface $tools_user): array {
     $name = $params['name'] ?? NULL;
@@ -103,12 +110,22 @@ class McpServer {
     if (!is_array($arguments) || ($arguments !== [] && array_is_list($arguments))) {
       return $this->error($id, self::INVALID_PARAMS, 'arguments must be an object.');
     }
+    $key = $params['_meta']['service/idempotency-key'] ?? NULL;
+    if ($key !== NULL && (!is_string($key) || !preg_match('/^[A-Za-z0-9._:-]{8,200}$/', $key))) {
+      return $this->error($id, self::INVALID_PARAMS, 'The idempotency key must be 8 to 200 letters, digits, dots, colons, underscores or dashes.');
+    }
     try {
-      $result = $tool->call($arguments, $tools_user);
+      $replayed = FALSE;
+      if ($key === NULL) {
+        $result = $tool->call($arguments, $tools_user);
+      }
+      else {
+        ['result' => $result, 'replayed' => $replayed] = $this->callLog->once($key, (int) $tools_user->id(), $name, fn () => $tool->call($arguments, $tools_user));
+      }
       return $this->result($id, [
         'content' => [['type' => 'text', 'text' => json_encode($result, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE | JSON_INVALID_UTF8_SUBSTITUTE | JSON_THROW_ON_ERROR)]],
         'structuredContent' => $result,
-      ]);
+      ] + ($replayed ? ['_meta' => ['service/idempotent-replayed' => TRUE]] : []));
     }
     catch (ToolError $refusal) {
       return $this->result($id, $this->toolError($refusal->getMessage()));

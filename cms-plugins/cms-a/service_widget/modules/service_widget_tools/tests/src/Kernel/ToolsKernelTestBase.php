@@ -62,6 +62,7 @@ abstract class ToolsKernelTestBase extends KernelTestBase {
     $this->installEntitySchema('file');
     $this->installSchema('node', ['node_access']);
     $this->installSchema('file', ['file_usage']);
+    $this->installSchema('service_widget_tools', ['service_widget_tools_call']);
     $this->installConfig(['system', 'filter', 'node', 'service_widget_tools']);
     $this->config('system.site')->set('name', 'Kernel site')->save();
     $this->container->get('router.builder')->rebuild();

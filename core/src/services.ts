@@ -18,7 +18,7 @@ import { selectLlmProvider, type LlmProvider } from './llm/index.ts';
 import { createAgentBridgeHandler, createBridgeCalls, createLlmBridgeHandler, type BridgeCalls } from './bridge/index.ts';
 import { cmsAConnector, cmsBConnector, createConnectorInstances, createPrimitiveRegistry, createStreamRegistry, extensionsSearchPrimitive, type ConnectorInstances, type PrimitiveRegistry, type StreamRegistry } from './connectors/index.ts';
 import { createMcpHttpHandler, mcpAllowedHostnames } from './mcp/index.ts';
-import { createBundleHandler, createWidgetEdits, createWidgetKeys, createWidgetStatusHandler, createWidgetStreamHandler, createWidgetUndoHandler, type WidgetEdits, type WidgetKeys } from './widget/index.ts';
+import { createBundleHandler, createWidgetEdits, createWidgetKeys, createWidgetStatusHandler, createWidgetStreamHandler, createWidgetUndoHandler, type WidgetEdits, type WidgetKeys, type WidgetSkills } from './widget/index.ts';
 import { createOutboundHttp, createRateLimiter, type OutboundHttp } from './http/index.ts';
 import { createImports, type GithubClient, type Imports } from './imports/index.ts';
 import { createJobList, type ListJobs } from './jobs/index.ts';
@@ -26,7 +26,7 @@ import { createCmsBEvents, createCmsBNotifier } from './notifications/index.ts';
 import { createPushConfigs, createPushDispatcher, type PushConfigs, type PushDispatcher } from './a2a/push/index.ts';
 import { callRemoteAgent, createA2aClient, createRemoteBridge, createRemotePeers, peerAgentOf, type A2aClient, type RemoteBridge, type RemotePeers } from './a2a/client/index.ts';
 import { createToolbox } from './toolbox/index.ts';
-import type { KnownTools } from './agents/index.ts';
+import { flowDefinitionSchema, flowTools, type KnownTools } from './agents/index.ts';
 import { createMcpServers, type McpServers } from './mcp-servers/index.ts';
 import type { Logger } from './log/index.ts';
 import { createUseCases, type UseCases } from './use-cases/index.ts';
@@ -84,6 +84,8 @@ export interface Services {
   widgetKeys: WidgetKeys;
   /** The changes the widget applied, kept (with their undo tokens) for their Undo. */
   widgetEdits: WidgetEdits;
+  /** The assistant agent's skills the widget's turn may call. */
+  widgetSkills: WidgetSkills;
   /** A2A push notifications: the configs clients set on their tasks, and the outbox that sends them (ADR 0033). */
   push: { configs: PushConfigs; dispatcher: PushDispatcher };
   /** Signed notifications to CMS-B sites (retried with backoff). */
@@ -261,10 +263,20 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     const servers = new Map((await mcpServers.list()).map((server) => [server.id, server.tools.map((tool) => tool.name)]));
     return { primitives: new Set(primitives.list().map((primitive) => primitive.name)), mcpTools: (server) => servers.get(server) };
   };
-  const toolbox = createToolbox({ extensions, primitives, mcpServers, peerAgent: (agent) => peerAgentOf({ peers, client: a2aClient }, agent) });
+  const toolbox = createToolbox({ extensions, primitives, mcpServers, peerAgent: (agent) => peerAgentOf({ peers, client: a2aClient }, agent), logger: logger.child({ component: 'tools' }) });
   const widgetKeys = createWidgetKeys({ models: database.models, audit });
   const widgetEdits = createWidgetEdits({ models: database.models });
-  const widgetDeps = { streams, widgetKeys, edits: widgetEdits, audit, llm: () => llm, rateLimiter: createRateLimiter({ limit: 60, windowMs: 60_000 }), logger: logger.child({ component: 'widget' }) };
+  // The widget's turn may call the skills of an agent an admin picked (agents only, none that asks for approval).
+  const widgetSkills: WidgetSkills = {
+    async of(agent) {
+      const record = await extensions.getByPackageName(agent);
+      if (!record || record.kind !== 'agent') return [];
+      const flow = flowDefinitionSchema.parse(record.source.flow);
+      return toolbox.resolve(agent, flowTools(flow).filter((tool) => tool.ref.kind === 'agent' && tool.approval !== 'always'));
+    },
+    callAgent: (agent, input, call) => executor.callAgent(agent, input, call.signal, call.key, call.recorder),
+  };
+  const widgetDeps = { streams, widgetKeys, edits: widgetEdits, audit, llm: () => llm, rateLimiter: createRateLimiter({ limit: 60, windowMs: 60_000 }), logger: logger.child({ component: 'widget' }), skills: widgetSkills };
   const databaseServer = deps.databaseServer ?? { kind: 'external' as const, description: 'MongoDB (MONGODB_URI)' };
   const useCases = createUseCases({
     models: database.models,
@@ -346,6 +358,7 @@ export function createServices(deps: { config: ServiceConfig; logger: Logger; da
     streams,
     widgetKeys,
     widgetEdits,
+    widgetSkills,
     push: { configs: pushConfigs, dispatcher: pushDispatcher },
     notifyCmsB,
     cmsBEvents,

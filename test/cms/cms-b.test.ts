@@ -126,7 +126,13 @@ describe('the widget\'s Undo against a real WordPress (the widget routes\' handl
 
   it('undoes the edit of a live post once, publishing again only when confirmed; the Undo\'s own diff cannot be undone (defect 1)', async () => {
     const id = await newPost('Live title', 'publish');
-    const edit = changesOf(await widget.stream('set title to "Edited while live"', id));
+    // The widget's confirm is the service's rule: without the user's yes, the question and no write.
+    const asked = await widget.stream('set title to "Edited while live"', id);
+    expect(asked.frames.filter((frame) => frame.event === 'changes')).toEqual([]);
+    expect(asked.frames.map((frame) => (frame.event === 'text' ? frame.data.content : '')).join('')).toContain('This post is live: editing it unpublishes it');
+    expect(asked.frames.at(-1)).toMatchObject({ event: 'done', data: { fallback: true } });
+    expect(await get(id)).toMatchObject({ status: 'publish', title: 'Live title' });
+    const edit = changesOf(await widget.stream('set title to "Edited while live"', id, { confirmLiveEdit: true }));
     expect(edit.data.fields).toEqual([
       { field: 'title', before: 'Live title', after: 'Edited while live' },
       { field: 'status', before: 'publish', after: 'draft' },

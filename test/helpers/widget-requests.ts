@@ -43,8 +43,8 @@ export function widgetCaller(options: { handlers: { widgetStream: Handler; widge
     return { status: response.status, frames: [], error: ((await response.json()) as { error: Answer['error'] }).error };
   };
   return {
-    /** One turn on an item (none: the site-level chat). */
-    stream: async (text: string, itemId?: string | number) => answer(await options.handlers.widgetStream(request('stream', { ...(itemId === undefined ? {} : { itemId }), messages: [{ role: 'user', content: text }] }), options.slug)),
+    /** One turn on an item (none: the site-level chat); `confirmLiveEdit`: the user's yes to editing a live post. */
+    stream: async (text: string, itemId?: string | number, extra: { confirmLiveEdit?: boolean } = {}) => answer(await options.handlers.widgetStream(request('stream', { ...(itemId === undefined ? {} : { itemId }), messages: [{ role: 'user', content: text }], ...extra }), options.slug)),
     undo: async (body: unknown) => answer(await options.handlers.widgetUndo(request('undo', body), options.slug)),
   };
 }

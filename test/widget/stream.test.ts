@@ -2,7 +2,7 @@ import type { Services } from '@service/core';
 import { createRateLimiter } from '@service/core/http';
 import { createMemoryLogger } from '@service/core/log';
 import type { LlmProvider, LlmTurn } from '@service/core/llm';
-import { recordMetrics, useTestDatabase } from '@service/core/testing';
+import { installExampleAgents, installFlowAgent, recordMetrics, useTestDatabase } from '@service/core/testing';
 import { createWidgetStreamHandler, widgetEventSchemas, type WidgetEventName } from '@service/core/widget';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CmsADouble } from '../helpers/cms-a-double.ts';
@@ -206,6 +206,47 @@ describe('widget event streams in the metrics', () => {
       expect(await metrics.points('service.sse.streams.open')).toEqual([{ attributes: { 'service.stream.kind': 'widget' }, value: 0 }]);
     } finally {
       await metrics.stop();
+    }
+  });
+});
+
+describe("the widget's turn with the assistant agent's skills", () => {
+  beforeAll(async () => {
+    await installExampleAgents(t.db, '@acme', ['summarizer']);
+    // The assistant: its skills are the summarizer (no approval needed) and an agent nobody offers (left out).
+    await installFlowAgent(t.db, '@acme', '@acme/assistant', [{ kind: 'llm', id: 'answer', prompt: '{{input}}' }], [], { skills: ['@acme/summarizer', '@nowhere/ghost'] });
+  });
+
+  it("offers the skills beside the content editor, gives the model a skill's answer, and streams what it then says", async () => {
+    await services.widgetKeys.configure(admin, 'cms_a', 'drupal', { assistantAgent: '@acme/assistant' });
+    try {
+      const turns: LlmTurn[] = [];
+      const llm = services.llm;
+      const spy: LlmProvider = { ...llm, stream: (turn, signal) => (turns.push(turn), llm.stream(turn, signal)) };
+      const handler = createWidgetStreamHandler({ streams: services.streams, widgetKeys: services.widgetKeys, edits: services.widgetEdits, audit: services.audit, llm: () => spy, rateLimiter: createRateLimiter({ limit: 100, windowMs: 60_000 }), logger: createMemoryLogger(), skills: services.widgetSkills });
+      const frames = await events(await handler(request(ask('use acme__summarizer with {"input":"Skills help. They do."}')), slug));
+      expect(turns[0]!.tools!.map((tool) => tool.name)).toEqual(['edit_content', 'acme__summarizer']);
+      expect(turns).toHaveLength(2);
+      expect(turns[1]!.messages.at(-1)).toEqual({ role: 'tool', toolCallId: 'scripted-1', toolName: 'acme__summarizer', result: { type: 'json', value: '[scripted] Summarize: Skills help. They do.' } });
+      expect(frames.map((frame) => frame.event)).toEqual(['text', 'done']);
+      expect(frames[0]!.data).toEqual({ content: '[scripted] acme__summarizer answered: [scripted] Summarize: Skills help. They do.' });
+      expect(frames[1]!.data).toEqual({ fallback: true });
+    } finally {
+      await services.widgetKeys.configure(admin, 'cms_a', 'drupal', { assistantAgent: null });
+    }
+  });
+
+  it('offers no skill on the site-level chat, where nothing can be edited', async () => {
+    await services.widgetKeys.configure(admin, 'cms_a', 'drupal', { assistantAgent: '@acme/assistant' });
+    try {
+      const turns: LlmTurn[] = [];
+      const llm = services.llm;
+      const spy: LlmProvider = { ...llm, stream: (turn, signal) => (turns.push(turn), llm.stream(turn, signal)) };
+      const handler = createWidgetStreamHandler({ streams: services.streams, widgetKeys: services.widgetKeys, edits: services.widgetEdits, audit: services.audit, llm: () => spy, rateLimiter: createRateLimiter({ limit: 100, windowMs: 60_000 }), logger: createMemoryLogger(), skills: services.widgetSkills });
+      await events(await handler(request({ messages: [{ role: 'user', content: 'use acme__summarizer with {"input":"x"}' }] }), slug));
+      expect(turns.map((turn) => turn.tools ?? [])).toEqual([[]]);
+    } finally {
+      await services.widgetKeys.configure(admin, 'cms_a', 'drupal', { assistantAgent: null });
     }
   });
 });

@@ -265,7 +265,7 @@ function mount(config: WidgetConfig) {
     save();
     bubble('user', text);
     // Only the recent turns the contract allows are sent (recentTurns), however long the chat.
-    run((on) => streamTurn(config, history.filter(isTurn), on), true);
+    run((on) => streamTurn(config, history.filter(isTurn), on, live && liveConfirmed), true);
   });
 }
 

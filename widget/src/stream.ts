@@ -93,9 +93,13 @@ async function post(config: WidgetConfig, action: 'stream' | 'undo', body: unkno
   }
 }
 
-/** Sends the recent history (what the contract allows) to the stream route and calls `on` for each frozen event as it arrives. */
-export const streamTurn = (config: WidgetConfig, history: readonly Turn[], on: WidgetEventHandler) =>
-  post(config, 'stream', { ...(config.itemId === null ? {} : { itemId: config.itemId }), messages: recentTurns(history) }, on);
+/**
+ * Sends the recent history (what the contract allows) to the stream route and calls `on` for each
+ * frozen event as it arrives. `confirmLiveEdit`: the user said yes to editing a live post (the
+ * service answers an edit of one without it with the question, not the write).
+ */
+export const streamTurn = (config: WidgetConfig, history: readonly Turn[], on: WidgetEventHandler, confirmLiveEdit = false) =>
+  post(config, 'stream', { ...(config.itemId === null ? {} : { itemId: config.itemId }), messages: recentTurns(history), ...(confirmLiveEdit ? { confirmLiveEdit: true } : {}) }, on);
 
 /** The assistant's status for this site: the placeholder to show (the offline provider's phrases), or null when it cannot be had. */
 export async function fetchPlaceholder(config: WidgetConfig): Promise<string | null> {

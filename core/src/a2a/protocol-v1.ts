@@ -233,8 +233,9 @@ function wireMessage(message: Wire | undefined): RunMessage | undefined {
 
 /** A peer's status: its INTERRUPT (if any) is read out of the message's data part into the pause it describes. */
 function wireStatus(status: Wire | undefined, metadata: unknown): { status: RunStatus; interrupt?: Interrupt } {
-  const { message, interrupt } = pauseOf(wireMessage(status?.message), metadata);
-  return { status: { state: wireState(status?.state), timestamp: typeof status?.timestamp === 'string' ? status.timestamp : new Date().toISOString(), ...(message ? { message } : {}) }, ...(interrupt ? { interrupt } : {}) };
+  const state = wireState(status?.state);
+  const { message, interrupt } = pauseOf(wireMessage(status?.message), metadata, state);
+  return { status: { state, timestamp: typeof status?.timestamp === 'string' ? status.timestamp : new Date().toISOString(), ...(message ? { message } : {}) }, ...(interrupt ? { interrupt } : {}) };
 }
 
 function wireArtifact(artifact: Wire): RunArtifact {

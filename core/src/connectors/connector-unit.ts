@@ -23,6 +23,12 @@ export interface ConnectorUnit {
    * throws CONFLICT having written nothing.
    */
   undoEdit(actor: AgentAccessActor, input: RecordedChange): Promise<ContentEditorResult>;
+  /**
+   * Whether the widget's edit of this item would change what visitors see now (CMS-B: a live post
+   * is demoted to a draft before it is edited). Such an edit needs the user's yes (`confirmLiveEdit`);
+   * a connector that never touches the live item (CMS-A edits a draft revision) has none.
+   */
+  editChangesLive?(actor: AgentAccessActor, input: { instanceId: string; id: string | number }): Promise<boolean>;
   /** The fields its content editor changes, in the order the widget's hints name them (title first). */
   editableFields: readonly string[];
   /** The function tool of the widget chat; calling it runs `<name>_content_editor_run`. */

@@ -127,6 +127,12 @@ export interface Interrupt {
   remoteRunId?: string;
   /** A pause before a tool call: the call to approve, deny or change. */
   tool?: ToolCallUnderReview;
+  /**
+   * A peer's own pause (an A2A agent not of this project: no INTERRUPT of ours): answered on its
+   * task as its SDK expects, in words (`text`) or with the values of the form its message carried
+   * as a JSON Schema (`form`).
+   */
+  peer?: 'text' | 'form';
 }
 
 /** One LLM call made during a step (a sub-agent's own turns included), for usage and cost. */

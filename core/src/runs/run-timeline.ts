@@ -1,5 +1,5 @@
 import type { StoredEvent } from './event-log.ts';
-import { isTerminal, textOf, type RunActor, type RunMessage, type RunState, type RunUsage } from './model.ts';
+import { isTerminal, textOf, type RunActor, type RunMessage, type RunState, type RunUsage, type StepLlmCall, type ToolActivity, type ToolKind } from './model.ts';
 import type { RunSummary } from './run-view.ts';
 
 /**
@@ -129,6 +129,25 @@ export type TimelineEntry =
       remote: RemoteTask | null;
       answer: { seq: number; at: string; by: ActorLabel | null; values: BoundedText } | null;
     }
+  | {
+      /** A tool call of an LLM step: what was called with what, what it answered, who allowed it. */
+      type: 'tool';
+      seq: number;
+      at: string;
+      index: number;
+      callId: string;
+      tool: string;
+      kind: ToolKind;
+      arguments: BoundedText | null;
+      /** `running`: its call is stored and no result yet (made now, or when its worker stopped). */
+      outcome: 'ok' | 'error' | 'denied' | 'running';
+      result: BoundedText | null;
+      error: string | null;
+      durationMs: number | null;
+      approval: { decision: 'approved' | 'edited' | 'denied'; by: ActorLabel | null; reason: string | null } | null;
+      usage: StepUsage | null;
+      remote: RemoteTask | null;
+    }
   | { type: 'status'; seq: number; at: string; state: RunState; text: BoundedText | null }
   | { type: 'artifact'; seq: number; name: string | null; text: BoundedText }
   | { type: 'message'; seq: number; role: RunMessage['role']; text: BoundedText };
@@ -183,6 +202,24 @@ export function buildRunTimeline(head: RunSummary, events: readonly StoredEvent[
   const entries: TimelineEntry[] = [];
   const openPauses = new Map<string, Extract<TimelineEntry, { type: 'pause' }>>();
   const stepUsages: StepUsage[] = [];
+  const toolCalls = new Map<string, Extract<TimelineEntry, { type: 'tool' }>>();
+  /** LLM calls of a step stored before its record (its rounds' and its tools'), by step index: its usage shows them all. */
+  const earlierCalls = new Map<number, StepLlmCall[]>();
+  const counted = (index: number, calls: StepLlmCall[] | undefined) => {
+    if (!calls?.length) return;
+    earlierCalls.set(index, [...(earlierCalls.get(index) ?? []), ...calls]);
+    stepUsages.push(stepUsage(calls)!);
+  };
+  /** The entry of a tool call, made at its call record (or at its result, when the call was denied or is on an earlier page). */
+  const toolEntry = (seq: number, at: string, tool: ToolActivity): Extract<TimelineEntry, { type: 'tool' }> => {
+    const known = toolCalls.get(tool.callId);
+    if (known) return known;
+    const entry: Extract<TimelineEntry, { type: 'tool' }> = { type: 'tool', seq, at, index: tool.index, callId: tool.callId, tool: tool.tool, kind: tool.kind, arguments: tool.phase === 'call' ? boundedText(tool.arguments) : null, outcome: 'running', result: null, error: null, durationMs: null, approval: null, usage: null, remote: null };
+    toolCalls.set(tool.callId, entry);
+    entries.push(entry);
+    return entry;
+  };
+  const approvalOf = (approval: ToolActivity['approval']) => (approval ? { decision: approval.decision, by: approval.by ? actorLabel(approval.by, names) : null, reason: approval.reason ?? null } : null);
   let remoteRunId: string | null = null;
 
   for (const { seq, event } of events) {
@@ -193,9 +230,14 @@ export function buildRunTimeline(head: RunSummary, events: readonly StoredEvent[
       case 'created':
         entries.push({ type: 'created', seq, at: event.status.timestamp, input: boundedText(textOf(event.input) || event.input.parts) });
         break;
+      case 'round':
+        counted(event.index, event.call ? [event.call] : undefined);
+        break;
       case 'step': {
-        const usage = stepUsage(event.calls);
-        if (usage) stepUsages.push(usage);
+        const own = stepUsage(event.calls);
+        if (own) stepUsages.push(own);
+        const usage = stepUsage([...(earlierCalls.get(event.index) ?? []), ...(event.calls ?? [])]);
+        earlierCalls.delete(event.index);
         // The last step's record is stored after the answer and the ending it produced (one insert,
         // so callers' event ids stay as they were): on the timeline it comes before them.
         let at = entries.length;
@@ -224,6 +266,24 @@ export function buildRunTimeline(head: RunSummary, events: readonly StoredEvent[
       }
       case 'status': {
         const at = event.status.timestamp;
+        if (event.tool) {
+          const entry = toolEntry(seq, at, event.tool);
+          const tool = event.tool;
+          if (tool.phase === 'call') entry.approval = approvalOf(tool.approval);
+          else {
+            counted(tool.index, tool.calls);
+            Object.assign(entry, {
+              outcome: tool.outcome,
+              result: tool.outcome === 'ok' ? boundedText(tool.output) : null,
+              error: tool.error ?? null,
+              durationMs: tool.durationMs,
+              approval: approvalOf(tool.approval) ?? entry.approval,
+              usage: stepUsage(tool.calls),
+              remote: tool.remote ? remoteTask(tool.remote.peerId, tool.remote.taskId, peers) : null,
+            });
+          }
+          break;
+        }
         if (event.answer) {
           const values = boundedText(event.answer.values);
           const by = event.answer.by ? actorLabel(event.answer.by, names) : null;
@@ -298,6 +358,8 @@ export function namedIn(head: RunSummary, events: readonly StoredEvent[]): { act
   const peerIds = new Set<string>(head.remote ? [head.remote.peerId] : []);
   for (const { event } of events) {
     if (event.type === 'status' && event.answer?.by) actors.push(event.answer.by);
+    if (event.type === 'status' && event.tool?.approval?.by) actors.push(event.tool.approval.by);
+    if (event.type === 'status' && event.tool?.phase === 'result' && event.tool.remote) peerIds.add(event.tool.remote.peerId);
     if (event.type === 'step' && event.remote) peerIds.add(event.remote.peerId);
   }
   return { actors, peerIds: [...peerIds] };

@@ -6,6 +6,7 @@ import type { ExtensionReader } from '../extensions/index.ts';
 import { primitiveInputSchema } from '../mcp/index.ts';
 import type { McpServers } from '../mcp-servers/index.ts';
 import type { ResolvedTool, Toolbox } from '../runs/index.ts';
+import type { Logger } from '../log/index.ts';
 import { z } from 'zod';
 
 /** What an agent tool takes: one text, as a `call` step's input. */
@@ -33,6 +34,7 @@ export function createToolbox(deps: {
   peerAgent: (agent: string) => Promise<PeerAgent | null>;
   primitives: PrimitiveRegistry;
   mcpServers: Pick<McpServers, 'get' | 'callTool'>;
+  logger?: Logger;
 }): Toolbox {
   async function agentTool(tool: FlowTool & { ref: { kind: 'agent' } }): Promise<ResolvedTool> {
     const agent = tool.ref.agent;
@@ -94,13 +96,20 @@ export function createToolbox(deps: {
 
   return {
     async resolve(agent, tools) {
-      return Promise.all(
+      const resolved = await Promise.all(
         tools.map(async (tool) => {
-          if (tool.ref.kind === 'agent') return agentTool(tool as FlowTool & { ref: { kind: 'agent' } });
+          // Agents come and go with the peers that offer them: one nobody offers now is not offered to the model.
+          if (tool.ref.kind === 'agent') {
+            return agentTool(tool as FlowTool & { ref: { kind: 'agent' } }).catch((error: unknown) => {
+              deps.logger?.warn('an agent tool is not available: the step goes on without it', { agent, tool: tool.id, reason: error instanceof Error ? error.message : String(error) });
+              return null;
+            });
+          }
           if (tool.ref.kind === 'primitive') return primitiveTool(agent, tool as FlowTool & { ref: { kind: 'primitive' } });
           return mcpTool(agent, tool as FlowTool & { ref: { kind: 'mcp' } });
         }),
       );
+      return resolved.filter((tool): tool is ResolvedTool => tool !== null);
     },
   };
 }

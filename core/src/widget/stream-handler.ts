@@ -4,7 +4,9 @@ import type { RouteActor } from '../auth/index.ts';
 import type { ConnectorUnit, ContentEditorResult, StreamRegistry, WidgetEditResult } from '../connectors/index.ts';
 import { DomainError, parseOrThrow, toDomainError } from '../errors/index.ts';
 import { bearerToken, json, readBodyLimited, type RateLimiter } from '../http/index.ts';
-import { scriptedPhrasesHint, type LlmProvider } from '../llm/index.ts';
+import { scriptedPhrasesHint, type LlmProvider, type LlmToolCall, type LlmToolResult, type LlmTurnMessage } from '../llm/index.ts';
+import { boundedResult, toolDefinitionOf, type ResolvedTool, type StepRecorder } from '../runs/index.ts';
+import { randomUUID } from 'node:crypto';
 import type { Logger } from '../log/index.ts';
 import { streamOpened } from '../telemetry/index.ts';
 import { encodeWidgetEvent, type WidgetEvent } from './events.ts';
@@ -20,17 +22,24 @@ export const MAX_WIDGET_TURN_CHARS = 20_000;
 const streamBodySchema = z.object({
   itemId: z.union([z.string().min(1).max(64), z.number().int().positive()]).optional(),
   messages: z.array(z.object({ role: z.enum(['user', 'assistant']), content: z.string().min(1).max(MAX_WIDGET_TURN_CHARS) })).min(1).max(MAX_WIDGET_TURNS),
+  /** The user's yes to an edit that changes what visitors see (CMS-B: a live post becomes a draft while it is edited). */
+  confirmLiveEdit: z.boolean().optional(),
 });
+
+/** Said instead of the write when an edit would take a live post offline and the user has not said yes. */
+export const LIVE_EDIT_QUESTION = 'This post is live: editing it unpublishes it until it is published again. Confirm that you want to edit it, then ask again.';
 
 const SYSTEM = 'You are the editing assistant inside a CMS editor. Answer briefly. When the user asks for a change to the open item, call the edit_content tool with the change as a task.';
 /** Where no item is open (the CMS-A front page): a chat that has no tool, so it can never write. */
+/** Said to the model when the assistant agent's skills are offered too. */
+const SKILLS_SYSTEM = 'Other tools are skills you may use to look things up or draft text before you edit; their answers come back to you.';
 const SITE_SYSTEM = 'You are the assistant of a CMS site. Answer briefly. No item is open here, so you cannot change any content: to have something edited, the user opens it (its view or edit page) and asks there.';
 
 function cors(origin: string): Record<string, string> {
   return { 'access-control-allow-origin': origin, vary: 'Origin' };
 }
 
-type Guarded = { unit: ConnectorUnit; instanceId: string; origin: string; historyTurns: number };
+type Guarded = { unit: ConnectorUnit; instanceId: string; origin: string; historyTurns: number; assistantAgent: string | null };
 
 /**
  * The checks every widget request passes, in this order and before any other work: the slug
@@ -54,7 +63,7 @@ async function guard(deps: WidgetDeps, request: Request, slug: string): Promise<
   }
   const limit = deps.rateLimiter.take(`widget:${unit.name}:${instanceId}`);
   if (!limit.allowed) return json({ error: { code: 'RATE_LIMITED', message: 'Too many requests' } }, { status: 429, headers: { ...cors(origin), 'retry-after': String(limit.retryAfterSeconds) } });
-  return { unit, instanceId, origin, historyTurns: settings.historyTurns };
+  return { unit, instanceId, origin, historyTurns: settings.historyTurns, assistantAgent: settings.assistantAgent };
 }
 
 async function readBody<T>(request: Request, schema: z.ZodType<T>): Promise<T> {
@@ -111,6 +120,16 @@ function eventStream(origin: string, logger: Logger, requestSignal: AbortSignal,
   return new Response(body, { status: 200, headers: { ...cors(origin), 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' } });
 }
 
+/** The most rounds of one widget turn in which the model may call the assistant's skills. */
+export const MAX_WIDGET_TOOL_ROUNDS = 4;
+
+/** The assistant agent's skills, offered to the widget's turn as tools (agents only: the widget key unlocks no primitive). */
+export interface WidgetSkills {
+  /** The skills of `agent` that need no approval, resolved; none when it is not installed here. */
+  of(agent: string): Promise<ResolvedTool[]>;
+  callAgent(agent: string, input: string, call: { key: string; signal: AbortSignal; recorder: StepRecorder }): Promise<string>;
+}
+
 interface WidgetDeps {
   streams: StreamRegistry;
   widgetKeys: WidgetKeys;
@@ -121,6 +140,8 @@ interface WidgetDeps {
   audit: AuditLog;
   /** The changes the widget applied, each with its undo token. */
   edits: WidgetEdits;
+  /** The assistant agent's skills as tools of the turn (none without). */
+  skills?: WidgetSkills;
 }
 
 const actorFor = (guarded: Guarded, path: string): RouteActor => ({ type: 'route', id: `widget:${guarded.unit.name}:${guarded.instanceId}`, route: path });
@@ -186,28 +207,66 @@ export function createWidgetStreamHandler(deps: WidgetDeps) {
     const history = body.messages.slice(-guarded.historyTurns);
     const itemId = body.itemId;
     const editor = unit.primitives.find((p) => p.name === unit.widgetChatTool.primitive)!;
-    const turn = itemId === undefined ? { messages: [{ role: 'system' as const, content: SITE_SYSTEM }, ...history] } : { messages: [{ role: 'system' as const, content: SYSTEM }, ...history], tools: [unit.widgetChatTool] };
+    // The assistant agent's skills, beside the content editor, where an item is open (the site-level chat has no tool at all).
+    const skills = itemId !== undefined && guarded.assistantAgent && deps.skills ? await deps.skills.of(guarded.assistantAgent).catch((error: unknown) => {
+      deps.logger.warn("the assistant agent's skills could not be offered; the turn has the content editor only", { agent: guarded.assistantAgent, error });
+      return [];
+    }) : [];
+    const bySkill = new Map(skills.map((tool) => [tool.name, tool]));
+    const messages: LlmTurnMessage[] = [{ role: 'system', content: itemId === undefined ? SITE_SYSTEM : skills.length ? `${SYSTEM} ${SKILLS_SYSTEM}` : SYSTEM }, ...history];
+    const tools = itemId === undefined ? [] : [unit.widgetChatTool, ...skills.map(toolDefinitionOf)];
     return eventStream(origin, deps.logger, request.signal, async (send, signal) => {
       let edited = false;
-      for await (const part of deps.llm().stream(turn, signal)) {
+      for (let round = 0; ; round++) {
+        const asked: LlmToolCall[] = [];
+        let said = '';
+        const offered = round < MAX_WIDGET_TOOL_ROUNDS ? tools : tools.filter((tool) => tool.name === unit.widgetChatTool.name);
+        for await (const part of deps.llm().stream({ messages, ...(offered.length ? { tools: offered } : {}) }, signal)) {
         if (signal.aborted) return;
-        if (part.type === 'text-delta' && part.text) send({ event: 'text', data: { content: part.text } });
+        if (part.type === 'text-delta' && part.text) {
+          said += part.text;
+          send({ event: 'text', data: { content: part.text } });
+        }
+        if (part.type === 'tool-call' && bySkill.has(part.call.toolName)) asked.push(part.call);
         if (part.type === 'tool-call' && itemId !== undefined && part.call.toolName === unit.widgetChatTool.name && !edited) {
           edited = true;
           const task = String((part.call.input as { task?: unknown }).task ?? history.at(-1)!.content);
           // The widget key unlocks this one tool only: the content editor, with its input validated.
           const input = editor.input.parse({ instanceId, id: itemId, task }) as { id: string | number };
           const actor = actorFor(guarded, new URL(request.url).pathname);
+          // The widget's confirm is the server's rule too: without the user's yes, the question, not the write.
+          if (!body.confirmLiveEdit && unit.editChangesLive && (await unit.editChangesLive(actor, { instanceId, id: input.id }))) {
+            send({ event: 'text', data: { content: ` ${LIVE_EDIT_QUESTION}` } });
+            return send({ event: 'done', data: { fallback: true } });
+          }
           const result = await auditedWrite(deps, actor, guarded, 'widget.edit', String(input.id), { taskBytes: Buffer.byteLength(task) }, () => unit.widgetEdit(actor, { instanceId, id: input.id, task }));
           if (result.noChanges) return send({ event: 'done', data: { fallback: true } });
           const token = await recordForUndo(deps, guarded, actor, String(input.id), result);
           send({ event: 'changes', data: { fields: result.changes, nodeId: result.nodeId, postId: result.postId } }, token ?? undefined);
           if (!token) send({ event: 'text', data: { content: ' (This change cannot be undone from the assistant: undo it in the editor.)' } });
         }
+        }
+        // An edit ends the turn, as it always has; skills' answers go back to the model for another round.
+        if (edited || asked.length === 0 || signal.aborted) break;
+        const answers = await Promise.all(asked.map((call) => callSkill(bySkill.get(call.toolName)!, call, signal)));
+        messages.push({ role: 'assistant', content: said, toolCalls: asked }, ...asked.map((call, at) => ({ role: 'tool' as const, toolCallId: call.toolCallId, toolName: call.toolName, result: answers[at]! })));
       }
       send({ event: 'done', data: edited ? {} : { fallback: true } });
     });
   };
+
+  /** One skill call of the turn: what the skill answered, or why it failed, for the model (a widget turn is not a run: nothing to replay, a fresh key each call). */
+  async function callSkill(tool: ResolvedTool, call: LlmToolCall, signal: AbortSignal): Promise<LlmToolResult> {
+    const key = randomUUID();
+    const recorder: StepRecorder = { calls: [] };
+    try {
+      const value = await tool.call(call.input, { key, callId: call.toolCallId, signal, recorder, callAgent: (agent, input) => deps.skills!.callAgent(agent, input, { key, signal, recorder }) });
+      return { type: 'json', value: boundedResult(value) };
+    } catch (error) {
+      if (signal.aborted) throw error;
+      return { type: 'error', message: error instanceof DomainError ? error.message : 'The skill failed' };
+    }
+  }
 }
 
 /** A refusal as the widget routes answer it: the error's JSON, with CORS headers so the widget can show it. */

@@ -4,6 +4,7 @@ import { isAdmin, type Actor } from '../auth/index.ts';
 import { constantTimeEqual } from '../crypto/index.ts';
 import type { Models } from '../db/index.ts';
 import { DomainError } from '../errors/index.ts';
+import { PACKAGE_NAME } from '../agents/index.ts';
 
 /** Widget API key format: `swk_` + 32 random bytes, base64url (43 characters). */
 const newKey = () => `swk_${randomBytes(32).toString('base64url')}`;
@@ -20,6 +21,8 @@ export interface WidgetSettings {
   siteOrigin: string;
   allowedOrigins: string[];
   historyTurns: number;
+  /** The agent whose skills the widget's turn may call as tools, or null. */
+  assistantAgent: string | null;
   keySet: boolean;
   keyPrefix: string | null;
   /** When its key was revoked, while no new one has been generated (ISO 8601); else null. */
@@ -70,7 +73,7 @@ export function createWidgetKeys(deps: { models: Models; audit: AuditLog }) {
       deps.audit.record(actor, { action: 'widget_key.revoke', resourceType: `${connector}_widget_auth`, resourceId: instanceId });
     },
 
-    async configure(actor: Actor, connector: string, instanceId: string, input: { allowedOrigins?: string[]; historyTurns?: number }): Promise<void> {
+    async configure(actor: Actor, connector: string, instanceId: string, input: { allowedOrigins?: string[]; historyTurns?: number; assistantAgent?: string | null }): Promise<void> {
       requireAdmin(actor);
       const origins = (input.allowedOrigins ?? []).map((o) => o.trim()).filter(Boolean);
       for (const origin of origins) {
@@ -81,6 +84,11 @@ export function createWidgetKeys(deps: { models: Models; audit: AuditLog }) {
       if (input.historyTurns !== undefined) {
         if (!Number.isInteger(input.historyTurns) || input.historyTurns < 1 || input.historyTurns > MAX_HISTORY_TURNS) throw new DomainError('VALIDATION_FAILED', `historyTurns must be 1 to ${MAX_HISTORY_TURNS}`, { details: [{ path: 'historyTurns', reason: `1 to ${MAX_HISTORY_TURNS}` }] });
         set['widget.historyTurns'] = input.historyTurns;
+      }
+      if (input.assistantAgent !== undefined) {
+        const agent = input.assistantAgent?.trim() || null;
+        if (agent !== null && !PACKAGE_NAME.test(agent)) throw new DomainError('VALIDATION_FAILED', `"${agent}" is not an agent package name (@vendor/slug)`, { details: [{ path: 'assistantAgent', reason: 'an agent package name, @vendor/slug' }] });
+        set['widget.assistantAgent'] = agent;
       }
       await ConnectorInstance.updateOne({ _id: instanceId, connector }, { $set: set });
       cache.delete(instanceId);
@@ -98,6 +106,7 @@ export function createWidgetKeys(deps: { models: Models; audit: AuditLog }) {
         // The CMS site itself is always allowed; more origins (an admin host, a preview) may be added.
         allowedOrigins: [...new Set([siteOrigin, ...(row.widget?.allowedOrigins ?? [])])],
         historyTurns: row.widget?.historyTurns ?? DEFAULT_HISTORY_TURNS,
+        assistantAgent: row.widget?.assistantAgent ?? null,
         keySet: !!row.widget?.keyHash,
         keyPrefix: row.widget?.keyPrefix ?? null,
         revokedAt: row.widget?.revokedAt?.toISOString() ?? null,

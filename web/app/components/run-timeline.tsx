@@ -176,8 +176,57 @@ function PauseEntry({ entry }: { entry: Extract<TimelineEntry, { type: 'pause' }
   );
 }
 
+const TOOL_OUTCOMES = { ok: ['answered', 'success'], error: ['failed', 'danger'], denied: ['denied', 'warning'], running: ['no answer stored', 'neutral'] } as const;
+const DECISIONS = { approved: 'Allowed', edited: 'Allowed with changed arguments', denied: 'Denied' } as const;
+
+function ToolEntry({ entry }: { entry: Extract<TimelineEntry, { type: 'tool' }> }) {
+  const [outcome, tone] = TOOL_OUTCOMES[entry.outcome];
+  return (
+    <div data-testid={`tool-${entry.callId}`}>
+      <div className="flex flex-wrap items-baseline gap-x-3">
+        <strong>
+          Tool <code>{entry.tool}</code>
+        </strong>
+        <Badge tone={tone}>{outcome}</Badge>
+        <span className="text-muted">step {entry.index + 1}, call {entry.callId}</span>
+        {entry.durationMs !== null ? <span>{formatDuration(entry.durationMs)}</span> : null}
+        <Time at={entry.at} />
+      </div>
+      {entry.approval ? (
+        <div data-testid="tool-approval">
+          {DECISIONS[entry.approval.decision]} by {entry.approval.by ? <Actor actor={entry.approval.by} /> : <span className="text-muted">(not recorded)</span>}
+          {entry.approval.reason ? `: ${entry.approval.reason}` : ''}
+        </div>
+      ) : null}
+      {entry.arguments ? (
+        <div>
+          Arguments: <Bounded value={entry.arguments} label={`Arguments of ${entry.tool}`} />
+        </div>
+      ) : null}
+      {entry.result ? (
+        <div>
+          Result: <Bounded value={entry.result} label={`Result of ${entry.tool}`} />
+        </div>
+      ) : null}
+      {entry.error ? <div className="text-danger">{entry.error}</div> : null}
+      {entry.usage ? (
+        <div>
+          {entry.usage.models.join(', ')}: <Usage usage={{ ...entry.usage, ...(entry.usage.costUsd === null ? { costUsd: undefined } : { costUsd: entry.usage.costUsd }) }} />
+        </div>
+      ) : null}
+      {entry.remote ? (
+        <div>
+          Remote: <Remote task={entry.remote} />
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
 function EntryBody({ entry }: { entry: TimelineEntry }) {
   switch (entry.type) {
+    case 'tool':
+      return <ToolEntry entry={entry} />;
     case 'created':
       return (
         <>

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { historyTurns } from '../schemas/assistants.ts';
+import { assistantAgent, historyTurns } from '../schemas/assistants.ts';
 import { instanceId } from '../schemas/connectors.ts';
 import { listOf } from '../schemas/fields.ts';
 
@@ -9,6 +9,7 @@ export const widgetSettingsForm = z.object({
   instanceId,
   allowedOrigins: listOf('origins', 50, 300),
   historyTurns,
+  assistantAgent,
 });
 
 /** Generate, rotate or revoke an instance's widget key. */

@@ -49,7 +49,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
         await caller.assistants.revokeKey(target);
         return { notice: `Widget key of ${value.instanceId} revoked: the widget on that site stops working until a new key is set. Revoked keys are listed under Show › Sites with a revoked key.` };
       case 'configure':
-        await caller.assistants.configure({ ...target, allowedOrigins: value.allowedOrigins, historyTurns: value.historyTurns });
+        await caller.assistants.configure({ ...target, allowedOrigins: value.allowedOrigins, historyTurns: value.historyTurns, assistantAgent: value.assistantAgent || null });
         return { notice: `Saved the widget settings of ${value.instanceId}.` };
     }
   });
@@ -59,6 +59,7 @@ interface Widget {
   siteOrigin: string;
   allowedOrigins: string[];
   historyTurns: number;
+  assistantAgent: string | null;
   keySet: boolean;
   keyPrefix: string | null;
   revokedAt: string | null;
@@ -72,7 +73,7 @@ function WidgetSettingsForm({ instanceId, widget }: { instanceId: string; widget
   const [form, fields] = useSchemaForm(widgetSettingsForm, {
     id,
     lastResult: replyFor(result, id),
-    defaultValue: { allowedOrigins: widget.allowedOrigins.filter((o) => o !== widget.siteOrigin).join(' '), historyTurns: String(widget.historyTurns) },
+    defaultValue: { allowedOrigins: widget.allowedOrigins.filter((o) => o !== widget.siteOrigin).join(' '), historyTurns: String(widget.historyTurns), assistantAgent: widget.assistantAgent ?? '' },
   });
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-4">
@@ -80,6 +81,7 @@ function WidgetSettingsForm({ instanceId, widget }: { instanceId: string; widget
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField meta={fields.allowedOrigins} label="Extra allowed origins" placeholder="https://preview.example.com" help="Origins besides the site’s own that may embed the widget, separated by spaces or commas." />
         <TextField meta={fields.historyTurns} type="number" label="History cap (turns)" help="How many earlier turns of a conversation go to the LLM." />
+        <TextField meta={fields.assistantAgent} label="Assistant agent" placeholder="@acme/researcher" help="An agent installed here whose skills the assistant may call as tools, besides editing. Empty: editing only." />
       </div>
       <FormErrors id={form.errorId} errors={form.errors} fix={fixFrom(result, id)} />
       <Button type="submit" name="intent" value="configure" busy={busy}>

@@ -4,7 +4,7 @@ import { data } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation, useRevalidator } from '@remix-run/react';
 import { useEffect, useState } from 'react';
 import { readAdminForm } from '~/auth/form.server.ts';
-import { Badge, Button, Card, Facts, Failure, HitlForm, Notice, PageHeader, stateTone } from '~/components/ui/index.ts';
+import { Badge, Button, Card, Facts, Failure, HitlForm, Notice, PageHeader, stateTone, ToolApprovalForm } from '~/components/ui/index.ts';
 import { serverCaller } from '~/trpc/handler.server.ts';
 import { foundOr404 } from '~/loaders/detail-loader.server.ts';
 import { formAction } from '~/forms/action-result.server.ts';
@@ -31,9 +31,28 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     const { run } = await caller.runs.get({ id: params.id ?? '', afterSeq: 0 });
     const interrupt = run.interrupt;
     if (!interrupt) return data({ error: 'This run is not waiting for input', details: null }, { status: 409 });
-    await caller.runs.answer({ id: run.id, screenId: String(form.get('screenId')), values: valuesFrom(form, interrupt.schema) });
+    const values = interrupt.tool ? approvalValues(form, interrupt.tool.arguments) : valuesFrom(form, interrupt.schema);
+    if (values === null) return data({ error: 'The arguments are not JSON: correct them, or deny the call.', details: null }, { status: 400 });
+    await caller.runs.answer({ id: run.id, screenId: String(form.get('screenId')), values });
     return { answered: true as const };
   });
+}
+
+/**
+ * A tool-call approval's values: allowed (with the arguments when they were changed) or denied
+ * with the reason; null when changed arguments are not JSON.
+ */
+function approvalValues(form: FormData, asked: unknown): Record<string, unknown> | null {
+  const reason = String(form.get('reason') ?? '').trim();
+  if (form.get('decision') === 'deny') return { approved: false, ...(reason ? { reason } : {}) };
+  const text = String(form.get('arguments') ?? '').trim();
+  let given: unknown;
+  try {
+    given = text ? JSON.parse(text) : asked;
+  } catch {
+    return null;
+  }
+  return { approved: true, ...(JSON.stringify(given) !== JSON.stringify(asked) ? { arguments: given } : {}) };
 }
 
 /**
@@ -135,7 +154,11 @@ export default function RunView() {
       <Failure failure={result && 'error' in result ? result : null} />
       {result && 'answered' in result && !interrupt ? <Notice tone="success">Answer sent: the run continues.</Notice> : null}
       {result && 'canceled' in result ? <Notice tone="success">Run canceled{remote ? ', here and on the peer' : ''}.</Notice> : null}
-      {interrupt ? <HitlForm screenId={interrupt.screenId} title={interrupt.title} schema={interrupt.schema} context={interrupt.context} busy={busy} /> : null}
+      {interrupt?.tool ? (
+        <ToolApprovalForm screenId={interrupt.screenId} title={interrupt.title} call={interrupt.tool} busy={busy} />
+      ) : interrupt ? (
+        <HitlForm screenId={interrupt.screenId} title={interrupt.title} schema={interrupt.schema} context={interrupt.context} busy={busy} />
+      ) : null}
       <TimelineCard timeline={timeline} page={page} />
       <Card title="Events">
         <ol aria-label="Events" className="space-y-1 text-sm">

@@ -12,3 +12,11 @@ export const historyTurns = z
   .int('Use a whole number of turns.')
   .min(1, 'Keep at least 1 turn.')
   .max(MAX_HISTORY_TURNS, `Use at most ${MAX_HISTORY_TURNS} turns.`);
+
+/** The agent whose skills the widget's turn may call (empty: only the content editor). */
+export const assistantAgent = z
+  .string()
+  .trim()
+  .max(214, 'An agent package name has at most 214 characters.')
+  .regex(/^(@[a-z0-9][a-z0-9._-]*\/[a-z0-9][a-z0-9._-]*)?$/, 'Enter an agent package name such as @acme/researcher, or leave it empty.')
+  .optional();

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Actor } from '../../auth/index.ts';
 import { DomainError } from '../../errors/index.ts';
 import type { Logger } from '../../log/index.ts';
-import { ACTIVE_STATES, isTerminal, LeaseLostError, RunEndedError, type Answer, type EventLog, type Metadata, type RunActor, type RunEvent, type RunLeases, type RunMessage, type RunStore, type RunView, type Tail } from '../../runs/index.ts';
+import { ACTIVE_STATES, isTerminal, LeaseLostError, RunEndedError, type Answer, type EventLog, type Interrupt, type Metadata, type RunActor, type RunEvent, type RunLeases, type RunMessage, type RunPart, type RunStore, type RunView, type Tail } from '../../runs/index.ts';
+import { screenValidator } from '../../agents/index.ts';
+import { peerPause } from '../wire.ts';
 import type { A2aClient, RemoteEvent } from './a2a-client.ts';
 
 /** A remote stream opens with its Task as event 1; with nothing else stored, resume after it. */
@@ -45,9 +47,18 @@ export function createRemoteBridge(deps: { client: A2aClient; runs: RunStore; ev
         // Another process took the run over (this one stalled past its lease): it follows on.
         if (controller.signal.aborted) break;
         remoteTaskId ??= taskId;
-        // The task snapshot that opens a remote stream is already in the local log as our own run.
-        if (event.type === 'created') {
+        // The task snapshot that opens a remote stream is already in the local log as our own run,
+        // unless it opens paused or ended (an agent that answers at once): then its status is the event.
+        if (event.type === 'created' && ACTIVE_STATES.includes(event.status.state)) {
           first.onEvent?.();
+          continue;
+        }
+        if (event.type === 'created') {
+          const asks = event.status.state === 'input-required';
+          const opening: RunEvent = { type: 'status', status: event.status, final: true, ...(asks ? { interrupt: peerPause(event.status.message) } : {}) };
+          tail = await deps.eventLog.append(run.id, localize(opening, { peerId, taskId: remoteTaskId, eventId: id }), { fence: generation, ...(tail ? { knownTail: tail } : {}) });
+          first.onEvent?.();
+          if (!isTerminal(event.status.state)) paused = true;
           continue;
         }
         tail = await deps.eventLog.append(run.id, localize(event, { peerId, taskId: remoteTaskId, eventId: id }), { fence: generation, ...(tail ? { knownTail: tail } : {}) });
@@ -136,6 +147,8 @@ export function createRemoteBridge(deps: { client: A2aClient; runs: RunStore; ev
     if (!taskId) throw new DomainError('NOT_FOUND', 'No remote task for this run');
     if (run.state !== 'input-required' || !run.interrupt) throw new DomainError('CONFLICT', `The remote task is ${run.state}, not waiting for input`);
     const interrupt = run.interrupt;
+    // A peer's own pause is checked here (its screen is ours): an answer it cannot take is not sent.
+    if (interrupt.peer && !screenValidator(interrupt.schema)(given.values)) throw new DomainError('VALIDATION_FAILED', "The answer does not match the peer's question");
     const leased = await deps.leases.adopt(runId);
     const generation = Math.max(leased, run.tail.generation) + 1;
     const pausedAt = run.tail.seq;
@@ -146,7 +159,8 @@ export function createRemoteBridge(deps: { client: A2aClient; runs: RunStore; ev
       },
     });
     await deps.leases.claim(runId, generation);
-    const message: RunMessage = { id: randomUUID(), role: 'user', runId: taskId, parts: [{ type: 'data', data: { resume: given } }] };
+    // On the peer's task (its context is the task's: none is named, so none can disagree).
+    const message: RunMessage = { id: randomUUID(), role: 'user', runId: taskId, parts: answerParts(interrupt, given) };
     let taken = () => {};
     const peerTookIt = new Promise<void>((resolve) => (taken = resolve));
     const done = pump(run, generation, run.remote.peerId, deps.client.stream(run.remote.peerId, { message }), { tail, taskId, onEvent: () => taken() }).catch(async (error: unknown) => {
@@ -243,6 +257,17 @@ export function createRemoteBridge(deps: { client: A2aClient; runs: RunStore; ev
   }
 
   return { start, call, answer, resume, cancel, refresh, recoverOrphans, isRemote: (run: Pick<RunView, 'remote'>) => !!run.remote };
+}
+
+/**
+ * An answer as the peer takes it: to this project's INTERRUPT, `{ resume: { screenId, values } }`;
+ * to another agent's own pause, what its SDK reads: the text (a question asked in words), or the
+ * form's values as a data part beside them as text.
+ */
+function answerParts(interrupt: Interrupt, given: Answer): RunPart[] {
+  if (interrupt.peer === 'text') return [{ type: 'text', text: String(given.values.text ?? '') }];
+  if (interrupt.peer === 'form') return [{ type: 'data', data: given.values }, { type: 'text', text: JSON.stringify(given.values) }];
+  return [{ type: 'data', data: { resume: given } }];
 }
 
 /** The remote side answered the resume with "invalid params": the answer, not the run, was wrong. */

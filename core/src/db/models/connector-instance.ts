@@ -28,6 +28,8 @@ export const connectorInstanceSchema = new Schema(
           revokedAt: { type: Date, default: null },
           allowedOrigins: { type: [String], default: [] },
           historyTurns: { type: Number, default: 10 },
+          /** The agent whose skills the widget's turn may call as tools (none: only the content editor). */
+          assistantAgent: { type: String, default: null },
         },
         { _id: false },
       ),

@@ -6,6 +6,7 @@ export { ConfirmButton } from './confirm-dialog.tsx';
 export { Checkbox, Field, FieldGroup, fieldAria, FileField, inputClasses, SelectField, TextareaField, TextField, type FieldMeta } from './field.tsx';
 export { Failure, FindingList, FixLink, Notice, type Finding } from './notice.tsx';
 export { HitlForm } from './hitl-form.tsx';
+export { ToolApprovalForm, type ToolCallShown } from './tool-approval-form.tsx';
 export { Diff, JobSteps, ShownFiles } from './job-steps.tsx';
 export { PageHeader } from './page-header.tsx';
 export { Name, wrapClass } from './name.tsx';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { allowedOrigin, historyTurns } from '../../schemas/assistants.ts';
+import { allowedOrigin, assistantAgent, historyTurns } from '../../schemas/assistants.ts';
 import { instanceId } from '../../schemas/connectors.ts';
 import { adminProcedure, router } from '../init.server.ts';
 
@@ -13,6 +13,6 @@ export const assistantsRouter = router({
   rotateKey: adminProcedure.input(target).mutation(({ ctx, input }) => ctx.services.widgetKeys.rotate(ctx.actor, input.connector, input.instanceId)),
   revokeKey: adminProcedure.input(target).mutation(({ ctx, input }) => ctx.services.widgetKeys.revoke(ctx.actor, input.connector, input.instanceId)),
   configure: adminProcedure
-    .input(target.extend({ allowedOrigins: z.array(allowedOrigin).max(50), historyTurns }))
+    .input(target.extend({ allowedOrigins: z.array(allowedOrigin).max(50), historyTurns, assistantAgent: assistantAgent.nullable() }))
     .mutation(({ ctx, input }) => ctx.services.widgetKeys.configure(ctx.actor, input.connector, input.instanceId, input)),
 });

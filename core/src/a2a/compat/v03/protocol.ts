@@ -230,7 +230,7 @@ function wireMessage(message: unknown): RunMessage | undefined {
 export function wireStatus(status: unknown, metadata: unknown): { status: RunStatus; interrupt?: Interrupt } {
   const value = isObject(status) ? status : {};
   const state = (typeof value.state === 'string' ? value.state : 'unknown') as RunState;
-  const { message, interrupt } = pauseOf(wireMessage(value.message), metadata);
+  const { message, interrupt } = pauseOf(wireMessage(value.message), metadata, state);
   return { status: { state, timestamp: typeof value.timestamp === 'string' ? value.timestamp : new Date().toISOString(), ...(message ? { message } : {}) }, ...(interrupt ? { interrupt } : {}) };
 }
 

@@ -78,6 +78,7 @@ async function seed(url: string): Promise<void> {
     '/administration/assistants/cms-b-widget',
     '/administration/a2a/clients',
     '/administration/a2a/peers',
+    '/administration/mcp/servers',
     '/administration/audit',
     '/administration/users',
     '/administration/account',
@@ -229,7 +230,7 @@ describe('every admin page, on a desktop and on a phone', () => {
     // The top bar names the product and the instance scope.
     expect(await page.getByRole('banner').textContent()).toContain('@tour');
     await page.locator('summary', { hasText: 'Menu' }).click();
-    expect(await nav.getByRole('list', { name: 'Connections' }).getByRole('link').allTextContents()).toEqual(['A2A clients', 'Remote peers', 'MCP connections', 'Drupal sites', 'WordPress sites', 'Drupal assistants', 'WordPress assistants']);
+    expect(await nav.getByRole('list', { name: 'Connections' }).getByRole('link').allTextContents()).toEqual(['A2A clients', 'Remote peers', 'MCP connections', 'MCP servers', 'Drupal sites', 'WordPress sites', 'Drupal assistants', 'WordPress assistants']);
     await nav.getByRole('link', { name: 'Audit log' }).click();
     await page.waitForURL(`${service.url}/administration/audit`);
     // The menu closes on navigation.

@@ -18,5 +18,5 @@ export const assistantAgent = z
   .string()
   .trim()
   .max(214, 'An agent package name has at most 214 characters.')
-  .regex(/^(@[a-z0-9][a-z0-9._-]*\/[a-z0-9][a-z0-9._-]*)?$/, 'Enter an agent package name such as @acme/researcher, or leave it empty.')
+  .regex(new RegExp('^(@[a-z0-9](?:[a-z0-9._]|-)*/[a-z0-9](?:[a-z0-9._]|-)*)?$'), 'Enter an agent package name such as @acme/researcher, or leave it empty.')
   .optional();

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type { Services } from '@service/core';
-import { testServices, useTestDatabase } from '@service/core/testing';
+import { installExampleAgents, testServices, useTestDatabase } from '@service/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWordPress, type RunningWordPress } from '../helpers/wordpress.ts';
 
@@ -98,5 +98,24 @@ describe('keyed writes to a real WordPress with the plugin', () => {
     expect(Number(await count())).toBeGreaterThan(0);
     await wp.php(`require_once WP_PLUGIN_DIR . '/service-widget/includes/stored-data.php'; service_widget_delete_stored_data();`);
     expect(Number(await count())).toBe(0);
+  });
+});
+
+describe('the site-editor example agent against the same WordPress', () => {
+  it('asks before it writes, showing the field it would change, and writes once when allowed', async () => {
+    await installExampleAgents(t.db, '@acme', ['summarizer', 'site-editor']);
+    const id = await draft('Written by a person');
+    const { run, execution } = await services.useCases.runs.start(admin, { agent: '@acme/site-editor', message: { id: crypto.randomUUID(), role: 'user', parts: [{ type: 'text', text: `use cms_b_post_update with {"instanceId":"site","id":${id},"title":"Retitled by the agent"}` }] } });
+    await execution;
+    const paused = (await services.runs.get(run.id))!;
+    expect(paused.state).toBe('input-required');
+    expect(paused.interrupt?.tool).toMatchObject({ tool: 'cms_b_post_update', kind: 'primitive', changes: [{ field: 'title', before: 'Written by a person', after: 'Retitled by the agent' }] });
+    expect(paused.interrupt?.context?.changes).toBe('title: "Written by a person" → "Retitled by the agent"');
+    expect(await wp.writes(id)).toBe(1);
+    const { answerSeq } = await services.useCases.runs.answer(admin, run.id, { screenId: paused.interrupt!.screenId, values: { approved: true } });
+    for await (const stored of services.eventLog.follow(run.id, answerSeq)) void stored;
+    expect((await services.runs.get(run.id))!.state).toBe('completed');
+    expect(((await services.primitives.call(worker, 'cms_b_post_get', { instanceId: 'site', id })) as { title: string }).title).toBe('Retitled by the agent');
+    expect(await wp.writes(id)).toBe(2);
   });
 });

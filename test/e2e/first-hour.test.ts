@@ -76,15 +76,15 @@ describe('the first hour on the embedded default', () => {
     await page.evaluate(() => Object.assign(window, { notReloaded: true }));
     expect(await page.getByTestId('overview-counts').textContent()).toMatch(/^0 agents in the AgentCard/);
     await page.getByRole('button', { name: 'Publish the example agents' }).click();
-    await expect.poll(() => page.getByRole('status').textContent()).toMatch(/Publishing the example agents: @newcomer\/summarizer, @newcomer\/editorial-review/);
+    await expect.poll(() => page.getByRole('status').textContent()).toMatch(/Publishing the example agents: @newcomer\/summarizer, @newcomer\/editorial-review, @newcomer\/site-editor, @newcomer\/researcher/);
     // The Overview follows its jobs: the count changes when they end, with no reload (issue 32).
-    await expect.poll(() => page.getByTestId('overview-counts').textContent(), { timeout: 60_000, interval: 500 }).toMatch(/^2 agents in the AgentCard/);
+    await expect.poll(() => page.getByTestId('overview-counts').textContent(), { timeout: 60_000, interval: 500 }).toMatch(/^4 agents in the AgentCard/);
     expect(await page.getByRole('status').textContent()).toContain('Their jobs have ended');
     expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
-    // Both jobs succeed, one after the other, and the card lists the agents.
+    // The jobs succeed, one after the other, and the card lists the agents.
     await expect
       .poll(async () => ((await (await fetch(`${service.url}/.well-known/agent-card.json`)).json()) as { skills: { id: string }[] }).skills.map((s) => s.id).sort(), { timeout: 60_000, interval: 500 })
-      .toEqual(['@newcomer/editorial-review', '@newcomer/summarizer']);
+      .toEqual(['@newcomer/editorial-review', '@newcomer/researcher', '@newcomer/site-editor', '@newcomer/summarizer']);
     await page.goto(`${service.url}/administration/environment/registries`);
     expect(await page.getByTestId('registry-embedded').textContent()).toMatch(/Embedded/);
 
@@ -126,16 +126,16 @@ describe('the first hour on the embedded default', () => {
     await page.goto(`${service.url}/administration`);
     expect(await page.getByRole('list', { name: 'Getting started' }).textContent()).toContain('A2A clients registered: 1');
     expect(await page.getByRole('list', { name: 'Getting started' }).textContent()).toContain('Default agent (where an A2A message naming no agent goes): @newcomer/summarizer');
-    expect(await page.getByTestId('overview-counts').textContent()).toMatch(/^2 agents in the AgentCard · 3 runs in the last day$/);
+    expect(await page.getByTestId('overview-counts').textContent()).toMatch(/^4 agents in the AgentCard · 3 runs in the last day$/);
 
     // Once more, as a user who presses it again: nothing fails, nothing goes back a version (issue 32).
     await page.getByRole('button', { name: 'Publish the example agents' }).click();
-    await expect.poll(() => page.getByRole('status').first().textContent()).toMatch(/Already published as shipped: @newcomer\/editorial-review@1\.0\.1, @newcomer\/summarizer@1\.0\.1\./);
+    await expect.poll(() => page.getByRole('status').first().textContent()).toMatch(/Already published as shipped: @newcomer\/editorial-review@1\.0\.1, @newcomer\/researcher@1\.0\.1, @newcomer\/site-editor@1\.0\.1, @newcomer\/summarizer@1\.0\.1\./);
     await page.goto(`${service.url}/administration/agents`);
     await page.getByRole('button', { name: 'summarizer', exact: true }).click();
     await expect.poll(() => page.getByRole('status').first().textContent()).toBe('Compiled @newcomer/summarizer@1.0.1');
     const versions = await page.getByRole('table', { name: 'Authored agents' }).locator('tbody tr').evaluateAll((rows) => rows.map((row) => [row.querySelector('strong')?.textContent, row.children[1]?.textContent]));
-    expect(versions.sort()).toEqual([['@newcomer/editorial-review', '1.0.1'], ['@newcomer/summarizer', '1.0.1']]);
+    expect(versions.sort()).toEqual([['@newcomer/editorial-review', '1.0.1'], ['@newcomer/researcher', '1.0.1'], ['@newcomer/site-editor', '1.0.1'], ['@newcomer/summarizer', '1.0.1']]);
 
     // A second start on the same data directory (same secrets, data and registry storage), and the first hour again.
     await service.stop();
@@ -143,11 +143,11 @@ describe('the first hour on the embedded default', () => {
     expect(service.output()).not.toMatch(/password:\s+\S+/);
     await expect
       .poll(async () => ((await (await fetch(`${service.url}/.well-known/agent-card.json`)).json()) as { skills: { id: string }[] }).skills.map((s) => s.id).sort())
-      .toEqual(['@newcomer/editorial-review', '@newcomer/summarizer']);
+      .toEqual(['@newcomer/editorial-review', '@newcomer/researcher', '@newcomer/site-editor', '@newcomer/summarizer']);
     // Still signed in (the session outlives the restart); cookies are per host, not per port.
     await page.goto(`${service.url}/administration`);
     await page.getByRole('button', { name: 'Publish the example agents' }).click();
-    await expect.poll(() => page.getByRole('status').first().textContent()).toMatch(/Already published as shipped: @newcomer\/editorial-review@1\.0\.1, @newcomer\/summarizer@1\.0\.1\./);
+    await expect.poll(() => page.getByRole('status').first().textContent()).toMatch(/Already published as shipped: @newcomer\/editorial-review@1\.0\.1, @newcomer\/researcher@1\.0\.1, @newcomer\/site-editor@1\.0\.1, @newcomer\/summarizer@1\.0\.1\./);
     await page.goto(`${service.url}/administration/agents`);
     await page.getByRole('button', { name: 'editorial-review', exact: true }).click();
     await expect.poll(() => page.getByRole('status').first().textContent()).toBe('Compiled @newcomer/editorial-review@1.0.1');

@@ -17,8 +17,8 @@ function pathsOf(source: AgentSource, known?: Record<string, Record<string, stri
 }
 
 describe('example packages', () => {
-  it('ships a leaf and a flow with a HITL screen and a sub-agent dependency, both passing review', () => {
-    expect(listExamples()).toEqual(['editorial-review', 'summarizer']);
+  it('ships a leaf, a flow with a HITL screen and a sub-agent dependency, and two agents with tools, all passing review', () => {
+    expect(listExamples()).toEqual(['editorial-review', 'researcher', 'site-editor', 'summarizer']);
     for (const slug of listExamples()) expect(reviewSource(loadExample(slug, scope), context())).toEqual({ passed: true, findings: [] });
   });
 

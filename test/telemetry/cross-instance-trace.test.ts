@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Services } from '@service/core';
 import { inSpan } from '@service/core/telemetry';
-import { testServices, useTestDatabase } from '@service/core/testing';
+import { installFlowAgent, testServices, useTestDatabase } from '@service/core/testing';
 import { startTracing, type Tracing } from '@service/core/trace-export';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installExampleAgents } from '../helpers/a2a.ts';
@@ -33,6 +33,8 @@ beforeAll(async () => {
   if (skip) return;
   [jaeger, llm] = await Promise.all([startJaeger(), startOpenAiWire()]);
   await installExampleAgents(dbB.db, '@globex');
+  // An agent whose LLM step calls a tool: its call is a span of its own under the step.
+  await installFlowAgent(dbB.db, '@globex', '@globex/researcher', [{ kind: 'llm', id: 'research', prompt: '{{input}}' }], [], { tools: [{ tool: 'service_extensions_search', approval: 'never' }] });
   b = await startService({
     mongodbUri: dbB.uri,
     env: { SERVICE_VENDOR_SCOPE: '@globex', SERVICE_A2A_HTTP_ENABLED: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: jaeger.otlpHttpUrl, OTEL_SERVICE_NAME: 'instance-b', OTEL_BSP_SCHEDULE_DELAY: '200', SERVICE_LLM_PROVIDER: 'openai-compatible', SERVICE_LLM_BASE_URL: llm.baseUrl, SERVICE_LLM_API_KEY: 'sk-test-not-a-secret-elsewhere', SERVICE_LLM_MODEL: 'test-model' },
@@ -102,5 +104,26 @@ describe.skipIf(skip)(`one trace across two instances${skip ? ` (skipped: ${skip
     const attributes = JSON.stringify(spans.map((span) => span.attributes));
     for (const secret of [INPUT, 'Ship it.', clientSecret, 'Bearer ', 'sk-test-not-a-secret-elsewhere']) expect(attributes).not.toContain(secret);
     expect(runId).toBeTruthy();
+  }, 120_000);
+
+  it("shows the tool call of B's agent as an execute_tool span under its step, the model's tool call read through the OpenAI wire format", async () => {
+    llm.next({ kind: 'tool', name: 'service_extensions_search', argumentChunks: ['{"query":', '"editorial"}'] });
+    llm.next({ kind: 'text', chunks: ['Found the editorial review.'] });
+    const traceId = await inSpan('operator starts a remote run with a tool', {}, async (span) => {
+      const done = await localA.remote.call(adminA, { peerId: 'globex', skillId: '@globex/researcher', text: 'Which agent reviews drafts?' });
+      expect(done.state).toBe('completed');
+      expect(done.artifacts[0]!.parts[0]).toEqual({ type: 'text', text: 'Found the editorial review.' });
+      return span.spanContext().traceId;
+    });
+    await tracing!.flush();
+    const tool = (spans: ReceivedSpan[]) => spans.find((span) => span.serviceName === 'instance-b' && span.name === 'execute_tool service_extensions_search');
+    const spans = await spansOf(traceId, (all) => !!tool(all));
+    const step = spans.find((span) => span.serviceName === 'instance-b' && span.name === 'step research')!;
+    expect(tool(spans)!.parentSpanId).toBe(step.spanId);
+    expect(tool(spans)!.attributes).toMatchObject({ 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'service_extensions_search', 'gen_ai.tool.type': 'function', 'gen_ai.tool.call.id': 'call_1' });
+    // The model was told the tool's result in its second turn (an OpenAI `tool` message after its call).
+    const second = llm.requests.at(-1) as { messages: { role: string; tool_call_id?: string; content?: unknown }[] };
+    expect(second.messages.find((message) => message.role === 'tool')).toMatchObject({ tool_call_id: 'call_1' });
+    expect(JSON.stringify(spans.map((span) => span.attributes))).not.toContain('editorial');
   }, 120_000);
 });

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../index.ts';
-import { installExampleAgents, installFlowAgent, testServices, useTestDatabase } from '../testing/index.ts';
+import { installExampleAgents, installFlowAgent, recordSpans, testServices, useTestDatabase } from '../testing/index.ts';
 import { textMessage } from '../use-cases/index.ts';
 import type { RunEvent, ToolActivity } from './model.ts';
 
@@ -114,5 +114,22 @@ describe('an LLM step with tools', () => {
     expect(urgent.run.progress.outputs.judge).toEqual({ urgent: true, topic: 'outage' });
     const later = await started('@acme/classifier', 'answer with {"urgent":false,"topic":"typo"}');
     expect(answerOf(later.events)).toBe('Later: typo');
+  });
+
+  it('traces each call as an execute_tool span under its step (GenAI attributes), never its arguments or result', async () => {
+    const spans = recordSpans();
+    try {
+      await started('@acme/researcher', 'use service_extensions_search with {"query":"editorial"}');
+      const finished = await spans.finished();
+      const step = finished.find((span) => span.name === 'step work')!;
+      const tool = finished.find((span) => span.name === 'execute_tool service_extensions_search')!;
+      expect(tool.parentSpanContext?.spanId).toBe(step.spanContext().spanId);
+      expect(tool.attributes).toMatchObject({ 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'service_extensions_search', 'gen_ai.tool.call.id': 'scripted-1', 'gen_ai.tool.type': 'function', 'service.tool.call': '0.0.0' });
+      expect(JSON.stringify(tool.attributes)).not.toContain('editorial');
+      // The primitive's own span is not doubled under it.
+      expect(finished.filter((span) => span.name.startsWith('execute_tool'))).toHaveLength(1);
+    } finally {
+      await spans.stop();
+    }
   });
 });

@@ -38,6 +38,12 @@ beforeAll(async () => {
     tools: [{ tool: '@globex/summarizer', approval: 'always' }, { tool: 'service_extensions_search', approval: 'never' }],
     maxToolRounds: 4,
   });
+  // A classifier: a structured answer (an output schema) that a `when` branches on.
+  await installFlowAgent(dbA.db, '@acme', '@acme/classifier', [
+    { kind: 'llm', id: 'judge', prompt: '{{input}}', output: { type: 'object', properties: { urgent: { type: 'boolean' }, topic: { type: 'string' } }, required: ['urgent', 'topic'] } },
+    { kind: 'reply', id: 'urgent', when: 'steps.judge.output.urgent', text: 'Urgent: {{steps.judge.output.topic}}' },
+    { kind: 'reply', id: 'later', text: 'Later: {{steps.judge.output.topic}}' },
+  ]);
   [a, b] = await Promise.all([
     startService({ mongodbUri: dbA.uri, env: { SERVICE_VENDOR_SCOPE: '@acme', SERVICE_MASTER_KEY: masterKeyA, SERVICE_A2A_HTTP_ENABLED: 'true', SERVICE_A2A_GRPC_PORT: '0', SERVICE_AGUI_EXTERNAL_ENABLED: 'true' } }),
     startService({ mongodbUri: dbB.uri, env: { SERVICE_VENDOR_SCOPE: '@globex', SERVICE_A2A_HTTP_ENABLED: 'true' } }),
@@ -141,6 +147,16 @@ describe('an agent whose LLM step calls tools, on the built service with its run
     expect(done.status.state).toBe('TASK_STATE_COMPLETED');
     expect(await onB(asked)).toEqual([]);
     expect(await onB(changed)).toHaveLength(1);
+  });
+});
+
+describe('a structured answer on the built service', () => {
+  it('answers an LLM step with a value of its output schema, which a `when` reads', async () => {
+    for (const [said, expected] of [['answer with {"urgent":true,"topic":"outage"}', 'Urgent: outage'], ['answer with {"urgent":false,"topic":"typo"}', 'Later: typo']] as const) {
+      const { task } = await rpc('SendMessage', { message: { ...userMessage(said), metadata: { skillId: '@acme/classifier' } } });
+      expect(task.status.state).toBe('TASK_STATE_COMPLETED');
+      expect(task.artifacts[0].parts[0].text).toBe(expected);
+    }
   });
 });
 

@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { DEFAULT_AGENT_SETTING } from '@service/core/settings';
@@ -9,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startA2aHost } from '../helpers/a2a.ts';
 import { expectSignedDeliveries, kindOf, startPushReceiver, type PushReceiver } from '../helpers/push-receiver.ts';
 import type { RunningService } from '../helpers/service-process.ts';
+import { PYTHON, pythonWithSdk } from '../helpers/python-a2a.ts';
 
 /**
  * The Python A2A SDK (PyPI `a2a-sdk` 1.x with its `grpc` extra, a v1.0 client) on JSON-RPC, HTTP+JSON and gRPC against a running service: a venv is
@@ -16,17 +16,7 @@ import type { RunningService } from '../helpers/service-process.ts';
  * configs point at a receiver here, which checks the notifications the service sends.
  */
 const run = promisify(execFile);
-const VENV = fileURLToPath(new URL('../node_modules/.cache/a2a-python-1.3', import.meta.url));
-const PYTHON = `${VENV}/bin/python`;
 const SCRIPT = fileURLToPath(new URL('./python/a2a_sdk_check.py', import.meta.url));
-
-async function pythonWithSdk(): Promise<string> {
-  if (!existsSync(PYTHON)) await run('python3', ['-m', 'venv', VENV]);
-  // The gRPC transport needs the `grpc` extra (grpcio).
-  const installed = await run(PYTHON, ['-c', 'import a2a.client, grpc, importlib.metadata as m; print(m.version("a2a-sdk"))']).catch(() => null);
-  if (!installed?.stdout.startsWith('1.3.')) await run(`${VENV}/bin/pip`, ['install', '--quiet', '--disable-pip-version-check', 'a2a-sdk[grpc]~=1.3.0'], { timeout: 240_000 });
-  return (await run(PYTHON, ['-c', 'import importlib.metadata as m; print(m.version("a2a-sdk"))'])).stdout.trim();
-}
 
 const t = useTestDatabase();
 let service: RunningService;

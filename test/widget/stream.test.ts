@@ -210,6 +210,15 @@ describe('widget event streams in the metrics', () => {
   });
 });
 
+/** The stream route with the services' LLM and skills, each turn it asks the LLM kept in `turns`. */
+function watchedTurns() {
+  const turns: LlmTurn[] = [];
+  const llm = services.llm;
+  const spy: LlmProvider = { ...llm, stream: (turn, signal) => (turns.push(turn), llm.stream(turn, signal)) };
+  const handler = createWidgetStreamHandler({ streams: services.streams, widgetKeys: services.widgetKeys, edits: services.widgetEdits, audit: services.audit, llm: () => spy, rateLimiter: createRateLimiter({ limit: 100, windowMs: 60_000 }), logger: createMemoryLogger(), skills: services.widgetSkills });
+  return { turns, handler };
+}
+
 describe("the widget's turn with the assistant agent's skills", () => {
   beforeAll(async () => {
     await installExampleAgents(t.db, '@acme', ['summarizer']);
@@ -220,10 +229,7 @@ describe("the widget's turn with the assistant agent's skills", () => {
   it("offers the skills beside the content editor, gives the model a skill's answer, and streams what it then says", async () => {
     await services.widgetKeys.configure(admin, 'cms_a', 'drupal', { assistantAgent: '@acme/assistant' });
     try {
-      const turns: LlmTurn[] = [];
-      const llm = services.llm;
-      const spy: LlmProvider = { ...llm, stream: (turn, signal) => (turns.push(turn), llm.stream(turn, signal)) };
-      const handler = createWidgetStreamHandler({ streams: services.streams, widgetKeys: services.widgetKeys, edits: services.widgetEdits, audit: services.audit, llm: () => spy, rateLimiter: createRateLimiter({ limit: 100, windowMs: 60_000 }), logger: createMemoryLogger(), skills: services.widgetSkills });
+      const { turns, handler } = watchedTurns();
       const frames = await events(await handler(request(ask('use acme__summarizer with {"input":"Skills help. They do."}')), slug));
       expect(turns[0]!.tools!.map((tool) => tool.name)).toEqual(['edit_content', 'acme__summarizer']);
       expect(turns).toHaveLength(2);
@@ -239,10 +245,7 @@ describe("the widget's turn with the assistant agent's skills", () => {
   it('offers no skill on the site-level chat, where nothing can be edited', async () => {
     await services.widgetKeys.configure(admin, 'cms_a', 'drupal', { assistantAgent: '@acme/assistant' });
     try {
-      const turns: LlmTurn[] = [];
-      const llm = services.llm;
-      const spy: LlmProvider = { ...llm, stream: (turn, signal) => (turns.push(turn), llm.stream(turn, signal)) };
-      const handler = createWidgetStreamHandler({ streams: services.streams, widgetKeys: services.widgetKeys, edits: services.widgetEdits, audit: services.audit, llm: () => spy, rateLimiter: createRateLimiter({ limit: 100, windowMs: 60_000 }), logger: createMemoryLogger(), skills: services.widgetSkills });
+      const { turns, handler } = watchedTurns();
       await events(await handler(request({ messages: [{ role: 'user', content: 'use acme__summarizer with {"input":"x"}' }] }), slug));
       expect(turns.map((turn) => turn.tools ?? [])).toEqual([[]]);
     } finally {

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { credentials, Metadata, type Client as GrpcClient, type ServiceError } from '@grpc/grpc-js';
 import { fromJson, toJson, type JsonValue } from '@bufbuild/protobuf';
 import { A2A_GRPC_METHODS, A2aGrpcClient } from '@service/core/a2a';
-import { installFlowAgent, useTestDatabase } from '@service/core/testing';
+import { CLASSIFIER_STEPS, installFlowAgent, useTestDatabase } from '@service/core/testing';
 import { testServices } from '@service/core/testing/services';
 import { stepKeyOf, toolCallKeyOf } from '@service/core/runs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,11 +39,7 @@ beforeAll(async () => {
     maxToolRounds: 4,
   });
   // A classifier: a structured answer (an output schema) that a `when` branches on.
-  await installFlowAgent(dbA.db, '@acme', '@acme/classifier', [
-    { kind: 'llm', id: 'judge', prompt: '{{input}}', output: { type: 'object', properties: { urgent: { type: 'boolean' }, topic: { type: 'string' } }, required: ['urgent', 'topic'] } },
-    { kind: 'reply', id: 'urgent', when: 'steps.judge.output.urgent', text: 'Urgent: {{steps.judge.output.topic}}' },
-    { kind: 'reply', id: 'later', text: 'Later: {{steps.judge.output.topic}}' },
-  ]);
+  await installFlowAgent(dbA.db, '@acme', '@acme/classifier', CLASSIFIER_STEPS);
   [a, b] = await Promise.all([
     startService({ mongodbUri: dbA.uri, env: { SERVICE_VENDOR_SCOPE: '@acme', SERVICE_MASTER_KEY: masterKeyA, SERVICE_A2A_HTTP_ENABLED: 'true', SERVICE_A2A_GRPC_PORT: '0', SERVICE_AGUI_EXTERNAL_ENABLED: 'true' } }),
     startService({ mongodbUri: dbB.uri, env: { SERVICE_VENDOR_SCOPE: '@globex', SERVICE_A2A_HTTP_ENABLED: 'true' } }),

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../index.ts';
-import { installExampleAgents, installFlowAgent, recordSpans, testServices, useTestDatabase } from '../testing/index.ts';
+import { CLASSIFIER_STEPS, installExampleAgents, installFlowAgent, recordSpans, testServices, useTestDatabase } from '../testing/index.ts';
 import { textMessage } from '../use-cases/index.ts';
 import type { RunEvent, ToolActivity } from './model.ts';
 
@@ -17,11 +17,7 @@ beforeAll(async () => {
     maxToolRounds: 3,
   });
   // A classifier: a structured answer that a `when` reads.
-  await installFlowAgent(t.db, '@acme', '@acme/classifier', [
-    { kind: 'llm', id: 'judge', prompt: '{{input}}', output: { type: 'object', properties: { urgent: { type: 'boolean' }, topic: { type: 'string' } }, required: ['urgent', 'topic'] } },
-    { kind: 'reply', id: 'urgent', when: 'steps.judge.output.urgent', text: 'Urgent: {{steps.judge.output.topic}}' },
-    { kind: 'reply', id: 'later', text: 'Later: {{steps.judge.output.topic}}' },
-  ]);
+  await installFlowAgent(t.db, '@acme', '@acme/classifier', CLASSIFIER_STEPS);
   services = testServices(t.db);
 });
 

@@ -28,3 +28,10 @@ export async function installFlowAgent(database: Pick<Database, 'models'>, scope
   const source = { manifest, flow } as never;
   await createExtensionWriter(database.models).install({ source, compiled: compileSource(source), origin: { packageName: name, version: '1.0.0', destinationId: null, scope, visibility: 'public', registryUrl: 'http://registry.invalid/' } });
 }
+
+/** The steps of a classifier: a structured answer (an LLM step's output schema) that a `when` branches on. */
+export const CLASSIFIER_STEPS = [
+  { kind: 'llm', id: 'judge', prompt: '{{input}}', output: { type: 'object', properties: { urgent: { type: 'boolean' }, topic: { type: 'string' } }, required: ['urgent', 'topic'] } },
+  { kind: 'reply', id: 'urgent', when: 'steps.judge.output.urgent', text: 'Urgent: {{steps.judge.output.topic}}' },
+  { kind: 'reply', id: 'later', text: 'Later: {{steps.judge.output.topic}}' },
+];
